@@ -1,0 +1,96 @@
+import { ConfigError } from '@foodshare/server-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ApiApp } from './app.ts';
+import { loadConfig } from './config.ts';
+import { buildTestApp } from './test-support/build-test-app.ts';
+
+describe('the api service', () => {
+  let app: ApiApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    // A probe route that fails the way a bug would, with internals in its message.
+    app.get('/api/test-failure', () => {
+      throw new Error('connection to 10.1.2.3 refused: password authentication failed');
+    });
+  });
+
+  afterAll(() => app.close());
+
+  it('is live, and ready when PostgreSQL and Redis answer', async () => {
+    const live = await app.inject({ method: 'GET', url: '/health/live' });
+    expect(live.statusCode).toBe(200);
+    const ready = await app.inject({ method: 'GET', url: '/health/ready' });
+    expect(ready.statusCode).toBe(200);
+    expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', keyValueStore: 'ok' } });
+  });
+
+  it('answers an unknown route with a problem+json 404', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/nothing-here' });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', title: 'Not Found' });
+  });
+
+  it('masks the message of an unexpected error and gives the request id to quote', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/test-failure' });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('10.1.2.3');
+    expect(response.body).not.toContain('password');
+    expect(response.json()).toMatchObject({ status: 500, code: 'INTERNAL_ERROR' });
+    expect(response.json().requestId).toBe(response.headers['x-request-id']);
+  });
+
+  it('keeps a well-formed request id from the proxy and replaces a malformed one', async () => {
+    const kept = await app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'proxy-id-12345' },
+    });
+    expect(kept.headers['x-request-id']).toBe('proxy-id-12345');
+    const replaced = await app.inject({
+      method: 'GET',
+      url: '/health/live',
+      headers: { 'x-request-id': 'bad id\nwith newline' },
+    });
+    expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('answers a body that is not JSON with a 400 problem, not a 500', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"email": ',
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'MALFORMED_BODY' });
+  });
+});
+
+describe('loadConfig', () => {
+  it('applies defaults and converts types', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgres://localhost/db', PORT: '4000' });
+    expect(config.PORT).toBe(4000);
+    expect(config.REDIS_URL).toBe('redis://127.0.0.1:6379');
+    expect(config.BASE_URL).toBe('http://localhost:8080');
+  });
+
+  it('names every bad variable at once', () => {
+    let error: unknown;
+    try {
+      loadConfig({ DATABASE_URL: 'mysql://localhost/db', PORT: 'eighty', LOG_LEVEL: 'loud' });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    const message = (error as ConfigError).message;
+    expect(message).toContain('DATABASE_URL');
+    expect(message).toContain('PORT');
+    expect(message).toContain('LOG_LEVEL');
+  });
+
+  it('names a missing required variable', () => {
+    expect(() => loadConfig({})).toThrow(/DATABASE_URL/);
+  });
+});

@@ -1,0 +1,14 @@
+import { CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
+import { Type, type Static } from 'typebox';
+
+export const ApiEnvSchema = Type.Object({
+  ...CommonEnvProperties,
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
+});
+
+export type ApiConfig = Static<typeof ApiEnvSchema>;
+
+/** Validates the environment; throws a ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
+  return loadConfigFrom(ApiEnvSchema, env);
+}

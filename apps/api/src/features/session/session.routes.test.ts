@@ -1,0 +1,192 @@
+import { createUser, openOrm, type MikroORM } from '@foodshare/domain';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import type { ApiApp } from '../../app.ts';
+
+const PASSWORD = 'correct horse battery staple';
+
+type CookieJar = Record<string, string>;
+
+function cookiesOf(response: { cookies: { name: string; value: string }[] }): CookieJar {
+  return Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
+}
+
+describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+
+  beforeAll(async () => {
+    const built = await buildTestApp({
+      LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_MAX_FAILURES_PER_IP: '8',
+    });
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    const em = orm.em.fork();
+    await createUser(em, {
+      firstName: 'Alice',
+      lastName: 'Anders',
+      email: 'alice@example.org',
+      password: PASSWORD,
+      role: 2,
+      verified: true,
+    });
+    await createUser(em, {
+      firstName: 'Theo',
+      lastName: 'Throttled',
+      email: 'theo@example.org',
+      password: PASSWORD,
+    });
+    const dora = await createUser(em, {
+      firstName: 'Dora',
+      lastName: 'Dormant',
+      email: 'dora@example.org',
+      password: PASSWORD,
+    });
+    await em.execute('update users set activated = false where id = ?', [dora.id]);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  const login = (body: object, remoteAddress = '10.0.0.1') =>
+    app.inject({ method: 'POST', url: '/api/login', payload: body, remoteAddress });
+
+  it('logs in, sets an HttpOnly session cookie and a readable CSRF cookie, and knows the user', async () => {
+    const response = await login({ email: 'Alice@Example.org', password: PASSWORD });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      firstName: 'Alice',
+      lastName: 'Anders',
+      email: 'alice@example.org',
+      role: 2,
+      verified: true,
+      isSleeping: false,
+      avatar: null,
+    });
+    const session = response.cookies.find((c) => c.name === 'fs_session');
+    const csrf = response.cookies.find((c) => c.name === 'fs_csrf');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(session?.maxAge).toBeUndefined();
+    expect(csrf?.httpOnly).toBeFalsy();
+    expect(csrf?.value).toMatch(/^[0-9a-f]{32}$/);
+
+    const current = await app.inject({
+      method: 'GET',
+      url: '/api/users/current',
+      cookies: { fs_session: session?.value ?? '' },
+    });
+    expect(current.statusCode).toBe(200);
+    expect(current.json()).toEqual(response.json());
+  });
+
+  it('keeps a remembered session for 30 days', async () => {
+    const response = await login({ email: 'alice@example.org', password: PASSWORD, rememberMe: true });
+    const session = response.cookies.find((c) => c.name === 'fs_session');
+    expect(session?.maxAge).toBe(30 * 24 * 60 * 60);
+  });
+
+  it('answers an unknown email and a wrong password identically', async () => {
+    const unknown = await login({ email: 'nobody@example.org', password: PASSWORD }, '10.0.0.2');
+    const wrong = await login({ email: 'alice@example.org', password: 'wrong' }, '10.0.0.2');
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.headers['content-type']).toContain('application/problem+json');
+    const strip = (body: Record<string, unknown>) => ({ ...body, requestId: undefined });
+    expect(strip(unknown.json())).toEqual(strip(wrong.json()));
+    expect(unknown.json()).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    expect(unknown.cookies).toHaveLength(0);
+  });
+
+  it('tells a deactivated account apart only after the right password', async () => {
+    const wrong = await login({ email: 'dora@example.org', password: 'wrong' }, '10.0.0.3');
+    expect(wrong.json()).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
+    const right = await login({ email: 'dora@example.org', password: PASSWORD }, '10.0.0.3');
+    expect(right.statusCode).toBe(409);
+    expect(right.json()).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVATED' });
+  });
+
+  it('throttles an account after repeated failures, even for the right password, with Retry-After', async () => {
+    for (let i = 0; i < 3; i++) {
+      const failed = await login({ email: 'theo@example.org', password: 'nope' }, `10.1.0.${i}`);
+      expect(failed.statusCode).toBe(401);
+    }
+    const throttled = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.9');
+    expect(throttled.statusCode).toBe(429);
+    expect(throttled.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+    const retryAfter = Number(throttled.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+  });
+
+  it('throttles one address that tries many accounts', async () => {
+    for (let i = 0; i < 8; i++) {
+      await login({ email: `spray${i}@example.org`, password: 'nope' }, '10.2.0.1');
+    }
+    const throttled = await login({ email: 'alice@example.org', password: PASSWORD }, '10.2.0.1');
+    expect(throttled.statusCode).toBe(429);
+    const elsewhere = await login({ email: 'alice@example.org', password: PASSWORD }, '10.2.0.2');
+    expect(elsewhere.statusCode).toBe(200);
+  });
+
+  it('rejects a malformed login body with a validation problem', async () => {
+    const response = await login({ email: 'not-an-email' });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+    expect(response.json().errors.length).toBeGreaterThan(0);
+  });
+
+  it('answers 401 to an anonymous or unknown session', async () => {
+    const anonymous = await app.inject({ method: 'GET', url: '/api/users/current' });
+    expect(anonymous.statusCode).toBe(401);
+    expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    expect(anonymous.json().requestId).toBe(anonymous.headers['x-request-id']);
+    const forged = await app.inject({
+      method: 'GET',
+      url: '/api/users/current',
+      cookies: { fs_session: 'A'.repeat(43) },
+    });
+    expect(forged.statusCode).toBe(401);
+  });
+
+  it('requires the CSRF token to log out, then ends the session', async () => {
+    const cookies = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const withoutToken = await app.inject({ method: 'POST', url: '/api/logout', cookies });
+    expect(withoutToken.statusCode).toBe(403);
+    expect(withoutToken.json()).toMatchObject({ code: 'CSRF_FAILED' });
+    const wrongToken = await app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      cookies,
+      headers: { 'x-csrf-token': '0'.repeat(32) },
+    });
+    expect(wrongToken.statusCode).toBe(403);
+
+    const loggedOut = await app.inject({
+      method: 'POST',
+      url: '/api/logout',
+      cookies,
+      headers: { 'x-csrf-token': cookies.fs_csrf },
+    });
+    expect(loggedOut.statusCode).toBe(204);
+    const after = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
+    expect(after.statusCode).toBe(401);
+  });
+
+  it('gives a new session id at login, so an earlier session id stops working', async () => {
+    const first = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const second = await app.inject({
+      method: 'POST',
+      url: '/api/login',
+      payload: { email: 'alice@example.org', password: PASSWORD },
+      cookies: first,
+      remoteAddress: '10.0.0.1',
+    });
+    expect(second.statusCode).toBe(200);
+    expect(cookiesOf(second).fs_session).not.toBe(first.fs_session);
+    const old = await app.inject({ method: 'GET', url: '/api/users/current', cookies: first });
+    expect(old.statusCode).toBe(401);
+  });
+});

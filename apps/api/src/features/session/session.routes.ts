@@ -1,0 +1,57 @@
+import { CurrentUserSchema, LoginBodySchema, ProblemSchema } from '@foodshare/schemas';
+import { authenticate, requireSession } from '@foodshare/server-kit';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { loadCurrentUser } from './current-user.ts';
+
+const problems = {
+  400: ProblemSchema,
+  401: ProblemSchema,
+  403: ProblemSchema,
+  409: ProblemSchema,
+  429: ProblemSchema,
+};
+
+export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/login',
+    {
+      // Login starts a session; there is no token to echo yet.
+      config: { csrf: false },
+      schema: {
+        tags: ['session'],
+        body: LoginBodySchema,
+        response: { 200: CurrentUserSchema, ...problems },
+      },
+    },
+    async (request, reply) => {
+      const { email, password, rememberMe = false } = request.body;
+      const userId = await authenticate(request.em, app.loginThrottle, {
+        email,
+        password,
+        ip: request.ip,
+      });
+      // A fresh id at every login: a session id planted before login is worthless after it.
+      if (request.session) await app.sessions.destroy(request.session);
+      const session = await app.sessions.create(userId, { rememberMe });
+      app.sessionCookies.set(reply, session);
+      return loadCurrentUser(request.em, userId);
+    },
+  );
+
+  app.post(
+    '/logout',
+    { schema: { tags: ['session'], response: { 204: Type.Null(), 403: ProblemSchema } } },
+    async (request, reply) => {
+      if (request.session) await app.sessions.destroy(request.session);
+      app.sessionCookies.clear(reply);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/users/current',
+    { schema: { tags: ['session'], response: { 200: CurrentUserSchema, 401: ProblemSchema } } },
+    async (request) => loadCurrentUser(request.em, requireSession(request).userId),
+  );
+};

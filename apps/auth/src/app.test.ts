@@ -1,0 +1,51 @@
+import { RedisKeyValueStore, SessionStore } from '@foodshare/server-kit';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthApp } from './app.ts';
+import { buildTestApp } from './test-support/build-test-app.ts';
+
+describe('the auth service', () => {
+  let app: AuthApp;
+  let sessions: SessionStore;
+  let store: RedisKeyValueStore;
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    // Stands in for the REST login: a session written to the shared store by another
+    // service instance, under the same prefix, as a deployment shares one Redis.
+    store = await new RedisKeyValueStore(built.redis).connect();
+    sessions = new SessionStore(store);
+    app.get('/oauth/test-who-am-i', (request) => ({ userId: request.session?.userId ?? null }));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await store.close();
+  });
+
+  it('recognises a session that another service started', async () => {
+    const session = await sessions.create(42, { rememberMe: false });
+    const response = await app.inject({
+      method: 'GET',
+      url: '/oauth/test-who-am-i',
+      cookies: { fs_session: session.id },
+    });
+    expect(response.json()).toEqual({ userId: 42 });
+  });
+
+  it('no longer recognises it once it was ended elsewhere', async () => {
+    const session = await sessions.create(43, { rememberMe: false });
+    await sessions.destroy(session);
+    const response = await app.inject({
+      method: 'GET',
+      url: '/oauth/test-who-am-i',
+      cookies: { fs_session: session.id },
+    });
+    expect(response.json()).toEqual({ userId: null });
+  });
+
+  it('is ready when PostgreSQL and Redis answer', async () => {
+    const response = await app.inject({ method: 'GET', url: '/health/ready' });
+    expect(response.statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,4 @@
+import { migrateDatabase } from '@foodshare/domain';
+import { setupTemplateDatabase } from '@foodshare/testing';
+
+export default () => setupTemplateDatabase({ name: 'cli', migrate: migrateDatabase });

@@ -1,0 +1,23 @@
+export type AccountErrorCode =
+  | 'INVALID_INPUT'
+  | 'EMAIL_TAKEN'
+  | 'USER_NOT_FOUND'
+  | 'REGION_NOT_FOUND'
+  | 'REGION_ID_TAKEN'
+  | 'REGION_TAKES_NO_MEMBERS'
+  | 'CLIENT_ID_TAKEN'
+  | 'INVALID_REDIRECT_URI';
+
+/**
+ * A refusal of an account operation. `code` is stable (SCREAMING_SNAKE) so that a route or
+ * the CLI can pass it on unchanged; `message` is written for the person who made the request.
+ */
+export class AccountError extends Error {
+  readonly code: AccountErrorCode;
+
+  constructor(code: AccountErrorCode, message: string) {
+    super(message);
+    this.name = 'AccountError';
+    this.code = code;
+  }
+}

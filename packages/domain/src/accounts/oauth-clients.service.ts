@@ -1,0 +1,226 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import {
+  OAuthClientAuditLogEntity,
+  OAuthClientEntity,
+  type OAuthClient,
+} from '../entities/oauth-client.entity.ts';
+import { RegionEntity } from '../entities/region.entity.ts';
+import type { EntityManager } from '../orm.ts';
+import { AccountError } from './account-errors.ts';
+import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
+
+export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
+export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+
+export const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+export type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
+
+// client_id travels in query strings and forms; unreserved URI characters need no escaping.
+const CLIENT_ID_PATTERN = /^[A-Za-z0-9._~-]{1,100}$/;
+const MAX_CLIENT_NAME_LENGTH = 100;
+const MAX_REDIRECT_URIS = 20;
+const MAX_REDIRECT_URI_LENGTH = 2000;
+
+export interface OAuthClientInput {
+  clientId: string;
+  /** Shown to users on the consent screen. */
+  name: string;
+  confidential: boolean;
+  redirectUris: readonly string[];
+  /** Must include openid. */
+  scopes: readonly string[];
+  /** Must include authorization_code. */
+  grantTypes: readonly string[];
+  /** Empty: every user may use the client. */
+  requiredRegionIds?: readonly number[];
+  active?: boolean;
+}
+
+export interface OAuthClientSettings {
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  active: boolean;
+  redirectUris: string[];
+  scopes: OAuthScope[];
+  grantTypes: OAuthGrantType[];
+  requiredRegionIds: number[];
+}
+
+function isLoopbackHost(hostname: string): boolean {
+  return (
+    hostname === 'localhost' ||
+    hostname === '[::1]' ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(hostname)
+  );
+}
+
+/**
+ * Why a redirect URI cannot be registered, or null when it can. Redirect URIs are compared as
+ * exact strings at the authorization endpoint, so a registered one must name one endpoint:
+ * absolute, no fragment (RFC 6749 3.1.2), no wildcard. Codes travel in it, so it must be https;
+ * plain http only reaches the user's own machine (RFC 8252 7.3, native apps on loopback).
+ */
+export function redirectUriProblem(uri: string): string | null {
+  if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) {
+    return `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
+  }
+  // eslint-disable-next-line no-control-regex
+  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'must not contain white space or control characters';
+  if (uri.includes('*')) return 'must not contain a wildcard';
+  if (uri.includes('#')) return 'must not contain a fragment';
+  if (!URL.canParse(uri)) return 'must be an absolute URL';
+  const url = new URL(uri);
+  if (url.username !== '' || url.password !== '') return 'must not contain credentials';
+  if (url.protocol === 'https:') {
+    if (url.hostname === '') return 'must name a host';
+    return null;
+  }
+  if (url.protocol === 'http:') {
+    return isLoopbackHost(url.hostname) ? null : 'must use https (http only on a loopback host)';
+  }
+  return 'must use https (http only on a loopback host)';
+}
+
+export function assertRedirectUri(uri: string): void {
+  const problem = redirectUriProblem(uri);
+  if (problem !== null) {
+    throw new AccountError('INVALID_REDIRECT_URI', `Invalid redirect URI ${uri}: ${problem}`);
+  }
+}
+
+function invalid(message: string): AccountError {
+  return new AccountError('INVALID_INPUT', message);
+}
+
+function unique<T>(values: readonly T[]): T[] {
+  return [...new Set(values)];
+}
+
+/** Checks a client's settings without touching the database, and returns them de-duplicated. */
+export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSettings {
+  if (!CLIENT_ID_PATTERN.test(input.clientId)) {
+    throw invalid(
+      'The client id must have 1 to 100 characters out of letters, digits and . _ ~ -',
+    );
+  }
+  const name = input.name.trim();
+  if (name === '' || name.length > MAX_CLIENT_NAME_LENGTH) {
+    throw invalid(`The client name must have 1 to ${MAX_CLIENT_NAME_LENGTH} characters`);
+  }
+  const redirectUris = unique(input.redirectUris);
+  if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
+    throw invalid(`A client needs 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
+  }
+  redirectUris.forEach(assertRedirectUri);
+
+  const scopes = unique(input.scopes);
+  const unknownScope = scopes.find((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope));
+  if (unknownScope !== undefined) {
+    throw invalid(`Unknown scope ${unknownScope}: scopes are ${OAUTH_SCOPES.join(', ')}`);
+  }
+  if (!scopes.includes('openid')) throw invalid('The scopes must include openid');
+
+  const grantTypes = unique(input.grantTypes);
+  const unknownGrant = grantTypes.find(
+    (grant) => !(OAUTH_GRANT_TYPES as readonly string[]).includes(grant),
+  );
+  if (unknownGrant !== undefined) {
+    throw invalid(
+      `Unknown grant type ${unknownGrant}: grant types are ${OAUTH_GRANT_TYPES.join(', ')}`,
+    );
+  }
+  if (!grantTypes.includes('authorization_code')) {
+    throw invalid('The grant types must include authorization_code');
+  }
+
+  const requiredRegionIds = unique(input.requiredRegionIds ?? []);
+  const badRegionId = requiredRegionIds.find((id) => !Number.isSafeInteger(id) || id < 1);
+  if (badRegionId !== undefined) throw invalid(`Not a region id: ${badRegionId}`);
+
+  return {
+    clientId: input.clientId,
+    name,
+    confidential: input.confidential,
+    active: input.active ?? true,
+    redirectUris,
+    scopes: scopes as OAuthScope[],
+    grantTypes: grantTypes as OAuthGrantType[],
+    requiredRegionIds,
+  };
+}
+
+export interface CreatedOAuthClient {
+  client: OAuthClient;
+  /** The secret of a confidential client, in clear: shown once, never stored. Null for a public client. */
+  secret: string | null;
+}
+
+export interface CreateOAuthClientOptions {
+  /** The server-side pepper of client secret hashes (CLIENT_SECRET_PEPPER). */
+  pepper: string;
+  /** Who creates the client, for the audit trail; null for the command line and seeds. */
+  actorId?: number | null;
+}
+
+/** Registers a client; a confidential one gets a fresh 256-bit secret, returned once. */
+export async function createOAuthClient(
+  em: EntityManager,
+  input: OAuthClientInput,
+  options: CreateOAuthClientOptions,
+): Promise<CreatedOAuthClient> {
+  const settings = validateOAuthClientInput(input);
+  const secret = settings.confidential ? generateClientSecret() : null;
+  const secretHash = secret === null ? null : hashClientSecret(secret, options.pepper);
+  const client = await insertOAuthClient(em, settings, secretHash, options.actorId ?? null);
+  return { client, secret };
+}
+
+/**
+ * Stores validated settings with an already hashed secret. Not exported from the package: only
+ * the demo data sets a secret of its choosing.
+ */
+export async function insertOAuthClient(
+  em: EntityManager,
+  settings: OAuthClientSettings,
+  secretHash: string | null,
+  actorId: number | null,
+): Promise<OAuthClient> {
+  if ((await em.count(OAuthClientEntity, { clientId: settings.clientId })) > 0) {
+    throw clientIdTaken(settings.clientId);
+  }
+  if (settings.requiredRegionIds.length > 0) {
+    const found = await em.find(
+      RegionEntity,
+      { id: { $in: settings.requiredRegionIds } },
+      { fields: ['id'] },
+    );
+    const missing = settings.requiredRegionIds.filter((id) => !found.some((r) => r.id === id));
+    if (missing.length > 0) {
+      throw new AccountError('REGION_NOT_FOUND', `No region has the id ${missing.join(', ')}`);
+    }
+  }
+  const client = em.create(OAuthClientEntity, {
+    ...settings,
+    secretHash,
+    updatedBy: actorId,
+  });
+  const { clientId, ...changes } = settings;
+  em.create(OAuthClientAuditLogEntity, {
+    clientId,
+    actor: actorId,
+    action: 'create',
+    changes: { ...changes, secret: secretHash === null ? 'none' : 'set' },
+  });
+  try {
+    await em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw clientIdTaken(clientId);
+    throw error;
+  }
+  return client;
+}
+
+function clientIdTaken(clientId: string): AccountError {
+  return new AccountError('CLIENT_ID_TAKEN', `A client with the id ${clientId} already exists`);
+}

@@ -1,0 +1,175 @@
+import {
+  RegionAdminEntity,
+  RegionMembershipEntity,
+} from '../entities/region-membership.entity.ts';
+import { RegionEntity, type Region } from '../entities/region.entity.ts';
+import {
+  ApplyType,
+  MEMBER_REGION_TYPES,
+  RegionType,
+  WorkGroupFunction,
+} from '../enums.ts';
+import type { EntityManager } from '../orm.ts';
+import { AccountError } from './account-errors.ts';
+import { syncIdentitySequence } from './identity-sequences.ts';
+import { requireRegion, requireUser } from './lookups.ts';
+
+const MAX_REGION_NAME_LENGTH = 120;
+const MAX_ID = 2_147_483_647;
+
+export interface CreateRegionInput {
+  /** An explicit id, for units whose id is known elsewhere (the well-known units). */
+  id?: number;
+  name: string;
+  type: RegionType;
+  parentId?: number | null;
+  masterId?: number | null;
+  /** Working groups (type 7) only. */
+  workgroupFunction?: WorkGroupFunction | null;
+  applyType?: ApplyType;
+  mailbox?: string | null;
+  emailName?: string | null;
+  /** An IANA time-zone name; null inherits the parent's. */
+  timezone?: string | null;
+  allowHidingInForum?: boolean;
+}
+
+export function isRegionType(value: unknown): value is RegionType {
+  return Object.values(RegionType).includes(value as RegionType);
+}
+
+export function isWorkGroupFunction(value: unknown): value is WorkGroupFunction {
+  return Object.values(WorkGroupFunction).includes(value as WorkGroupFunction);
+}
+
+/** Members join cities, districts, regions, parts of town and working groups; the levels above have none. */
+export function takesMembers(region: Pick<Region, 'type'>): boolean {
+  return region.type === RegionType.WorkingGroup || MEMBER_REGION_TYPES.includes(region.type);
+}
+
+export function assertTakesMembers(region: Pick<Region, 'id' | 'name' | 'type'>): void {
+  if (!takesMembers(region)) {
+    throw new AccountError(
+      'REGION_TAKES_NO_MEMBERS',
+      `Region ${region.id} (${region.name}) is of type ${region.type}, which has no direct members`,
+    );
+  }
+}
+
+function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function invalid(message: string): AccountError {
+  return new AccountError('INVALID_INPUT', message);
+}
+
+export async function createRegion(em: EntityManager, input: CreateRegionInput): Promise<Region> {
+  const name = input.name.trim();
+  if (name === '' || name.length > MAX_REGION_NAME_LENGTH) {
+    throw invalid(`The region name must have 1 to ${MAX_REGION_NAME_LENGTH} characters`);
+  }
+  if (!isRegionType(input.type)) throw invalid(`Unknown region type ${String(input.type)}`);
+  const workgroupFunction = input.workgroupFunction ?? null;
+  if (workgroupFunction !== null) {
+    if (input.type !== RegionType.WorkingGroup) {
+      throw invalid('Only working groups (type 7) have a function');
+    }
+    if (!isWorkGroupFunction(workgroupFunction)) {
+      throw invalid(`Unknown working-group function ${String(workgroupFunction)}`);
+    }
+  }
+  const applyType = input.applyType ?? ApplyType.ByApplication;
+  if (!Object.values(ApplyType).includes(applyType)) {
+    throw invalid(`Unknown apply type ${String(applyType)}`);
+  }
+  const timezone = input.timezone ?? null;
+  if (timezone !== null && !isTimeZone(timezone)) throw invalid(`Unknown time zone ${timezone}`);
+  if (input.id !== undefined) {
+    if (!Number.isSafeInteger(input.id) || input.id < 1 || input.id > MAX_ID) {
+      throw invalid(`A region id is an integer from 1 to ${MAX_ID}`);
+    }
+    if ((await em.count(RegionEntity, { id: input.id })) > 0) {
+      throw new AccountError('REGION_ID_TAKEN', `A region with the id ${input.id} already exists`);
+    }
+  }
+  const parent = input.parentId == null ? null : await requireRegion(em, input.parentId);
+  const master = input.masterId == null ? null : await requireRegion(em, input.masterId);
+
+  const region = em.create(RegionEntity, {
+    ...(input.id === undefined ? {} : { id: input.id }),
+    name,
+    type: input.type,
+    parent,
+    master,
+    workgroupFunction,
+    applyType,
+    mailbox: input.mailbox ?? null,
+    emailName: input.emailName ?? null,
+    timezone,
+    allowHidingInForum: input.allowHidingInForum ?? false,
+  });
+  await em.flush();
+  if (input.id !== undefined) await syncIdentitySequence(em, 'regions');
+  return region;
+}
+
+export type MembershipOutcome = 'added' | 'reactivated' | 'unchanged';
+
+/** Idempotent: an existing active membership is left as it is, an inactive one reactivated. */
+export async function addMembership(
+  em: EntityManager,
+  userId: number,
+  regionId: number,
+): Promise<MembershipOutcome> {
+  const user = await requireUser(em, userId);
+  const region = await requireRegion(em, regionId);
+  assertTakesMembers(region);
+  const outcome = await ensureMembership(em, user.id, region.id);
+  await em.flush();
+  return outcome;
+}
+
+async function ensureMembership(
+  em: EntityManager,
+  userId: number,
+  regionId: number,
+): Promise<MembershipOutcome> {
+  const existing = await em.findOne(RegionMembershipEntity, { region: regionId, user: userId });
+  if (!existing) {
+    em.create(RegionMembershipEntity, { region: regionId, user: userId });
+    return 'added';
+  }
+  if (existing.active) return 'unchanged';
+  existing.active = true;
+  return 'reactivated';
+}
+
+export interface AddAdminResult {
+  admin: 'added' | 'unchanged';
+  /** Null for a region without direct members (a country, a federal state). */
+  membership: MembershipOutcome | null;
+}
+
+/**
+ * Makes the user an admin of the unit (ambassador of a region, admin of a working group).
+ * An admin is also a member wherever the unit has members, as on the reference platform.
+ */
+export async function addAdmin(
+  em: EntityManager,
+  userId: number,
+  regionId: number,
+): Promise<AddAdminResult> {
+  const user = await requireUser(em, userId);
+  const region = await requireRegion(em, regionId);
+  const membership = takesMembers(region) ? await ensureMembership(em, user.id, region.id) : null;
+  const existing = await em.findOne(RegionAdminEntity, { region: region.id, user: user.id });
+  if (!existing) em.create(RegionAdminEntity, { region: region.id, user: user.id });
+  await em.flush();
+  return { admin: existing ? 'unchanged' : 'added', membership };
+}

@@ -1,0 +1,105 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { RegionMembershipEntity } from '../entities/region-membership.entity.ts';
+import type { Region } from '../entities/region.entity.ts';
+import { UserEntity, type User } from '../entities/user.entity.ts';
+import { Role } from '../enums.ts';
+import type { EntityManager } from '../orm.ts';
+import { hashPassword } from '../passwords.ts';
+import { AccountError } from './account-errors.ts';
+import { normalizeEmail, requireRegion, requireUser } from './lookups.ts';
+import { assertTakesMembers } from './regions.service.ts';
+
+/** NIST SP 800-63B's floor for a password the user chose. */
+export const MIN_PASSWORD_LENGTH = 8;
+// argon2 hashes whatever it is given; an upper bound keeps a pasted file from costing seconds.
+const MAX_PASSWORD_LENGTH = 1024;
+const MAX_NAME_LENGTH = 100;
+const MAX_EMAIL_LENGTH = 255;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export interface CreateUserInput {
+  firstName: string;
+  lastName: string;
+  email: string;
+  password: string;
+  role?: Role;
+  verified?: boolean;
+  /** Also makes the user a member of this region. */
+  homeRegionId?: number | null;
+}
+
+export function isRole(value: unknown): value is Role {
+  return Object.values(Role).includes(value as Role);
+}
+
+function requireName(value: string, label: string): string {
+  const name = value.trim();
+  if (name === '' || name.length > MAX_NAME_LENGTH) {
+    throw new AccountError('INVALID_INPUT', `${label} must have 1 to ${MAX_NAME_LENGTH} characters`);
+  }
+  return name;
+}
+
+function requireRole(role: unknown): Role {
+  if (!isRole(role)) {
+    throw new AccountError(
+      'INVALID_INPUT',
+      `Unknown role ${String(role)}: roles are 0 (foodsharer) to 4 (orga)`,
+    );
+  }
+  return role;
+}
+
+function emailTaken(email: string): AccountError {
+  return new AccountError('EMAIL_TAKEN', `A user with the email address ${email} already exists`);
+}
+
+export async function createUser(em: EntityManager, input: CreateUserInput): Promise<User> {
+  const firstName = requireName(input.firstName, 'The first name');
+  const lastName = requireName(input.lastName, 'The last name');
+  const email = normalizeEmail(input.email);
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) {
+    throw new AccountError('INVALID_INPUT', `Not an email address: ${input.email}`);
+  }
+  if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
+    throw new AccountError(
+      'INVALID_INPUT',
+      `The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+    );
+  }
+  const role = requireRole(input.role ?? Role.Foodsharer);
+  if ((await em.count(UserEntity, { email })) > 0) throw emailTaken(email);
+
+  let homeRegion: Region | null = null;
+  if (input.homeRegionId != null) {
+    homeRegion = await requireRegion(em, input.homeRegionId);
+    assertTakesMembers(homeRegion);
+  }
+
+  const user = em.create(UserEntity, {
+    firstName,
+    lastName,
+    email,
+    passwordHash: await hashPassword(input.password),
+    role,
+    verified: input.verified ?? false,
+    homeRegion,
+  });
+  if (homeRegion) em.create(RegionMembershipEntity, { region: homeRegion, user });
+  try {
+    await em.flush();
+  } catch (error) {
+    // Another writer took the address between the check and the insert.
+    if (error instanceof UniqueConstraintViolationException) throw emailTaken(email);
+    throw error;
+  }
+  return user;
+}
+
+export async function setRole(em: EntityManager, userId: number, role: Role): Promise<User> {
+  const checked = requireRole(role);
+  const user = await requireUser(em, userId);
+  user.role = checked;
+  await em.flush();
+  return user;
+}

@@ -1,0 +1,22 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { createdAt, identityId } from './columns.ts';
+import { UserEntity } from './user.entity.ts';
+
+/** Every generated passport is recorded: whose it is and who made it. */
+export const PassportGenerationEntity = defineEntity({
+  name: 'PassportGeneration',
+  tableName: 'passport_generations',
+  properties: {
+    id: identityId(),
+    user: () => p.manyToOne(UserEntity).ref().deleteRule('cascade'),
+    generatedBy: () => p.manyToOne(UserEntity).ref().nullable().deleteRule('set null'),
+    createdAt: createdAt(),
+  },
+  indexes: [
+    {
+      name: 'passport_generations_user_id_created_at_index',
+      columns: [{ name: 'user_id' }, { name: 'created_at', sort: 'DESC' }],
+    },
+  ],
+});
+export type PassportGeneration = InferEntity<typeof PassportGenerationEntity>;

@@ -1,0 +1,40 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { ReportConsequence } from '../enums.ts';
+import { identityId } from './columns.ts';
+import { ForumThreadEntity } from './forum.entity.ts';
+import { RegionEntity } from './region.entity.ts';
+import { StoreEntity } from './store.entity.ts';
+import { UserEntity } from './user.entity.ts';
+
+export const ReportEntity = defineEntity({
+  name: 'Report',
+  tableName: 'reports',
+  properties: {
+    id: identityId(),
+    // A report is about the reported person and goes with them; the reporter's account may go alone.
+    reporter: () => p.manyToOne(UserEntity).ref().nullable().deleteRule('set null'),
+    reported: () => p.manyToOne(UserEntity).ref().deleteRule('cascade'),
+    store: () => p.manyToOne(StoreEntity).ref().nullable().deleteRule('set null').index(),
+    message: p.text().default(''),
+    reason: p.text().default(''),
+    // Free text with presets (ReportStatusPresets), so no check.
+    status: p.text().default('to_do'),
+    consequence: p
+      .text()
+      .$type<ReportConsequence>()
+      .nullable()
+      .check("consequence in ('warning', 'yellow_card', 'yellow_red_card', 'red_card')"),
+    reportedAt: p.datetime().defaultRaw('now()'),
+    reminderAt: p.datetime().nullable(),
+    forumThread: () => p.manyToOne(ForumThreadEntity).ref().nullable().deleteRule('set null'),
+    reportedRegion: () => p.manyToOne(RegionEntity).ref().nullable().deleteRule('set null'),
+  },
+  indexes: [
+    {
+      name: 'reports_reported_id_reported_at_index',
+      columns: [{ name: 'reported_id' }, { name: 'reported_at', sort: 'DESC' }],
+    },
+    { name: 'reports_reporter_id_index', properties: ['reporter'] },
+  ],
+});
+export type Report = InferEntity<typeof ReportEntity>;

@@ -1,0 +1,5 @@
+export * from './enums.ts';
+export * from './passwords.ts';
+export * from './permissions/index.ts';
+export * from './orm.ts';
+export * from './entities/index.ts';

@@ -1,0 +1,135 @@
+import { type Static, Type } from 'typebox';
+import { DateTime, Id, MAX_ID } from './common.schemas.ts';
+
+// SPEC.md's two identifier patterns. A path value that does not match names no resource,
+// so routes answer 404 rather than 400 (DESIGN.md 3).
+export const POSITIVE_ID_PATTERN = '^[1-9][0-9]*$';
+export const DIGITS_PATTERN = '^\\d+$';
+
+/** A path segment holding a positive integer without leading zero (`[1-9][0-9]*`). */
+export function PositiveIdParam(options: { description?: string } = {}) {
+  return Type.String({ pattern: POSITIVE_ID_PATTERN, ...options });
+}
+
+/** A path segment holding digits (`\d+`), leading zeros and 0 included. */
+export function DigitsParam(options: { description?: string } = {}) {
+  return Type.String({ pattern: DIGITS_PATTERN, ...options });
+}
+
+/**
+ * The number a matched id segment names, or undefined when it overflows a 32-bit id: a regex
+ * cannot bound the value, and such an id names no row (404, DESIGN.md 3).
+ */
+export function parseIdParam(value: string): number | undefined {
+  if (!/^\d+$/.test(value)) return undefined;
+  const id = Number(value);
+  return Number.isSafeInteger(id) && id <= MAX_ID ? id : undefined;
+}
+
+export const PostIdParamsSchema = Type.Object(
+  { postId: PositiveIdParam() },
+  { title: 'PostIdParams' },
+);
+export type PostIdParams = Static<typeof PostIdParamsSchema>;
+
+export const ConversationIdParamsSchema = Type.Object(
+  { conversationId: DigitsParam() },
+  { title: 'ConversationIdParams' },
+);
+export type ConversationIdParams = Static<typeof ConversationIdParamsSchema>;
+
+export const UserIdParamsSchema = Type.Object({ userId: Id() }, { title: 'UserIdParams' });
+export type UserIdParams = Static<typeof UserIdParamsSchema>;
+
+export const GroupApplicationParamsSchema = Type.Object(
+  { groupId: PositiveIdParam(), userId: PositiveIdParam() },
+  { title: 'GroupApplicationParams' },
+);
+export type GroupApplicationParams = Static<typeof GroupApplicationParamsSchema>;
+
+export const QuizIdParamsSchema = Type.Object(
+  { quizId: PositiveIdParam() },
+  { title: 'QuizIdParams' },
+);
+export type QuizIdParams = Static<typeof QuizIdParamsSchema>;
+
+export const StoreLogParamsSchema = Type.Object(
+  {
+    storeId: Id(),
+    fromDate: DateTime(),
+    toDate: DateTime(),
+    storeLogActionIds: Type.String({
+      pattern: '^\\d+(,\\d+)*$',
+      maxLength: 200,
+      description: 'Comma-separated store log action type ids',
+    }),
+  },
+  { title: 'StoreLogParams' },
+);
+export type StoreLogParams = Static<typeof StoreLogParamsSchema>;
+
+// No upper limit is given by the reference platform; the 6-month window bounds the result.
+export const StoreLogQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100 })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+  },
+  { title: 'StoreLogQuery' },
+);
+export type StoreLogQuery = Static<typeof StoreLogQuerySchema>;
+
+export const ChainIdParamsSchema = Type.Object(
+  { chainId: PositiveIdParam() },
+  { title: 'ChainIdParams' },
+);
+export type ChainIdParams = Static<typeof ChainIdParamsSchema>;
+
+export const ReadStatusQuerySchema = Type.Object(
+  {
+    read: Type.Optional(
+      Type.Union([Type.Literal('0'), Type.Literal('1')], {
+        description: '1 marks the conversation read, 0 unread',
+      }),
+    ),
+  },
+  { title: 'ReadStatusQuery' },
+);
+export type ReadStatusQuery = Static<typeof ReadStatusQuerySchema>;
+
+/** The recipient comes first in the path, the sender second (SPEC.md row 13). */
+export const BananaParamsSchema = Type.Object(
+  { recipientId: Id(), senderId: Id() },
+  { title: 'BananaParams' },
+);
+export type BananaParams = Static<typeof BananaParamsSchema>;
+
+export const QuizAnswerParamsSchema = Type.Object(
+  { quizId: DigitsParam(), questionId: DigitsParam(), answerId: DigitsParam() },
+  { title: 'QuizAnswerParams' },
+);
+export type QuizAnswerParams = Static<typeof QuizAnswerParamsSchema>;
+
+/** SPEC.md types this region id as an integer (pattern `\d+`), unlike the one of row 16. */
+export const RegionOptionsParamsSchema = Type.Object(
+  { regionId: Type.Integer({ minimum: 0, maximum: MAX_ID }) },
+  { title: 'RegionOptionsParams' },
+);
+export type RegionOptionsParams = Static<typeof RegionOptionsParamsSchema>;
+
+export const RegionIdParamsSchema = Type.Object(
+  { regionId: PositiveIdParam() },
+  { title: 'RegionIdParams' },
+);
+export type RegionIdParams = Static<typeof RegionIdParamsSchema>;
+
+export const RecipientIdParamsSchema = Type.Object(
+  { recipientId: PositiveIdParam() },
+  { title: 'RecipientIdParams' },
+);
+export type RecipientIdParams = Static<typeof RecipientIdParamsSchema>;
+
+export const StoreIdParamsSchema = Type.Object(
+  { storeId: PositiveIdParam() },
+  { title: 'StoreIdParams' },
+);
+export type StoreIdParams = Static<typeof StoreIdParamsSchema>;

@@ -1,0 +1,28 @@
+import { type Static, Type } from 'typebox';
+import { DateTime, Nullable } from './common.schemas.ts';
+import { UserStubSchema } from './user.schemas.ts';
+
+/** 1 request to join ... 20 invitation declined (DOMAIN-FACTS.md row 8). */
+export const StoreLogActionSchema = Type.Integer({
+  minimum: 1,
+  maximum: 20,
+  title: 'StoreLogAction',
+});
+
+export const StoreLogEntrySchema = Type.Object(
+  {
+    performedAt: DateTime(),
+    actionType: StoreLogActionSchema,
+    actor: UserStubSchema,
+    target: Nullable(UserStubSchema),
+    dateReference: Nullable(DateTime({ description: 'The pickup slot the action refers to' })),
+    content: Nullable(Type.String()),
+    reason: Nullable(Type.String()),
+  },
+  { title: 'StoreLogEntry' },
+);
+export type StoreLogEntry = Static<typeof StoreLogEntrySchema>;
+
+/** Newest first. */
+export const StoreLogSchema = Type.Array(StoreLogEntrySchema, { title: 'StoreLog' });
+export type StoreLog = Static<typeof StoreLogSchema>;

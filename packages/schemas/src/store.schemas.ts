@@ -1,0 +1,35 @@
+import { type Static, Type } from 'typebox';
+import { DateTime, Nullable } from './common.schemas.ts';
+import { UserStubSchema } from './user.schemas.ts';
+
+/** 0 unclear, 1 no contact, 2 in negotiation, 4 does not want to, 5 cooperating, 6 gives to another charity, 7 permanently closed. */
+export const CooperationStatusSchema = Type.Enum([0, 1, 2, 4, 5, 6, 7], {
+  title: 'CooperationStatus',
+});
+
+/** 0 applied, 1 member, 2 standby, 3 invited. */
+export const StoreTeamStatusSchema = Type.Enum([0, 1, 2, 3], { title: 'StoreTeamStatus' });
+
+export const StoreTeamRequestSchema = Type.Object(
+  {
+    user: UserStubSchema,
+    firstName: Type.String(),
+    verified: Type.Boolean(),
+    distanceInKm: Nullable(
+      Type.Number({
+        minimum: -1,
+        description:
+          'Rounded km from the applicant to the store; -1 when the applicant has no address, null when the caller may not see distances',
+      }),
+    ),
+    date: DateTime({ description: 'When the request was made' }),
+    message: Nullable(Type.String()),
+  },
+  { title: 'StoreTeamRequest' },
+);
+export type StoreTeamRequest = Static<typeof StoreTeamRequestSchema>;
+
+export const StoreTeamRequestListSchema = Type.Array(StoreTeamRequestSchema, {
+  title: 'StoreTeamRequestList',
+});
+export type StoreTeamRequestList = Static<typeof StoreTeamRequestListSchema>;

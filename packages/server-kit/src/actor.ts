@@ -1,0 +1,36 @@
+import type { Actor, Role } from '@foodshare/domain';
+import type { FastifyRequest } from 'fastify';
+import { Problem } from './problem.ts';
+import type { Session } from './session/session-store.ts';
+
+const actors = new WeakMap<FastifyRequest, Promise<Actor | null>>();
+
+export function requireSession(request: FastifyRequest): Session {
+  if (!request.session) throw Problem.unauthorized();
+  return request.session;
+}
+
+/**
+ * The caller's id, role and verified flag, read fresh from PostgreSQL once per request
+ * (a role raised or an account deactivated takes effect at once), 401 without a session.
+ */
+export async function requireActor(request: FastifyRequest): Promise<Actor> {
+  const session = requireSession(request);
+  let pending = actors.get(request);
+  if (!pending) {
+    pending = loadActor(request, session.userId);
+    actors.set(request, pending);
+  }
+  const actor = await pending;
+  if (!actor) throw Problem.unauthorized('Your account is no longer active.');
+  return actor;
+}
+
+async function loadActor(request: FastifyRequest, userId: number): Promise<Actor | null> {
+  const rows = await request.em.execute<{ id: number; role: number; verified: boolean }[]>(
+    'select id, role, verified from users where id = ? and activated',
+    [userId],
+  );
+  const row = rows[0];
+  return row ? { id: row.id, role: row.role as Role, verified: row.verified } : null;
+}

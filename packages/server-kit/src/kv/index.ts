@@ -1,0 +1,4 @@
+export type { KeyValueStore } from './key-value-store.ts';
+export { MemoryKeyValueStore } from './memory-store.ts';
+export { RedisKeyValueStore } from './redis-store.ts';
+export { openKeyValueStore } from './open-store.ts';

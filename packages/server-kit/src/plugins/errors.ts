@@ -1,0 +1,98 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { Problem } from '../problem.ts';
+
+const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
+
+// Fastify's own client errors, given stable codes of ours instead of its internal ones.
+const FRAMEWORK_CODES: Record<string, string> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'BAD_REQUEST',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'MALFORMED_BODY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'MALFORMED_BODY',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+};
+
+function statusTitle(status: number): string {
+  const titles: Record<number, string> = {
+    400: 'Bad Request',
+    401: 'Unauthorized',
+    403: 'Forbidden',
+    404: 'Not Found',
+    405: 'Method Not Allowed',
+    409: 'Conflict',
+    413: 'Content Too Large',
+    415: 'Unsupported Media Type',
+    422: 'Unprocessable Content',
+    429: 'Too Many Requests',
+  };
+  return titles[status] ?? 'Error';
+}
+
+function toProblem(error: FastifyError | Problem): Problem {
+  if (error instanceof Problem) return error;
+  if (error.validation) {
+    // A path value that does not match its pattern names no resource (DESIGN.md 3).
+    if (error.validationContext === 'params') return Problem.notFound();
+    return new Problem({
+      status: 400,
+      code: 'VALIDATION_FAILED',
+      title: 'Bad Request',
+      detail: 'The request does not match the expected shape.',
+      errors: error.validation.map((issue) => ({
+        path: `${error.validationContext ?? 'request'}${issue.instancePath}`,
+        message: issue.message ?? 'is invalid',
+      })),
+    });
+  }
+  const status = error.statusCode ?? 500;
+  if (status >= 400 && status < 500) {
+    return new Problem({
+      status,
+      code: (error.code && FRAMEWORK_CODES[error.code]) ?? 'BAD_REQUEST',
+      title: statusTitle(status),
+      detail: error.message,
+    });
+  }
+  // Anything else is our fault; its message may hold internals and is never sent.
+  return new Problem({
+    status: status >= 500 && status < 600 ? status : 500,
+    code: 'INTERNAL_ERROR',
+    title: 'Internal Server Error',
+    detail: 'Something went wrong on our side. The request id identifies it in our logs.',
+  });
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem) {
+  if (problem.headers) void reply.headers(problem.headers);
+  return reply
+    .status(problem.status)
+    .type(PROBLEM_CONTENT_TYPE)
+    .send({
+      type: 'about:blank',
+      title: problem.title,
+      status: problem.status,
+      ...(problem.detail === undefined ? {} : { detail: problem.detail }),
+      code: problem.code,
+      requestId: request.id,
+      ...(problem.errors ? { errors: problem.errors } : {}),
+    });
+}
+
+export const errorsPlugin = fp(
+  (app: FastifyInstance) => {
+    app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
+      const problem = toProblem(error);
+      if (problem.status >= 500) {
+        request.log.error({ err: error }, 'request failed');
+      } else {
+        request.log.info({ code: problem.code, status: problem.status }, 'request refused');
+      }
+      return sendProblem(request, reply, problem);
+    });
+    app.setNotFoundHandler((request, reply) =>
+      sendProblem(request, reply, Problem.notFound('No route matches this method and path.')),
+    );
+  },
+  { name: 'foodshare-errors', fastify: '5.x' },
+);

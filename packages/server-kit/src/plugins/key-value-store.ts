@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import type { KeyValueStore } from '../kv/key-value-store.ts';
+import { openKeyValueStore } from '../kv/open-store.ts';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    kv: KeyValueStore;
+  }
+}
+
+export interface KeyValueStorePluginOptions {
+  redisUrl: string;
+  keyPrefix?: string;
+  /** A shared store (the one-process start); the app then does not close it. */
+  store?: KeyValueStore;
+}
+
+export const keyValueStorePlugin = fp(
+  async (app: FastifyInstance, options: KeyValueStorePluginOptions) => {
+    const store =
+      options.store ??
+      (await openKeyValueStore({
+        redisUrl: options.redisUrl,
+        ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+      }));
+    app.decorate('kv', store);
+    if (!options.store) app.addHook('onClose', () => store.close());
+  },
+  { name: 'foodshare-key-value-store', fastify: '5.x' },
+);

@@ -1,0 +1,64 @@
+/**
+ * An error that becomes an `application/problem+json` answer (RFC 9457). Services throw
+ * it without knowing Fastify; `code` is the stable, machine-readable part of the contract.
+ */
+export class Problem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly title: string;
+  readonly detail: string | undefined;
+  readonly errors: { path: string; message: string }[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(options: {
+    status: number;
+    code: string;
+    title: string;
+    detail?: string;
+    errors?: { path: string; message: string }[];
+    headers?: Record<string, string>;
+  }) {
+    super(options.detail ?? options.title);
+    this.name = 'Problem';
+    this.status = options.status;
+    this.code = options.code;
+    this.title = options.title;
+    this.detail = options.detail;
+    this.errors = options.errors;
+    this.headers = options.headers;
+  }
+
+  static badRequest(code: string, detail?: string): Problem {
+    return new Problem({ status: 400, code, title: 'Bad Request', ...(detail && { detail }) });
+  }
+
+  static unauthorized(detail = 'You need to be logged in.'): Problem {
+    return new Problem({ status: 401, code: 'UNAUTHENTICATED', title: 'Unauthorized', detail });
+  }
+
+  static forbidden(code = 'FORBIDDEN', detail = 'You may not do this.'): Problem {
+    return new Problem({ status: 403, code, title: 'Forbidden', detail });
+  }
+
+  static notFound(detail = 'There is no such resource.'): Problem {
+    return new Problem({ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail });
+  }
+
+  static conflict(code: string, detail: string): Problem {
+    return new Problem({ status: 409, code, title: 'Conflict', detail });
+  }
+
+  static unprocessable(code: string, detail: string): Problem {
+    return new Problem({ status: 422, code, title: 'Unprocessable Content', detail });
+  }
+
+  static tooManyRequests(retryAfterSeconds: number): Problem {
+    return new Problem({
+      status: 429,
+      code: 'TOO_MANY_REQUESTS',
+      title: 'Too Many Requests',
+      detail: `Too many attempts. Try again in ${retryAfterSeconds} seconds.`,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from './database-urls.ts';
+export * from './embedded-postgres.ts';
+export * from './test-databases.ts';

@@ -1,0 +1,75 @@
+// The zero-set-up start: both services in one process behind one origin, for a developer
+// machine. Deployments run each app on its own (apps/*/src/server.ts) behind a proxy.
+//
+//   pnpm start            http://localhost:8080 (PORT changes it)
+//
+// Without DATABASE_URL an embedded PostgreSQL runs under .data/postgres; without a Redis
+// answering at REDIS_URL (default 127.0.0.1:6379) state is kept in process.
+import { createServer, type IncomingMessage } from 'node:http';
+import path from 'node:path';
+import { buildApp as buildApiApp } from '@foodshare/api/app';
+import { loadConfig as loadApiConfig } from '@foodshare/api/config';
+import { buildApp as buildAuthApp } from '@foodshare/auth/app';
+import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
+import { loadDemoDataIfEmpty, migrateToLatest, openOrm } from '@foodshare/domain';
+import { openKeyValueStore } from '@foodshare/server-kit';
+import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
+import closeWithGrace from 'close-with-grace';
+
+const root = path.resolve(import.meta.dirname, '..');
+const log = (message: string) => console.log(`[start] ${message}`);
+
+async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
+  log('DATABASE_URL is not set: starting the embedded PostgreSQL under .data/postgres');
+  const server = await startEmbeddedPostgres({
+    dataDir: path.join(root, '.data', 'postgres'),
+    port: Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54320),
+  });
+  await ensureDatabase(server.url, 'foodshare');
+  return { url: withDatabaseName(server.url, 'foodshare'), stop: server.stop };
+}
+
+const database = await databaseUrl();
+const env = { ...process.env, DATABASE_URL: database.url };
+const apiConfig = loadApiConfig(env);
+const authConfig = loadAuthConfig(env);
+
+const orm = await openOrm({ url: database.url });
+await migrateToLatest(orm);
+if (await loadDemoDataIfEmpty(orm.em.fork())) log('loaded the demo data (see README: demo accounts)');
+
+const kv = await openKeyValueStore({
+  redisUrl: apiConfig.REDIS_URL,
+  keyPrefix: apiConfig.REDIS_KEY_PREFIX,
+  allowMemoryFallback: true,
+  log,
+});
+
+const api = await buildApiApp(apiConfig, { orm, kv });
+const auth = await buildAuthApp(authConfig, { orm, kv });
+await Promise.all([api.ready(), auth.ready()]);
+
+// The same split as the reverse proxy of a deployment (docker/Caddyfile).
+function serviceFor(request: IncomingMessage) {
+  const url = request.url ?? '/';
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/') ? api : auth;
+}
+
+const server = createServer((request, response) => serviceFor(request).routing(request, response));
+const port = Number(process.env.PORT ?? 8080);
+const host = process.env.HOST ?? '127.0.0.1';
+await new Promise<void>((resolve) => server.listen(port, host, resolve));
+log(`listening on http://localhost:${port} (store: ${kv.kind})`);
+
+closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  if (err) console.error(err);
+  log(`stopping (${signal ?? 'error'})`);
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  await closed;
+  await Promise.all([api.close(), auth.close()]);
+  await kv.close();
+  await orm.close();
+  await database.stop?.();
+});
