@@ -27,7 +27,7 @@ async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> 
     port: Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54320),
   });
   await ensureDatabase(server.url, 'foodshare');
-  return { url: withDatabaseName(server.url, 'foodshare'), stop: server.stop };
+  return { url: withDatabaseName(server.url, 'foodshare'), stop: () => server.stop() };
 }
 
 const database = await databaseUrl();
@@ -37,7 +37,8 @@ const authConfig = loadAuthConfig(env);
 
 const orm = await openOrm({ url: database.url });
 await migrateToLatest(orm);
-if (await loadDemoDataIfEmpty(orm.em.fork())) log('loaded the demo data (see README: demo accounts)');
+if (await loadDemoDataIfEmpty(orm.em.fork()))
+  log('loaded the demo data (see README: demo accounts)');
 
 const kv = await openKeyValueStore({
   redisUrl: apiConfig.REDIS_URL,

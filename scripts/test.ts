@@ -4,11 +4,7 @@
 import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import path from 'node:path';
-import {
-  DEFAULT_DATABASE_URL,
-  DEFAULT_REDIS_URL,
-  startEmbeddedPostgres,
-} from '@foodshare/testing';
+import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, startEmbeddedPostgres } from '@foodshare/testing';
 import pg from 'pg';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -54,7 +50,7 @@ if (!(await postgresAnswers(databaseUrl))) {
     });
     console.log(`[test] no PostgreSQL at ${databaseUrl}: using an embedded one`);
     databaseUrl = embedded.url;
-    stopEmbedded = embedded.stop;
+    stopEmbedded = () => embedded.stop();
   } catch (error) {
     console.error(
       `[test] PostgreSQL is missing: nothing answers at ${databaseUrl} and the embedded one did not start (${String(error)}).`,
@@ -65,14 +61,16 @@ if (!(await postgresAnswers(databaseUrl))) {
 
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 if (!(await redisAnswers(redisUrl))) {
-  console.error(`[test] Redis is missing: nothing answers at ${redisUrl}; start redis-server or set REDIS_URL.`);
+  console.error(
+    `[test] Redis is missing: nothing answers at ${redisUrl}; start redis-server or set REDIS_URL.`,
+  );
   await stopEmbedded?.();
   process.exit(1);
 }
 
 const turbo = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'lint', 'lint:root', 'typecheck', 'test', ...process.argv.slice(2)],
+  ['exec', 'turbo', 'run', 'lint', 'lint:root', 'typecheck', 'typecheck:root', 'test', ...process.argv.slice(2)],
   {
     cwd: root,
     stdio: 'inherit',

@@ -3,3 +3,4 @@ export * from './passwords.ts';
 export * from './permissions/index.ts';
 export * from './orm.ts';
 export * from './entities/index.ts';
+export * from './accounts/index.ts';

@@ -1,6 +1,10 @@
 import { type TNull, type TSchema, type TUnion, Type } from 'typebox';
 
-/** A value the platform may not have: the type or JSON null (never an absent key). */
+/**
+ * A value the platform may not have: the type or JSON null (never an absent key). For response
+ * schemas: Fastify's default Ajv coerces types inside `anyOf` and would turn a null in a request
+ * into "" or 0, so request schemas leave the key out instead.
+ */
 export function Nullable<T extends TSchema>(type: T): TUnion<[T, TNull]> {
   return Type.Union([type, Type.Null()]);
 }

@@ -8,10 +8,7 @@ const searchString = Type.String({
 });
 
 function entry<P extends TProperties>(title: string, properties: P) {
-  return Type.Object(
-    { id: Id(), name: Type.String(), searchString, ...properties },
-    { title },
-  );
+  return Type.Object({ id: Id(), name: Type.String(), searchString, ...properties }, { title });
 }
 
 export const SearchRegionSchema = entry('SearchRegion', {

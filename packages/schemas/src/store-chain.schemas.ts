@@ -62,4 +62,3 @@ export const StoreChainUpdateBodySchema = Type.Object(
   { title: 'StoreChainUpdateBody', additionalProperties: false, minProperties: 1 },
 );
 export type StoreChainUpdateBody = Static<typeof StoreChainUpdateBodySchema>;
-

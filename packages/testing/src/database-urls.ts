@@ -10,5 +10,8 @@ export function withDatabaseName(url: string, database: string): string {
 
 /** Safe as an SQL identifier without quoting tricks: lowercase letters, digits, underscores. */
 export function sanitizeIdentifier(raw: string): string {
-  return raw.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 60);
+  return raw
+    .toLowerCase()
+    .replace(/[^a-z0-9_]/g, '_')
+    .slice(0, 60);
 }

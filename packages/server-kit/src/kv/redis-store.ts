@@ -26,7 +26,10 @@ export class RedisKeyValueStore implements KeyValueStore {
       maxRetriesPerRequest: 2,
       enableOfflineQueue: true,
     });
-    this.client.defineCommand('incrementWithWindow', { numberOfKeys: 1, lua: INCREMENT_WITH_WINDOW });
+    this.client.defineCommand('incrementWithWindow', {
+      numberOfKeys: 1,
+      lua: INCREMENT_WITH_WINDOW,
+    });
   }
 
   async connect(): Promise<this> {

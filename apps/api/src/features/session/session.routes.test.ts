@@ -83,7 +83,11 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   });
 
   it('keeps a remembered session for 30 days', async () => {
-    const response = await login({ email: 'alice@example.org', password: PASSWORD, rememberMe: true });
+    const response = await login({
+      email: 'alice@example.org',
+      password: PASSWORD,
+      rememberMe: true,
+    });
     const session = response.cookies.find((c) => c.name === 'fs_session');
     expect(session?.maxAge).toBe(30 * 24 * 60 * 60);
   });

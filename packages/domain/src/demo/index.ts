@@ -1,0 +1,2 @@
+export { loadDemoData, loadDemoDataIfEmpty, type DemoDataOptions } from './demo-data.ts';
+export * from './demo-ids.ts';
