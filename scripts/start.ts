@@ -61,7 +61,9 @@ const server = createServer((request, response) => serviceFor(request).routing(r
 const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
-log(`listening on http://localhost:${port} (store: ${kv.kind})`);
+const address = server.address();
+const boundPort = typeof address === 'object' && address ? address.port : port;
+log(`listening on http://localhost:${boundPort} (store: ${kv.kind})`);
 
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) console.error(err);

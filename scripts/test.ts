@@ -70,7 +70,18 @@ if (!(await redisAnswers(redisUrl))) {
 
 const turbo = spawnSync(
   'pnpm',
-  ['exec', 'turbo', 'run', 'lint', 'lint:root', 'typecheck', 'typecheck:root', 'test', ...process.argv.slice(2)],
+  [
+    'exec',
+    'turbo',
+    'run',
+    'lint',
+    'lint:root',
+    'typecheck',
+    'typecheck:root',
+    'test',
+    'test:root',
+    ...process.argv.slice(2),
+  ],
   {
     cwd: root,
     stdio: 'inherit',

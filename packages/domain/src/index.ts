@@ -4,3 +4,4 @@ export * from './permissions/index.ts';
 export * from './orm.ts';
 export * from './entities/index.ts';
 export * from './accounts/index.ts';
+export * from './demo/index.ts';

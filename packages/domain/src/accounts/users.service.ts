@@ -35,7 +35,10 @@ export function isRole(value: unknown): value is Role {
 function requireName(value: string, label: string): string {
   const name = value.trim();
   if (name === '' || name.length > MAX_NAME_LENGTH) {
-    throw new AccountError('INVALID_INPUT', `${label} must have 1 to ${MAX_NAME_LENGTH} characters`);
+    throw new AccountError(
+      'INVALID_INPUT',
+      `${label} must have 1 to ${MAX_NAME_LENGTH} characters`,
+    );
   }
   return name;
 }

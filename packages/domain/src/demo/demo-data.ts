@@ -1,9 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ref } from '@mikro-orm/core';
-import {
-  DEVELOPMENT_CLIENT_SECRET_PEPPER,
-  hashClientSecret,
-} from '../accounts/client-secrets.ts';
+import { DEVELOPMENT_CLIENT_SECRET_PEPPER, hashClientSecret } from '../accounts/client-secrets.ts';
 import {
   insertOAuthClient,
   validateOAuthClientInput,
@@ -89,7 +86,10 @@ const DEMO_DATA_LOCK = `select pg_advisory_xact_lock(hashtext('foodshare:demo-da
  * Loads the demo data in one transaction. Refuses (and changes nothing) when any of its fixed
  * rows already exists: the demo users, units, quizzes or clients.
  */
-export function loadDemoData(em: EntityManager, options: DemoDataOptions = {}): Promise<DemoDataIds> {
+export function loadDemoData(
+  em: EntityManager,
+  options: DemoDataOptions = {},
+): Promise<DemoDataIds> {
   return em.transactional(async (tx) => {
     await tx.execute(DEMO_DATA_LOCK);
     await assertNoDemoRows(tx);
@@ -134,9 +134,9 @@ async function assertNoDemoRows(em: EntityManager): Promise<void> {
   );
   conflicts.push(...clients.map((client) => `OAuth client ${client.clientId}`));
   if (conflicts.length > 0) {
-    throw new Error(
-      `The demo data cannot be loaded: the database already holds ${conflicts.join(', ')}`,
-    );
+    const shown = conflicts.slice(0, 5).join(', ');
+    const more = conflicts.length > 5 ? ` and ${conflicts.length - 5} more demo rows` : '';
+    throw new Error(`The demo data cannot be loaded: the database already holds ${shown}${more}`);
   }
 }
 
@@ -191,9 +191,19 @@ async function insertDemoData(em: EntityManager, options: DemoDataOptions): Prom
   });
 
   // Forum: the store-chain group's thread is the chain's forum thread (DOMAIN-FACTS 11).
-  const chainThread = thread(em, R.StoreChainGroup, 'Beispiel-Markt: Gespräche mit der Zentrale', kim, [
-    [kim, ago(40), 'Die Zentrale ist offen für eine bundesweite Kooperation. Nächster Termin im Herbst.'],
-  ]);
+  const chainThread = thread(
+    em,
+    R.StoreChainGroup,
+    'Beispiel-Markt: Gespräche mit der Zentrale',
+    kim,
+    [
+      [
+        kim,
+        ago(40),
+        'Die Zentrale ist offen für eine bundesweite Kooperation. Nächster Termin im Herbst.',
+      ],
+    ],
+  );
   const chain = em.create(StoreChainEntity, {
     name: 'Beispiel-Markt',
     status: ChainStatus.Cooperating,
@@ -314,9 +324,16 @@ async function insertDemoData(em: EntityManager, options: DemoDataOptions): Prom
     performedAt: ago(90),
   });
 
-  const conversation = em.create(ConversationEntity, { name: 'Abholung Samstag', createdAt: ago(4) });
+  const conversation = em.create(ConversationEntity, {
+    name: 'Abholung Samstag',
+    createdAt: ago(4),
+  });
   const messages: [User, Date, string][] = [
-    [alice, ago(3, 4), 'Hallo Bob, hallo Carla! Wer kann am Samstag bei der Abholung im Beispiel-Markt helfen?'],
+    [
+      alice,
+      ago(3, 4),
+      'Hallo Bob, hallo Carla! Wer kann am Samstag bei der Abholung im Beispiel-Markt helfen?',
+    ],
     [bob, ago(3, 2), 'Ich kann ab 18 Uhr, vorher bin ich noch in Beispieldorf unterwegs.'],
     [carla, ago(2, 5), 'Ich komme gern mit, sobald mein Quiz bestätigt ist!'],
     [alice, ago(1, 3), 'Prima, dann treffen wir uns um 18:15 Uhr am Hintereingang.'],
@@ -345,24 +362,42 @@ async function insertDemoData(em: EntityManager, options: DemoDataOptions): Prom
   member(em, kamChat, alice, { unread: false, lastReadAt: ago(13), joinedAt: ago(15) });
   member(em, kamChat, kim, { unread: false, lastReadAt: ago(13), joinedAt: ago(15) });
 
-  thread(em, R.Musterstadt, 'Willkommen in Musterstadt!', dana, [
-    [dana, ago(30), 'Schön, dass ihr da seid! Hier stellen sich neue Foodsharer vor.'],
-    [carla, ago(2), 'Hallo zusammen, ich bin Carla und wohne in der Altstadt.'],
-  ], { pinnedLevel: 1 });
-  const experiences = thread(em, R.Musterstadt, 'Erfahrungen mit der Abholung im Beispiel-Markt', alice, [
-    [alice, ago(10), 'Wie klappt es bei euch mit den Abholungen am Abend?'],
-    [kim, ago(9), 'Gut! Die Filialleitung legt die Kisten inzwischen schon bereit.'],
-    [carla, ago(8), 'Ruft einfach Frau M. direkt an, ihre Nummer ist 0151 2345678.'],
-    [alice, ago(7), 'Bitte keine privaten Nummern im Forum, danke!'],
-  ]);
+  thread(
+    em,
+    R.Musterstadt,
+    'Willkommen in Musterstadt!',
+    dana,
+    [
+      [dana, ago(30), 'Schön, dass ihr da seid! Hier stellen sich neue Foodsharer vor.'],
+      [carla, ago(2), 'Hallo zusammen, ich bin Carla und wohne in der Altstadt.'],
+    ],
+    { pinnedLevel: 1 },
+  );
+  const experiences = thread(
+    em,
+    R.Musterstadt,
+    'Erfahrungen mit der Abholung im Beispiel-Markt',
+    alice,
+    [
+      [alice, ago(10), 'Wie klappt es bei euch mit den Abholungen am Abend?'],
+      [kim, ago(9), 'Gut! Die Filialleitung legt die Kisten inzwischen schon bereit.'],
+      [carla, ago(8), 'Ruft einfach Frau M. direkt an, ihre Nummer ist 0151 2345678.'],
+      [alice, ago(7), 'Bitte keine privaten Nummern im Forum, danke!'],
+    ],
+  );
   const hiddenPost = experiences.posts[2]!;
   // Phone numbers of store staff are personal data: the ambassador hid the post.
   hiddenPost.hiddenAt = ago(7, 2);
   hiddenPost.hiddenBy = ref(dana);
   hiddenPost.hideReason = 'Enthält die private Telefonnummer einer Mitarbeiterin.';
-  thread(em, R.Musterstadt, 'Botschafterrunde: Planung Stammtisch', dana, [
-    [dana, ago(5), 'Sollen wir den Stammtisch auf Donnerstag verlegen? Ich mache eine Umfrage.'],
-  ], { isAmbassadorForum: true });
+  thread(
+    em,
+    R.Musterstadt,
+    'Botschafterrunde: Planung Stammtisch',
+    dana,
+    [[dana, ago(5), 'Sollen wir den Stammtisch auf Donnerstag verlegen? Ich mache eine Umfrage.']],
+    { isAmbassadorForum: true },
+  );
   thread(em, R.Beispieldorf, 'Fairteiler im Dorfgemeinschaftshaus braucht Paten', bob, [
     [bob, ago(6), 'Wer kann sich abwechselnd mit mir um den Fairteiler kümmern?'],
   ]);
@@ -533,19 +568,38 @@ async function insertDemoData(em: EntityManager, options: DemoDataOptions): Prom
       em.create(EventInvitationEntity, { event: created, user, status });
     }
   };
-  event(R.Musterstadt, 'Stammtisch Musterstadt', ahead(7, 19), 2, { name: 'Café Mitte, Marktplatz 3', online: false }, [
-    [alice, 'accepted'],
-    [carla, 'invited'],
-    [dana, 'maybe'],
-    [kim, 'wont_join'],
-  ]);
-  event(R.Musterstadt, 'Online-Einführung für neue Foodsharer', ahead(14, 18), 1.5, { name: 'Videokonferenz', online: true }, [
-    [carla, 'accepted'],
-    [dana, 'accepted'],
-  ]);
-  event(R.Beispieldorf, 'Erntedankfest am Fairteiler', ahead(21, 14), 4, { name: 'Dorfgemeinschaftshaus', online: false }, [
-    [bob, 'accepted'],
-  ]);
+  event(
+    R.Musterstadt,
+    'Stammtisch Musterstadt',
+    ahead(7, 19),
+    2,
+    { name: 'Café Mitte, Marktplatz 3', online: false },
+    [
+      [alice, 'accepted'],
+      [carla, 'invited'],
+      [dana, 'maybe'],
+      [kim, 'wont_join'],
+    ],
+  );
+  event(
+    R.Musterstadt,
+    'Online-Einführung für neue Foodsharer',
+    ahead(14, 18),
+    1.5,
+    { name: 'Videokonferenz', online: true },
+    [
+      [carla, 'accepted'],
+      [dana, 'accepted'],
+    ],
+  );
+  event(
+    R.Beispieldorf,
+    'Erntedankfest am Fairteiler',
+    ahead(21, 14),
+    4,
+    { name: 'Dorfgemeinschaftshaus', online: false },
+    [[bob, 'accepted']],
+  );
 
   const poll = (region: number, name: string, startAt: Date, endAt: Date, voters: User[]) => {
     const created = em.create(PollEntity, {
@@ -557,7 +611,11 @@ async function insertDemoData(em: EntityManager, options: DemoDataOptions): Prom
       createdAt: startAt,
     });
     for (const user of voters) {
-      em.create(PollVoteEntity, { poll: created, user, votedAt: new Date(startAt.getTime() + DAY) });
+      em.create(PollVoteEntity, {
+        poll: created,
+        user,
+        votedAt: new Date(startAt.getTime() + DAY),
+      });
     }
   };
   poll(R.Musterstadt, 'Neuer Wochentag für den Stammtisch', ago(2), ahead(5), [alice, dana]);
@@ -679,7 +737,12 @@ async function createUnits(em: EntityManager): Promise<void> {
       type: RegionType.WorkingGroup,
       parentId: R.GlobalWorkingGroups,
     },
-    { id: R.QuizGroup, name: 'Quiz', type: RegionType.WorkingGroup, parentId: R.GlobalWorkingGroups },
+    {
+      id: R.QuizGroup,
+      name: 'Quiz',
+      type: RegionType.WorkingGroup,
+      parentId: R.GlobalWorkingGroups,
+    },
     {
       id: R.OAuthClientAdministration,
       name: 'OAuth-Client-Verwaltung',
@@ -702,14 +765,26 @@ interface PersonSpec {
 }
 
 const PEOPLE: Record<DemoUserName, PersonSpec> = {
-  orga: { firstName: 'Olga', lastName: 'Orgel', role: Role.Orga, verified: true, homeRegionId: null },
+  orga: {
+    firstName: 'Olga',
+    lastName: 'Orgel',
+    role: Role.Orga,
+    verified: true,
+    homeRegionId: null,
+  },
   alice: {
     firstName: 'Alice',
     lastName: 'Mustermann',
     role: Role.StoreManager,
     verified: true,
     homeRegionId: DemoRegionId.Musterstadt,
-    address: { street: 'Lindenallee 4', zip: '12345', city: 'Musterstadt', latitude: 52.3731, longitude: 9.7356 },
+    address: {
+      street: 'Lindenallee 4',
+      zip: '12345',
+      city: 'Musterstadt',
+      latitude: 52.3731,
+      longitude: 9.7356,
+    },
     mobile: '+49 151 00000001',
   },
   bob: {
@@ -718,7 +793,13 @@ const PEOPLE: Record<DemoUserName, PersonSpec> = {
     role: Role.Foodsaver,
     verified: true,
     homeRegionId: DemoRegionId.Beispieldorf,
-    address: { street: 'Feldweg 7', zip: '12399', city: 'Beispieldorf', latitude: 52.4312, longitude: 9.8437 },
+    address: {
+      street: 'Feldweg 7',
+      zip: '12399',
+      city: 'Beispieldorf',
+      latitude: 52.4312,
+      longitude: 9.8437,
+    },
   },
   carla: {
     firstName: 'Carla',
@@ -733,7 +814,13 @@ const PEOPLE: Record<DemoUserName, PersonSpec> = {
     role: Role.Ambassador,
     verified: true,
     homeRegionId: DemoRegionId.Musterstadt,
-    address: { street: 'Schulstraße 9', zip: '12345', city: 'Musterstadt', latitude: 52.3702, longitude: 9.7298 },
+    address: {
+      street: 'Schulstraße 9',
+      zip: '12345',
+      city: 'Musterstadt',
+      latitude: 52.3702,
+      longitude: 9.7298,
+    },
   },
   kim: {
     firstName: 'Kim',
@@ -741,7 +828,13 @@ const PEOPLE: Record<DemoUserName, PersonSpec> = {
     role: Role.StoreManager,
     verified: true,
     homeRegionId: DemoRegionId.Musterstadt,
-    address: { street: 'Am Hafen 1', zip: '12345', city: 'Musterstadt', latitude: 52.3812, longitude: 9.7501 },
+    address: {
+      street: 'Am Hafen 1',
+      zip: '12345',
+      city: 'Musterstadt',
+      latitude: 52.3812,
+      longitude: 9.7501,
+    },
   },
 };
 
@@ -826,9 +919,20 @@ const QUIZZES: QuizSpec[] = [
       {
         text: 'Was machst du, wenn bei einer Abholung mehr Lebensmittel übrig sind, als du selbst verwerten kannst?',
         answers: [
-          ['Ich gebe sie an andere Foodsaver, an einen Fairteiler oder an Bedürftige weiter.', true],
-          ['Ich werfe den Rest in die Mülltonne des Betriebs.', false, 'Genau das wollen wir vermeiden.'],
-          ['Ich lasse sie im Laden stehen.', false, 'Der Betrieb verlässt sich darauf, dass alles mitgenommen wird.'],
+          [
+            'Ich gebe sie an andere Foodsaver, an einen Fairteiler oder an Bedürftige weiter.',
+            true,
+          ],
+          [
+            'Ich werfe den Rest in die Mülltonne des Betriebs.',
+            false,
+            'Genau das wollen wir vermeiden.',
+          ],
+          [
+            'Ich lasse sie im Laden stehen.',
+            false,
+            'Der Betrieb verlässt sich darauf, dass alles mitgenommen wird.',
+          ],
         ],
       },
       {
@@ -843,7 +947,11 @@ const QUIZZES: QuizSpec[] = [
         text: 'Du kannst einen eingetragenen Abholtermin nicht wahrnehmen. Was tust du?',
         answers: [
           ['Ich trage mich so früh wie möglich aus und sage dem Team Bescheid.', true],
-          ['Nichts, es wird schon jemand anderes kommen.', false, 'Unzuverlässigkeit gefährdet die Kooperation.'],
+          [
+            'Nichts, es wird schon jemand anderes kommen.',
+            false,
+            'Unzuverlässigkeit gefährdet die Kooperation.',
+          ],
         ],
       },
     ],
@@ -879,13 +987,20 @@ const QUIZZES: QuizSpec[] = [
         text: 'Was gehört zu den Aufgaben einer Botschafterin?',
         answers: [
           ['Neue Foodsaver begleiten und den Bezirk nach außen vertreten.', true],
-          ['Allein über alle Betriebe entscheiden.', false, 'Botschafter arbeiten mit den Teams zusammen.'],
+          [
+            'Allein über alle Betriebe entscheiden.',
+            false,
+            'Botschafter arbeiten mit den Teams zusammen.',
+          ],
         ],
       },
       {
         text: 'Eine Meldung über ein Bezirksmitglied geht ein. Was tust du?',
         answers: [
-          ['Ich leite sie an die zuständige Meldegruppe weiter und behandle sie vertraulich.', true],
+          [
+            'Ich leite sie an die zuständige Meldegruppe weiter und behandle sie vertraulich.',
+            true,
+          ],
           ['Ich poste sie im Bezirksforum.', false],
         ],
       },
@@ -895,7 +1010,11 @@ const QUIZZES: QuizSpec[] = [
 
 function createQuizzes(em: EntityManager): void {
   for (const spec of QUIZZES) {
-    const quiz = em.create(QuizEntity, { id: spec.id, name: spec.name, grantedRole: spec.grantedRole });
+    const quiz = em.create(QuizEntity, {
+      id: spec.id,
+      name: spec.name,
+      grantedRole: spec.grantedRole,
+    });
     for (const question of spec.questions) {
       const created = em.create(QuizQuestionEntity, { quiz, text: question.text });
       for (const [text, isRight, explanation] of question.answers) {
@@ -917,9 +1036,22 @@ async function createDemoClients(em: EntityManager, pepper: string): Promise<voi
     grantTypes: ['authorization_code', 'refresh_token'],
   } satisfies Partial<OAuthClientInput>;
   const clients: [OAuthClientInput, secret: string | null][] = [
-    [{ ...common, clientId: DemoClientId.public, name: 'Demo-App (öffentlich)', confidential: false }, null],
     [
-      { ...common, clientId: DemoClientId.confidential, name: 'Demo-Server (vertraulich)', confidential: true },
+      {
+        ...common,
+        clientId: DemoClientId.public,
+        name: 'Demo-App (öffentlich)',
+        confidential: false,
+      },
+      null,
+    ],
+    [
+      {
+        ...common,
+        clientId: DemoClientId.confidential,
+        name: 'Demo-Server (vertraulich)',
+        confidential: true,
+      },
       DEMO_CLIENT_SECRET,
     ],
     [

@@ -8,13 +8,9 @@ export const REQUEST_ID_HEADER = 'x-request-id';
  * Fastify options for request ids: a proxy's id is kept when it looks like one (so a
  * request can be followed across services), anything else is replaced.
  */
-export function requestIdOptions(): Pick<
-  FastifyServerOptions,
-  'genReqId' | 'requestIdHeader' | 'requestIdLogLabel'
-> {
+export function requestIdOptions(): Pick<FastifyServerOptions, 'genReqId' | 'requestIdHeader'> {
   return {
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
     genReqId: (request) => {
       const incoming = request.headers[REQUEST_ID_HEADER];
       return typeof incoming === 'string' && /^[A-Za-z0-9._-]{8,128}$/.test(incoming)

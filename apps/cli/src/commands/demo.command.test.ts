@@ -1,0 +1,40 @@
+import { DemoUserEmail, hashClientSecret, OAuthClientEntity, UserEntity } from '@foodshare/domain';
+import { describe, expect, it } from 'vitest';
+import { useTestOrm } from '../test-support/test-orm.ts';
+import { loadDemoCommand } from './demo.command.ts';
+
+const db = useTestOrm();
+
+describe('demo load', () => {
+  it('refuses in production unless allowed, before touching the database', async () => {
+    await expect(loadDemoCommand(db.em(), { pepper: 'p', production: true })).rejects.toMatchObject(
+      { code: 'REFUSED_IN_PRODUCTION' },
+    );
+    expect(await db.em().count(UserEntity, {})).toBe(0);
+  });
+
+  it('loads the demo data into an empty database, with the given pepper', async () => {
+    const result = await loadDemoCommand(db.em(), {
+      pepper: 'deployment pepper',
+      production: false,
+    });
+    expect(result).toMatchObject({ loaded: true, password: 'demo-password' });
+    const alice = await db.em().findOneOrFail(UserEntity, { email: DemoUserEmail.alice });
+    expect(result.ids.users.alice).toBe(alice.id);
+    const client = await db
+      .em()
+      .findOneOrFail(OAuthClientEntity, { clientId: 'demo-confidential' });
+    expect(client.secretHash).toBe(hashClientSecret('demo-secret', 'deployment pepper'));
+  });
+
+  it('refuses a database that has users', async () => {
+    const users = await db.em().count(UserEntity, {});
+    await expect(
+      loadDemoCommand(db.em(), { pepper: 'p', production: false }),
+    ).rejects.toMatchObject({ code: 'DATABASE_NOT_EMPTY' });
+    await expect(
+      loadDemoCommand(db.em(), { pepper: 'p', production: true, allowProduction: true }),
+    ).rejects.toMatchObject({ code: 'DATABASE_NOT_EMPTY' });
+    expect(await db.em().count(UserEntity, {})).toBe(users);
+  });
+});

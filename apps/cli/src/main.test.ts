@@ -1,0 +1,170 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { OAuthClientEntity, UserEntity, hashClientSecret, verifyPassword } from '@foodshare/domain';
+import { describe, expect, it } from 'vitest';
+import { useTestOrm } from './test-support/test-orm.ts';
+
+const db = useTestOrm();
+const main = fileURLToPath(new URL('./main.ts', import.meta.url));
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI as an operator would: its own process, its own environment. */
+function cli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string } = {},
+): Promise<Run> {
+  const env: Record<string, string | undefined> = {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATABASE_URL: db.url,
+    ...options.env,
+  };
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--conditions=development', main, ...args], {
+      env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+const newUser = [
+  'users',
+  'create',
+  '--email',
+  'Hedy@Example.org',
+  '--first-name',
+  'Hedy',
+  '--last-name',
+  'Lamarr',
+  '--role',
+  'foodsaver',
+  '--verified',
+];
+
+describe('the foodshare command', () => {
+  it('creates a user and prints it as JSON', async () => {
+    const run = await cli([...newUser, '--password', 'frequency-hopping', '--json']);
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    const output = JSON.parse(run.stdout) as Record<string, unknown>;
+    expect(output).toEqual({
+      id: expect.any(Number) as number,
+      email: 'hedy@example.org',
+      firstName: 'Hedy',
+      lastName: 'Lamarr',
+      role: 1,
+      verified: true,
+      homeRegionId: null,
+    });
+    const stored = await db.em().findOneOrFail(UserEntity, { email: 'hedy@example.org' });
+    expect(stored.id).toBe(output.id);
+    expect(await verifyPassword(stored.passwordHash, 'frequency-hopping')).toBe(true);
+  });
+
+  it('reads the password from stdin', async () => {
+    const args = [...newUser, '--email', 'katherine@example.org', '--password-stdin'];
+    const run = await cli(args, { input: 'orbital mechanics\n' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toMatch(
+      /^Created user \d+ <katherine@example.org> with role foodsaver, verified\.$/m,
+    );
+    const stored = await db.em().findOneOrFail(UserEntity, { email: 'katherine@example.org' });
+    expect(await verifyPassword(stored.passwordHash, 'orbital mechanics')).toBe(true);
+  });
+
+  it('refuses a duplicate email on stderr with exit code 1', async () => {
+    const run = await cli([...newUser, '--password', 'frequency-hopping', '--json']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toEqual({
+      error: {
+        code: 'EMAIL_TAKEN',
+        message: 'A user with the email address hedy@example.org already exists',
+      },
+    });
+  });
+
+  it('prints the secret of a confidential client once, hashed with CLIENT_SECRET_PEPPER', async () => {
+    const run = await cli(
+      [
+        'clients',
+        'create',
+        '--client-id',
+        'cli-server',
+        '--name',
+        'Server',
+        '--confidential',
+        '--redirect-uri',
+        'https://server.example/callback',
+        '--scope',
+        'openid profile',
+        '--scope',
+        'email',
+        '--grant',
+        'authorization_code',
+        '--grant',
+        'refresh_token',
+        '--json',
+      ],
+      { env: { CLIENT_SECRET_PEPPER: 'pepper of the deployment', NODE_ENV: 'production' } },
+    );
+    expect(run.stderr).toBe('');
+    const output = JSON.parse(run.stdout) as { secret: string; scopes: string[] };
+    expect(output.scopes).toEqual(['openid', 'profile', 'email']);
+    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-server' });
+    expect(stored.secretHash).toBe(hashClientSecret(output.secret, 'pepper of the deployment'));
+  });
+
+  it('refuses a bad redirect URI in words', async () => {
+    const run = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'bad',
+      '--name',
+      'Bad',
+      '--redirect-uri',
+      'http://bad.example/callback',
+    ]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(
+      /^error: Invalid redirect URI http:\/\/bad.example\/callback: must use https/,
+    );
+  });
+
+  it('says when DATABASE_URL is missing', async () => {
+    const run = await cli([...newUser, '--password', 'whatever-long'], {
+      env: { DATABASE_URL: undefined },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/DATABASE_URL is not set/);
+  });
+
+  it('refuses an unknown role before doing anything', async () => {
+    const run = await cli(['users', 'set-role', 'hedy@example.org', 'emperor']);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/Unknown role/);
+  });
+
+  it('explains every command with --help', async () => {
+    const run = await cli(['--help'], { env: { DATABASE_URL: undefined } });
+    expect(run.code).toBe(0);
+    for (const group of ['users', 'regions', 'memberships', 'admins', 'clients', 'db', 'demo']) {
+      expect(run.stdout).toContain(group);
+    }
+    const create = await cli(['clients', 'create', '--help'], { env: { DATABASE_URL: undefined } });
+    expect(create.stdout).toContain('--redirect-uri');
+    expect(create.stdout).toContain('--json');
+  });
+});

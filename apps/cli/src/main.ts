@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+import { text } from 'node:stream/consumers';
+import { Command } from 'commander';
+import type { CliRuntime } from './cli-runtime.ts';
+import { adminsCommands } from './commands/admins.command.ts';
+import { clientsCommands } from './commands/clients.command.ts';
+import { dbCommands } from './commands/db.command.ts';
+import { demoCommands } from './commands/demo.command.ts';
+import { membershipsCommands } from './commands/memberships.command.ts';
+import { regionsCommands } from './commands/regions.command.ts';
+import { usersCommands } from './commands/users.command.ts';
+
+const runtime: CliRuntime = {
+  env: {
+    DATABASE_URL: process.env.DATABASE_URL,
+    CLIENT_SECRET_PEPPER: process.env.CLIENT_SECRET_PEPPER,
+    NODE_ENV: process.env.NODE_ENV,
+  },
+  io: {
+    stdout: (output) => process.stdout.write(`${output}\n`),
+    stderr: (output) => process.stderr.write(`${output}\n`),
+    readStdin: () => text(process.stdin),
+    fail: () => {
+      process.exitCode = 1;
+    },
+  },
+};
+
+const program = new Command('foodshare')
+  .description(
+    'Set up a food-sharing deployment without SQL. Reads DATABASE_URL; clients and demo data ' +
+      'also CLIENT_SECRET_PEPPER (required when NODE_ENV=production).',
+  )
+  .showHelpAfterError()
+  .addCommand(usersCommands(runtime))
+  .addCommand(regionsCommands(runtime))
+  .addCommand(membershipsCommands(runtime))
+  .addCommand(adminsCommands(runtime))
+  .addCommand(clientsCommands(runtime))
+  .addCommand(dbCommands(runtime))
+  .addCommand(demoCommands(runtime));
+
+await program.parseAsync();

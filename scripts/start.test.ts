@@ -1,0 +1,106 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import path from 'node:path';
+import { DEFAULT_DATABASE_URL, withDatabaseName } from '@foodshare/testing';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// `pnpm start` as a user runs it: one process, one origin, an empty database that gets
+// migrated and filled with demo data, and no Redis (the in-process store takes over).
+const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+const databaseName = 'fs_test_start';
+
+async function recreateDatabase(): Promise<void> {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await client.query(`CREATE DATABASE ${databaseName}`);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('pnpm start', () => {
+  let child: ChildProcess;
+  let output = '';
+  let origin = '';
+
+  beforeAll(async () => {
+    await recreateDatabase();
+    child = spawn(
+      process.execPath,
+      ['--conditions=development', path.join(import.meta.dirname, 'start.ts')],
+      {
+        env: {
+          PATH: process.env.PATH,
+          DATABASE_URL: withDatabaseName(serverUrl, databaseName),
+          REDIS_URL: 'redis://127.0.0.1:1',
+          PORT: '0',
+          LOG_LEVEL: 'warn',
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      },
+    );
+    origin = await new Promise<string>((resolve, reject) => {
+      const read = (chunk: Buffer) => {
+        output += chunk.toString();
+        const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
+        if (match?.[1]) resolve(match[1]);
+      };
+      child.stdout?.on('data', read);
+      child.stderr?.on('data', read);
+      child.once('exit', (code) => reject(new Error(`start exited (${code}):\n${output}`)));
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    }
+  });
+
+  it('says once that the in-process store is single-instance only', () => {
+    expect(output.match(/single-instance only/g)).toHaveLength(1);
+    expect(output).toContain('loaded the demo data');
+  });
+
+  it('logs a demo user in, knows them, and logs them out, on one origin', async () => {
+    const login = await fetch(`${origin}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'alice@example.org', password: 'demo-password' }),
+    });
+    expect(login.status).toBe(200);
+    const cookies = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
+    const csrf = cookies.find((cookie) => cookie.startsWith('fs_csrf='))?.slice('fs_csrf='.length);
+    const cookieHeader = cookies.join('; ');
+
+    const current = await fetch(`${origin}/api/users/current`, {
+      headers: { cookie: cookieHeader },
+    });
+    expect(current.status).toBe(200);
+    expect(await current.json()).toMatchObject({ email: 'alice@example.org', role: 2 });
+
+    const logout = await fetch(`${origin}/api/logout`, {
+      method: 'POST',
+      headers: { cookie: cookieHeader, 'x-csrf-token': csrf ?? '' },
+    });
+    expect(logout.status).toBe(204);
+    const after = await fetch(`${origin}/api/users/current`, { headers: { cookie: cookieHeader } });
+    expect(after.status).toBe(401);
+  });
+
+  it('sends paths outside /api to the authorization server', async () => {
+    const response = await fetch(`${origin}/oauth/no-such-endpoint`);
+    expect(response.status).toBe(404);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+  });
+
+  it('stops cleanly on SIGTERM', async () => {
+    child.kill('SIGTERM');
+    const [code] = (await once(child, 'exit')) as [number | null];
+    expect(code).toBe(0);
+  });
+});
