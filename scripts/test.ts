@@ -80,7 +80,7 @@ const turbo = spawnSync(
     'typecheck:root',
     'test',
     'test:root',
-    ...process.argv.slice(2),
+    ...process.argv.slice(2).filter((arg) => arg !== '--'),
   ],
   {
     cwd: root,
