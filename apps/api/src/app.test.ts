@@ -94,3 +94,23 @@ describe('loadConfig', () => {
     expect(() => loadConfig({})).toThrow(/DATABASE_URL/);
   });
 });
+
+describe('readiness', () => {
+  it('reports 503 and names the failing dependency when Redis is gone', async () => {
+    const { app } = await buildTestApp();
+    try {
+      await app.ready();
+      await app.kv.close();
+      const response = await app.inject({ method: 'GET', url: '/health/ready' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toEqual({
+        status: 'failing',
+        checks: { postgres: 'ok', keyValueStore: 'failing' },
+      });
+      const live = await app.inject({ method: 'GET', url: '/health/live' });
+      expect(live.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

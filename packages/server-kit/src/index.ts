@@ -15,3 +15,4 @@ export * from './session/session-store.ts';
 export * from './session/authenticate.ts';
 export * from './config/common-env.ts';
 export * from './service.ts';
+export * from './run-server.ts';

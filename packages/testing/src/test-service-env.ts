@@ -1,0 +1,30 @@
+import {
+  workerDatabase,
+  workerRedis,
+  type WorkerDatabase,
+  type WorkerRedis,
+} from './test-databases.ts';
+
+export interface TestServiceEnv {
+  /** The environment a service's loadConfig() takes, pointing at this worker's own stores. */
+  env: Record<string, string>;
+  database: WorkerDatabase;
+  redis: WorkerRedis;
+}
+
+/** Environment for a service under test: its own database copy and Redis key prefix. */
+export async function testServiceEnv(suite: string): Promise<TestServiceEnv> {
+  const database = await workerDatabase(suite);
+  const redis = workerRedis(suite);
+  return {
+    database,
+    redis,
+    env: {
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+    },
+  };
+}
