@@ -1,4 +1,4 @@
-import { ConfigError } from '@foodshare/server-kit';
+import { ConfigError, secureCookies } from '@foodshare/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from './app.ts';
 import { loadConfig } from './config.ts';
@@ -92,6 +92,26 @@ describe('loadConfig', () => {
 
   it('names a missing required variable', () => {
     expect(() => loadConfig({})).toThrow(/DATABASE_URL/);
+  });
+
+  it('refuses plain http and insecure cookies in production, except on loopback', () => {
+    const production = { DATABASE_URL: 'postgres://db/app', NODE_ENV: 'production' };
+    expect(() => loadConfig({ ...production, BASE_URL: 'http://food.example.org' })).toThrow(
+      /BASE_URL: must be https in production/,
+    );
+    expect(() =>
+      loadConfig({
+        ...production,
+        BASE_URL: 'https://food.example.org',
+        SESSION_COOKIE_SECURE: 'false',
+      }),
+    ).toThrow(/SESSION_COOKIE_SECURE/);
+    const config = loadConfig({ ...production, BASE_URL: 'https://food.example.org' });
+    expect(secureCookies(config)).toBe(true);
+    expect(secureCookies(loadConfig({ ...production, BASE_URL: 'http://localhost:8080' }))).toBe(
+      true,
+    );
+    expect(secureCookies(loadConfig({ DATABASE_URL: 'postgres://db/app' }))).toBe(false);
   });
 });
 

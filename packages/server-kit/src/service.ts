@@ -5,6 +5,7 @@ import {
   type TypeBoxTypeProvider,
 } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import { type CommonEnv, secureCookies } from './config/common-env.ts';
 import type { KeyValueStore } from './kv/key-value-store.ts';
 import { loggerOptions } from './logging.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -14,20 +15,6 @@ import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { sessionPlugin } from './plugins/session.ts';
-
-/** The settings every service shares (a subset of each service's validated config). */
-export interface ServiceSettings {
-  BASE_URL: string;
-  DATABASE_URL: string;
-  REDIS_URL: string;
-  REDIS_KEY_PREFIX: string;
-  LOG_LEVEL: string;
-  SESSION_COOKIE_SECURE?: boolean | undefined;
-  TRUST_PROXY: string;
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: number;
-  LOGIN_MAX_FAILURES_PER_IP: number;
-  LOGIN_FAILURE_WINDOW_SECONDS: number;
-}
 
 /** Infrastructure handed in by the one-process start, so both services share it. */
 export interface SharedInfrastructure {
@@ -47,7 +34,7 @@ function trustProxySetting(value: string): boolean | string {
 // TypeBox's checker knows no string formats until they are registered (email, uuid, date-time).
 registerAjvFormats();
 
-function createBareApp(settings: ServiceSettings) {
+function createBareApp(settings: CommonEnv) {
   return Fastify({
     logger: loggerOptions(settings.LOG_LEVEL),
     ...requestIdOptions(),
@@ -63,10 +50,7 @@ function createBareApp(settings: ServiceSettings) {
  * errors, PostgreSQL, the key-value store, sessions, CSRF and health checks. The service
  * then registers its own routes. Never listens.
  */
-export async function createServiceApp(
-  settings: ServiceSettings,
-  shared: SharedInfrastructure = {},
-) {
+export async function createServiceApp(settings: CommonEnv, shared: SharedInfrastructure = {}) {
   const app = createBareApp(settings);
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
@@ -80,7 +64,7 @@ export async function createServiceApp(
     ...(shared.kv ? { store: shared.kv } : {}),
   });
   await app.register(sessionPlugin, {
-    secureCookies: settings.SESSION_COOKIE_SECURE ?? settings.BASE_URL.startsWith('https:'),
+    secureCookies: secureCookies(settings),
     loginThrottle: {
       perAccount: settings.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perIp: settings.LOGIN_MAX_FAILURES_PER_IP,

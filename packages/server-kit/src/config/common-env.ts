@@ -1,4 +1,4 @@
-import { Type } from 'typebox';
+import { type Static, Type } from 'typebox';
 
 /** Environment variables both services read; each service adds its own. */
 export const CommonEnvProperties = {
@@ -16,9 +16,15 @@ export const CommonEnvProperties = {
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
   REDIS_KEY_PREFIX: Type.String({ default: '' }),
   LOG_LEVEL: Type.Union(
-    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) =>
-      Type.Literal(level),
-    ),
+    [
+      Type.Literal('fatal'),
+      Type.Literal('error'),
+      Type.Literal('warn'),
+      Type.Literal('info'),
+      Type.Literal('debug'),
+      Type.Literal('trace'),
+      Type.Literal('silent'),
+    ],
     { default: 'info' },
   ),
   /** Secure cookies; defaults to on when BASE_URL is https. */
@@ -29,3 +35,36 @@ export const CommonEnvProperties = {
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30 }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
 };
+
+const CommonEnvSchema = Type.Object(CommonEnvProperties);
+/** The settings every service shares (a subset of each service's validated config). */
+export type CommonEnv = Static<typeof CommonEnvSchema>;
+
+function isLoopback(url: URL): boolean {
+  return ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+}
+
+/**
+ * Production runs behind HTTPS (SPEC.md, Authentication 10): an http origin other than a
+ * loopback one, or session cookies without `Secure`, are configuration mistakes there.
+ */
+export function productionRules(config: CommonEnv): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  const base = new URL(config.BASE_URL);
+  if (base.protocol !== 'https:' && !isLoopback(base)) {
+    problems.push('BASE_URL: must be https in production');
+  }
+  if (config.SESSION_COOKIE_SECURE === false && !isLoopback(base)) {
+    problems.push('SESSION_COOKIE_SECURE: must not be false in production');
+  }
+  return problems;
+}
+
+/** Secure cookies unless turned off explicitly; by default on in production and for https. */
+export function secureCookies(config: CommonEnv): boolean {
+  return (
+    config.SESSION_COOKIE_SECURE ??
+    (config.NODE_ENV === 'production' || config.BASE_URL.startsWith('https:'))
+  );
+}

@@ -18,6 +18,8 @@ export class ConfigError extends Error {
 export function loadConfigFrom<T extends TObject>(
   schema: T,
   env: Record<string, string | undefined>,
+  /** Rules across variables; each returns the problems it finds. */
+  rules: ((config: Static<T>) => string[])[] = [],
 ): Static<T> {
   const known = Object.fromEntries(
     Object.keys(schema.properties)
@@ -25,7 +27,11 @@ export function loadConfigFrom<T extends TObject>(
       .map((key) => [key, env[key]]),
   );
   const value = Value.Convert(schema, Value.Default(schema, known)) as Record<string, unknown>;
-  if (Value.Check(schema, value)) return value;
+  if (Value.Check(schema, value)) {
+    const problems = rules.flatMap((rule) => rule(value));
+    if (problems.length > 0) throw new ConfigError(problems);
+    return value;
+  }
   // Checked variable by variable: one clear line each, however many are wrong.
   const required = new Set(schema.required ?? []);
   const problems = Object.entries(schema.properties as Record<string, TSchema>).flatMap(
