@@ -8,7 +8,7 @@ import type { EntityManager } from '../orm.ts';
 import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, DemoRegionId } from './demo-ids.ts';
 
 /** The three demo OAuth clients; `pepper` hashes the confidential client's secret. */
-async function createDemoClients(em: EntityManager, pepper: string): Promise<void> {
+export async function createDemoClients(em: EntityManager, pepper: string): Promise<void> {
   const common = {
     redirectUris: [DEMO_REDIRECT_URI],
     scopes: ['openid', 'profile', 'email', 'regions'],

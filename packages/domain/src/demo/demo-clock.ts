@@ -6,8 +6,8 @@ export const DAY = 24 * HOUR;
  * their distance to `now` whenever the data is loaded.
  */
 export interface DemoClock {
-  ago(days: number, hours?: number): Date;
-  ahead(days: number, hours?: number): Date;
+  ago: (days: number, hours?: number) => Date;
+  ahead: (days: number, hours?: number) => Date;
 }
 
 export function demoClock(now: Date): DemoClock {

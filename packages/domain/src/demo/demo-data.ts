@@ -94,7 +94,7 @@ async function assertNoDemoRows(em: EntityManager): Promise<void> {
 async function insertDemoData(em: EntityManager, options: DemoDataOptions): Promise<DemoDataIds> {
   const clock = demoClock(options.now ?? new Date());
 
-  // Units and people are flushed as they are created; everything after waits for one flush.
+  // The account services behind units and people flush as they go; the rest waits for one flush.
   await createUnits(em);
   const { users, avatarUpload } = await createPeople(em, clock);
   // Before the forum: the chain's forum thread takes the first thread id.

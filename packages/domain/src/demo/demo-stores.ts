@@ -1,10 +1,10 @@
-import { StoreChainEntity, StoreChainKamEntity, type StoreChain } from '../entities/store-chain.entity.ts';
-import { StoreLogEntryEntity } from '../entities/store-log-entry.entity.ts';
 import {
-  StoreEntity,
-  StoreTeamMembershipEntity,
-  type Store,
-} from '../entities/store.entity.ts';
+  StoreChainEntity,
+  StoreChainKamEntity,
+  type StoreChain,
+} from '../entities/store-chain.entity.ts';
+import { StoreLogEntryEntity } from '../entities/store-log-entry.entity.ts';
+import { StoreEntity, StoreTeamMembershipEntity, type Store } from '../entities/store.entity.ts';
 import type { User } from '../entities/user.entity.ts';
 import { ChainStatus, CooperationStatus, StoreLogAction, StoreTeamStatus } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';

@@ -1,7 +1,4 @@
-import {
-  createRegion,
-  type CreateRegionInput,
-} from '../accounts/regions.service.ts';
+import { createRegion, type CreateRegionInput } from '../accounts/regions.service.ts';
 import { RegionOptionsEntity } from '../entities/region.entity.ts';
 import { ApplyType, RegionType, WorkGroupFunction } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
