@@ -30,6 +30,16 @@ async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> 
   return { url: withDatabaseName(server.url, 'foodshare'), stop: () => server.stop() };
 }
 
+// Checked before anything starts (the embedded PostgreSQL takes seconds), and strictly:
+// Number() reads "abc" as NaN and "" as 0, a random port.
+function parsePort(raw: string): number {
+  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
+  if (port >= 0 && port <= 65535) return port;
+  console.error(`[start] PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  process.exit(1);
+}
+const port = parsePort(process.env.PORT ?? '8080');
+
 const database = await databaseUrl();
 const env = { ...process.env, DATABASE_URL: database.url };
 const apiConfig = loadApiConfig(env);
@@ -58,7 +68,6 @@ function serviceFor(request: IncomingMessage) {
 }
 
 const server = createServer((request, response) => serviceFor(request).routing(request, response));
-const port = Number(process.env.PORT ?? 8080);
 const host = process.env.HOST ?? '127.0.0.1';
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 const address = server.address();

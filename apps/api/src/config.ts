@@ -1,4 +1,4 @@
-import { CommonEnvProperties, loadConfigFrom, productionRules } from '@foodshare/server-kit';
+import { COMMON_CONFIG_RULES, CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
 import { Type, type Static } from 'typebox';
 
 export const ApiEnvSchema = Type.Object({
@@ -10,5 +10,5 @@ export type ApiConfig = Static<typeof ApiEnvSchema>;
 
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
-  return loadConfigFrom(ApiEnvSchema, env, [productionRules]);
+  return loadConfigFrom(ApiEnvSchema, env, COMMON_CONFIG_RULES);
 }

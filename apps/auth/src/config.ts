@@ -1,4 +1,4 @@
-import { CommonEnvProperties, loadConfigFrom, productionRules } from '@foodshare/server-kit';
+import { COMMON_CONFIG_RULES, CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
 import { Type, type Static } from 'typebox';
 
 export const AuthEnvSchema = Type.Object({
@@ -10,5 +10,5 @@ export type AuthConfig = Static<typeof AuthEnvSchema>;
 
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
-  return loadConfigFrom(AuthEnvSchema, env, [productionRules]);
+  return loadConfigFrom(AuthEnvSchema, env, COMMON_CONFIG_RULES);
 }

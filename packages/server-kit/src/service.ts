@@ -66,8 +66,9 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
   await app.register(sessionPlugin, {
     secureCookies: secureCookies(settings),
     loginThrottle: {
+      perAccountAndAddress: settings.LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP,
       perAccount: settings.LOGIN_MAX_FAILURES_PER_ACCOUNT,
-      perIp: settings.LOGIN_MAX_FAILURES_PER_IP,
+      perAddress: settings.LOGIN_MAX_FAILURES_PER_IP,
       windowMs: settings.LOGIN_FAILURE_WINDOW_SECONDS * 1000,
     },
   });

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
 
 /** Environment variables both services read; each service adds its own. */
@@ -31,12 +32,13 @@ export const CommonEnvProperties = {
   SESSION_COOKIE_SECURE: Type.Optional(Type.Boolean()),
   /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): the client IP throttles logins. */
   TRUST_PROXY: Type.String({ default: 'loopback' }),
-  LOGIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 5 }),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: Type.Integer({ minimum: 1, default: 5 }),
+  LOGIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 50 }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30 }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
 };
 
-const CommonEnvSchema = Type.Object(CommonEnvProperties);
+export const CommonEnvSchema = Type.Object(CommonEnvProperties);
 /** The settings every service shares (a subset of each service's validated config). */
 export type CommonEnv = Static<typeof CommonEnvSchema>;
 
@@ -58,7 +60,26 @@ export function productionRules(config: CommonEnv): string[] {
   if (config.SESSION_COOKIE_SECURE === false && !isLoopback(base)) {
     problems.push('SESSION_COOKIE_SECURE: must not be false in production');
   }
+  // Trusting every hop lets any client choose its own address and escape the throttle.
+  if (config.TRUST_PROXY === 'true') {
+    problems.push('TRUST_PROXY: name the proxies in production instead of trusting every hop');
+  }
   return problems;
+}
+
+const TRUST_PROXY_KEYWORDS = ['true', 'false', 'loopback', 'linklocal', 'uniquelocal'];
+
+/** TRUST_PROXY: true, false, or a comma-separated list of keywords, addresses and ranges. */
+export function trustProxyRule(config: CommonEnv): string[] {
+  const valid = config.TRUST_PROXY.split(',').every((raw) => {
+    const item = raw.trim();
+    if (TRUST_PROXY_KEYWORDS.includes(item)) return true;
+    const [address = '', prefix] = item.split('/');
+    return isIP(address) !== 0 && (prefix === undefined || /^\d{1,3}$/.test(prefix));
+  });
+  return valid
+    ? []
+    : ['TRUST_PROXY: must be true, false, or keywords, addresses and ranges separated by commas'];
 }
 
 /** Secure cookies unless turned off explicitly; by default on in production and for https. */
@@ -68,3 +89,6 @@ export function secureCookies(config: CommonEnv): boolean {
     (config.NODE_ENV === 'production' || config.BASE_URL.startsWith('https:'))
   );
 }
+
+/** The cross-variable rules every service applies to its configuration. */
+export const COMMON_CONFIG_RULES = [productionRules, trustProxyRule];

@@ -96,16 +96,62 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     );
   });
 
-  it('keeps set members, removes one, and expires the set as a whole', async () => {
-    await store.addToSet('s', 'a', 10_000);
-    await store.addToSet('s', 'b', 10_000);
-    await store.addToSet('s', 'a', 10_000);
-    expect((await store.setMembers('s')).sort()).toEqual(['a', 'b']);
-    await store.removeFromSet('s', 'a');
-    expect(await store.setMembers('s')).toEqual(['b']);
-    await store.addToSet('gone', 'x', 50);
+  it('reads a value together with its remaining lifetime', async () => {
+    await store.set('w', 'value', 10_000);
+    const found = await store.getWithTtl('w');
+    expect(found?.value).toBe('value');
+    expect(found?.ttlMs).toBeGreaterThan(9_000);
+    expect(found?.ttlMs).toBeLessThanOrEqual(10_000);
+    expect(await store.getWithTtl('missing')).toBeNull();
+  });
+
+  it('refuses a lifetime that is not positive', async () => {
+    await expect(store.set('bad', 'x', 0)).rejects.toThrow(RangeError);
+    await expect(store.setIfAbsent('bad', 'x', -5)).rejects.toThrow(RangeError);
+    await expect(store.increment('bad', Number.NaN)).rejects.toThrow(RangeError);
+    expect(await store.get('bad')).toBeNull();
+  });
+
+  it('gives an increment back with a negative step, and ignores it on a missing counter', async () => {
+    await store.increment('refund', 10_000);
+    await store.increment('refund', 10_000);
+    expect((await store.increment('refund', 10_000, -1)).count).toBe(1);
+    expect(await store.increment('never-counted', 10_000, -1)).toEqual({ count: 0, ttlMs: 0 });
+    expect(await store.get('never-counted')).toBeNull();
+  });
+
+  it('keeps an index ordered by score and prunes members scored below the bound', async () => {
+    await store.addToIndex('idx', 'late', 300, { ttlMs: 10_000, pruneBelow: 0 });
+    await store.addToIndex('idx', 'early', 100, { ttlMs: 10_000, pruneBelow: 0 });
+    await store.addToIndex('idx', 'middle', 200, { ttlMs: 10_000, pruneBelow: 0 });
+    expect(await store.indexMembers('idx', 0)).toEqual([
+      { member: 'early', score: 100 },
+      { member: 'middle', score: 200 },
+      { member: 'late', score: 300 },
+    ]);
+    expect((await store.indexMembers('idx', 150)).map((m) => m.member)).toEqual(['middle', 'late']);
+    await store.addToIndex('idx', 'early', 400, { ttlMs: 10_000, pruneBelow: 250 });
+    expect((await store.indexMembers('idx', 0)).map((m) => m.member)).toEqual(['late', 'early']);
+  });
+
+  it('extends an index lifetime but never shortens it', async () => {
+    await store.addToIndex('long', 'a', 1, { ttlMs: 10_000, pruneBelow: 0 });
+    await store.addToIndex('long', 'b', 2, { ttlMs: 50, pruneBelow: 0 });
     await sleep(80);
-    expect(await store.setMembers('gone')).toEqual([]);
+    expect(await store.indexMembers('long', 0)).toHaveLength(2);
+    await store.addToIndex('short', 'a', 1, { ttlMs: 50, pruneBelow: 0 });
+    await sleep(80);
+    expect(await store.indexMembers('short', 0)).toEqual([]);
+  });
+
+  it('removes index members, and the index itself with its last member', async () => {
+    await store.addToIndex('rm', 'a', 1, { ttlMs: 10_000, pruneBelow: 0 });
+    await store.addToIndex('rm', 'b', 2, { ttlMs: 10_000, pruneBelow: 0 });
+    await store.removeFromIndex('rm', 'a');
+    expect(await store.indexMembers('rm', 0)).toEqual([{ member: 'b', score: 2 }]);
+    await store.removeFromIndex('rm', 'b');
+    await store.removeFromIndex('rm');
+    expect(await store.ttlMs('rm')).toBeNull();
   });
 
   it('answers ping while open', async () => {

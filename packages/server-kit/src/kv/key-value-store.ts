@@ -2,30 +2,53 @@
  * The one interface through which short-lived state goes: sessions, login throttling,
  * and (in the authorization server) codes, consent, refresh families and the deny list.
  * Every operation that must not race is a single atomic call here, so that callers never
- * compose a read and a write that another instance could interleave.
+ * compose a read and a write that another instance could interleave. Lifetimes are in
+ * milliseconds and must be positive.
  */
 export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | null>;
+  /** The value and its remaining lifetime, read together. */
+  getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Writes only when the key does not exist; true when this call wrote it. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Reads and removes in one step: of concurrent callers exactly one sees the value. */
   take(key: string): Promise<string | null>;
   delete(...keys: string[]): Promise<void>;
-  /** Remaining lifetime in milliseconds, or null when the key does not exist. */
+  /** Remaining lifetime, or null when the key does not exist. */
   ttlMs(key: string): Promise<number | null>;
-  /** Extends (or shortens) the lifetime of an existing key; false when there is none. */
+  /**
+   * Sets a new lifetime on a key that still exists; false (and nothing written) when it
+   * does not, so a key deleted concurrently is never brought back.
+   */
   expire(key: string, ttlMs: number): Promise<boolean>;
   /**
-   * Adds one to a counter, starting it with the given lifetime when it is new. The
-   * lifetime is not extended by later increments, which gives fixed windows for throttling.
+   * Adds `by` (default 1) to a counter that lives for a fixed window from its first
+   * increment; later increments do not extend it. A negative `by` on a missing counter
+   * does nothing and answers 0.
    */
-  increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }>;
-  /** Set members with a lifetime for the whole set, renewed on every add. */
-  addToSet(key: string, member: string, ttlMs: number): Promise<void>;
-  removeFromSet(key: string, member: string): Promise<void>;
-  setMembers(key: string): Promise<string[]>;
+  increment(key: string, windowMs: number, by?: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * Adds or re-scores a member of a sorted index and drops members scored below
+   * `pruneBelow`. The index lives at least `ttlMs` from now (never shortened).
+   */
+  addToIndex(
+    key: string,
+    member: string,
+    score: number,
+    options: { ttlMs: number; pruneBelow: number },
+  ): Promise<void>;
+  /** Members scored at least `minScore`, lowest score first. */
+  indexMembers(key: string, minScore: number): Promise<{ member: string; score: number }[]>;
+  removeFromIndex(key: string, ...members: string[]): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
+}
+
+export function assertTtl(ttlMs: number): number {
+  if (!Number.isFinite(ttlMs) || ttlMs <= 0) {
+    throw new RangeError(`A lifetime must be a positive number of milliseconds, got ${ttlMs}`);
+  }
+  return Math.ceil(ttlMs);
 }

@@ -1,13 +1,14 @@
-import type { KeyValueStore } from './key-value-store.ts';
+import { assertTtl, type KeyValueStore } from './key-value-store.ts';
 
 interface Entry {
-  value: string | Set<string>;
+  value: string | Map<string, number>;
   expiresAt: number;
 }
 
 /**
  * An in-process store for the zero-set-up start on one machine. It forgets everything on
- * restart and is invisible to other processes, so it must never back more than one instance.
+ * restart and is invisible to other processes, so it must never back more than one
+ * instance. Each method completes without yielding, which makes it as atomic as Redis.
  */
 export class MemoryKeyValueStore implements KeyValueStore {
   readonly kind = 'memory' as const;
@@ -30,82 +31,110 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return entry;
   }
 
+  private liveString(key: string): string | null {
+    const value = this.live(key)?.value;
+    return typeof value === 'string' ? value : null;
+  }
+
   private sweep(): void {
     for (const key of this.entries.keys()) this.live(key);
   }
 
-  get(key: string): Promise<string | null> {
-    const value = this.live(key)?.value;
-    return Promise.resolve(typeof value === 'string' ? value : null);
+  async get(key: string): Promise<string | null> {
+    return this.liveString(key);
   }
 
-  set(key: string, value: string, ttlMs: number): Promise<void> {
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
-    return Promise.resolve();
+  async getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null> {
+    const entry = this.live(key);
+    return entry && typeof entry.value === 'string'
+      ? { value: entry.value, ttlMs: entry.expiresAt - this.now() }
+      : null;
   }
 
-  setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    if (this.live(key)) return Promise.resolve(false);
-    this.entries.set(key, { value, expiresAt: this.now() + ttlMs });
-    return Promise.resolve(true);
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.entries.set(key, { value, expiresAt: this.now() + assertTtl(ttlMs) });
   }
 
-  take(key: string): Promise<string | null> {
-    const value = this.live(key)?.value;
+  async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const ttl = assertTtl(ttlMs);
+    if (this.live(key)) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    return true;
+  }
+
+  async take(key: string): Promise<string | null> {
+    const value = this.liveString(key);
     this.entries.delete(key);
-    return Promise.resolve(typeof value === 'string' ? value : null);
+    return value;
   }
 
-  delete(...keys: string[]): Promise<void> {
+  async delete(...keys: string[]): Promise<void> {
     for (const key of keys) this.entries.delete(key);
-    return Promise.resolve();
   }
 
-  ttlMs(key: string): Promise<number | null> {
+  async ttlMs(key: string): Promise<number | null> {
     const entry = this.live(key);
-    return Promise.resolve(entry ? entry.expiresAt - this.now() : null);
+    return entry ? entry.expiresAt - this.now() : null;
   }
 
-  expire(key: string, ttlMs: number): Promise<boolean> {
+  async expire(key: string, ttlMs: number): Promise<boolean> {
+    const ttl = assertTtl(ttlMs);
     const entry = this.live(key);
-    if (entry) entry.expiresAt = this.now() + ttlMs;
-    return Promise.resolve(entry !== undefined);
+    if (entry) entry.expiresAt = this.now() + ttl;
+    return entry !== undefined;
   }
 
-  increment(key: string, windowMs: number): Promise<{ count: number; ttlMs: number }> {
+  async increment(
+    key: string,
+    windowMs: number,
+    by = 1,
+  ): Promise<{ count: number; ttlMs: number }> {
+    const window = assertTtl(windowMs);
     const entry = this.live(key);
-    const count = (entry && typeof entry.value === 'string' ? Number(entry.value) : 0) + 1;
-    const expiresAt = entry?.expiresAt ?? this.now() + windowMs;
+    if (!entry && by < 0) return { count: 0, ttlMs: 0 };
+    const count = (entry ? Number(entry.value) : 0) + by;
+    const expiresAt = entry?.expiresAt ?? this.now() + window;
     this.entries.set(key, { value: String(count), expiresAt });
-    return Promise.resolve({ count, ttlMs: expiresAt - this.now() });
+    return { count, ttlMs: expiresAt - this.now() };
   }
 
-  addToSet(key: string, member: string, ttlMs: number): Promise<void> {
+  async addToIndex(
+    key: string,
+    member: string,
+    score: number,
+    options: { ttlMs: number; pruneBelow: number },
+  ): Promise<void> {
+    const ttl = assertTtl(options.ttlMs);
     const entry = this.live(key);
-    const members = entry && entry.value instanceof Set ? entry.value : new Set<string>();
-    members.add(member);
-    this.entries.set(key, { value: members, expiresAt: this.now() + ttlMs });
-    return Promise.resolve();
+    const index = entry && entry.value instanceof Map ? entry.value : new Map<string, number>();
+    for (const [name, existing] of index) if (existing < options.pruneBelow) index.delete(name);
+    index.set(member, score);
+    const expiresAt = Math.max(entry?.expiresAt ?? 0, this.now() + ttl);
+    this.entries.set(key, { value: index, expiresAt });
   }
 
-  removeFromSet(key: string, member: string): Promise<void> {
+  async indexMembers(key: string, minScore: number): Promise<{ member: string; score: number }[]> {
     const value = this.live(key)?.value;
-    if (value instanceof Set) value.delete(member);
-    return Promise.resolve();
+    if (!(value instanceof Map)) return [];
+    return [...value]
+      .filter(([, score]) => score >= minScore)
+      .map(([member, score]) => ({ member, score }))
+      .sort((a, b) => a.score - b.score || (a.member < b.member ? -1 : 1));
   }
 
-  setMembers(key: string): Promise<string[]> {
+  async removeFromIndex(key: string, ...members: string[]): Promise<void> {
     const value = this.live(key)?.value;
-    return Promise.resolve(value instanceof Set ? [...value] : []);
+    if (value instanceof Map) {
+      for (const member of members) value.delete(member);
+      // Redis deletes a sorted set with its last member; so does this store.
+      if (value.size === 0) this.entries.delete(key);
+    }
   }
 
-  ping(): Promise<void> {
-    return Promise.resolve();
-  }
+  async ping(): Promise<void> {}
 
-  close(): Promise<void> {
+  async close(): Promise<void> {
     clearInterval(this.sweeper);
     this.entries.clear();
-    return Promise.resolve();
   }
 }

@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import type { KeyValueStore } from './key-value-store.ts';
 import { MemoryKeyValueStore } from './memory-store.ts';
 import { RedisKeyValueStore } from './redis-store.ts';
@@ -13,27 +14,37 @@ export interface OpenStoreOptions {
   log?: (message: string) => void;
 }
 
-export async function openKeyValueStore(options: OpenStoreOptions): Promise<KeyValueStore> {
-  const redis = new RedisKeyValueStore({
-    url: options.redisUrl,
-    ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+/** One quick connection attempt without retries: does a Redis answer at all? */
+async function redisAnswers(url: string): Promise<boolean> {
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+    connectTimeout: 2_000,
   });
-  if (!options.allowMemoryFallback) return redis.connect();
+  probe.on('error', () => undefined);
   try {
-    // One quick attempt: the fallback exists for machines that have no Redis at all.
-    redis.client.options.maxRetriesPerRequest = 0;
-    redis.client.options.retryStrategy = () => null;
-    await redis.connect();
-    redis.client.options.maxRetriesPerRequest = 2;
-    redis.client.options.retryStrategy = (times: number) => Math.min(times * 200, 2_000);
-    return redis;
+    await probe.connect();
+    await probe.ping();
+    return true;
   } catch {
-    redis.client.disconnect();
+    return false;
+  } finally {
+    probe.disconnect();
+  }
+}
+
+export async function openKeyValueStore(options: OpenStoreOptions): Promise<KeyValueStore> {
+  if (options.allowMemoryFallback && !(await redisAnswers(options.redisUrl))) {
     options.log?.(
       `No Redis at ${redactUrl(options.redisUrl)}: using the in-process store, which is single-instance only.`,
     );
     return new MemoryKeyValueStore();
   }
+  return new RedisKeyValueStore({
+    url: options.redisUrl,
+    ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+  }).connect();
 }
 
 function redactUrl(url: string): string {

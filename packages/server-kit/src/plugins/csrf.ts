@@ -31,7 +31,8 @@ function sameToken(expected: string, given: string | undefined): boolean {
  */
 export const csrfPlugin = fp(
   (app: FastifyInstance) => {
-    app.addHook('preHandler', (request, _reply, done) => {
+    // onRequest: a forged request is refused before its body is even parsed.
+    app.addHook('onRequest', (request, _reply, done) => {
       const { session } = request;
       const exempt =
         SAFE_METHODS.has(request.method) || !session || request.routeOptions.config.csrf === false;

@@ -47,11 +47,13 @@ function toProblem(error: FastifyError | Problem): Problem {
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
+    // Fastify's own client errors describe the request; a library's may describe us.
+    const fromFramework = error.code?.startsWith('FST_') ?? false;
     return new Problem({
       status,
       code: (error.code && FRAMEWORK_CODES[error.code]) ?? 'BAD_REQUEST',
       title: statusTitle(status),
-      detail: error.message,
+      detail: fromFramework ? error.message : 'The request cannot be processed.',
     });
   }
   // Anything else is our fault; its message may hold internals and is never sent.

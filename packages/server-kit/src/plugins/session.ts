@@ -9,9 +9,6 @@ import {
   SessionStore,
 } from '../session/session-store.ts';
 
-export const SESSION_COOKIE = 'fs_session';
-export const CSRF_COOKIE = 'fs_csrf';
-
 declare module 'fastify' {
   interface FastifyInstance {
     sessions: SessionStore;
@@ -32,35 +29,46 @@ export interface SessionPluginOptions {
 }
 
 export interface SessionCookies {
+  readonly names: { session: string; csrf: string };
   /** Sets the session cookie (HttpOnly) and the CSRF cookie (readable by the page's script). */
   set(reply: FastifyReply, session: Session): void;
   clear(reply: FastifyReply): void;
+}
+
+/**
+ * Cookie names. Secure cookies take the `__Host-` prefix: browsers then accept them only
+ * from this exact origin over HTTPS, so a sibling subdomain cannot plant one.
+ */
+export function sessionCookieNames(secure: boolean): { session: string; csrf: string } {
+  const prefix = secure ? '__Host-' : '';
+  return { session: `${prefix}fs_session`, csrf: `${prefix}fs_csrf` };
 }
 
 export const sessionPlugin = fp(
   async (app: FastifyInstance, options: SessionPluginOptions) => {
     await app.register(cookie);
     const sessions = new SessionStore(app.kv, options.lifetimes ?? DEFAULT_SESSION_LIFETIMES);
+    const names = sessionCookieNames(options.secureCookies);
     const base = { path: '/', sameSite: 'lax' as const, secure: options.secureCookies };
 
     const cookies: SessionCookies = {
+      names,
       set(reply, session) {
         // Without "remember me" the cookie ends with the browser; the server-side lifetime
         // (24 h, sliding) still applies.
-        const maxAge = session.rememberMe
-          ? Math.floor(sessions.lifetimeMs(true) / 1000)
-          : undefined;
-        const lifetime = maxAge === undefined ? {} : { maxAge };
-        void reply.setCookie(SESSION_COOKIE, session.id, { ...base, ...lifetime, httpOnly: true });
-        void reply.setCookie(CSRF_COOKIE, session.csrfToken, {
+        const lifetime = session.rememberMe
+          ? { maxAge: Math.floor(sessions.lifetimeMs(true) / 1000) }
+          : {};
+        void reply.setCookie(names.session, session.id, { ...base, ...lifetime, httpOnly: true });
+        void reply.setCookie(names.csrf, session.csrfToken, {
           ...base,
           ...lifetime,
           httpOnly: false,
         });
       },
       clear(reply) {
-        void reply.clearCookie(SESSION_COOKIE, { ...base, httpOnly: true });
-        void reply.clearCookie(CSRF_COOKIE, { ...base, httpOnly: false });
+        void reply.clearCookie(names.session, { ...base, httpOnly: true });
+        void reply.clearCookie(names.csrf, { ...base, httpOnly: false });
       },
     };
 
@@ -68,9 +76,14 @@ export const sessionPlugin = fp(
     app.decorate('sessionCookies', cookies);
     app.decorate('loginThrottle', new LoginThrottle(app.kv, options.loginThrottle));
     app.decorateRequest('session', null);
-    app.addHook('onRequest', async (request) => {
-      const id = request.cookies[SESSION_COOKIE];
-      if (id) request.session = await sessions.find(id);
+    app.addHook('onRequest', async (request, reply) => {
+      const id = request.cookies[names.session];
+      if (!id) return;
+      request.session = await sessions.find(id);
+      // The server extended a remembered session: the browser's cookie must last as long.
+      if (request.session?.renewed && request.session.rememberMe) {
+        cookies.set(reply, request.session);
+      }
     });
   },
   {

@@ -1,4 +1,9 @@
-import { decoyPasswordHash, type EntityManager, verifyPassword } from '@foodshare/domain';
+import {
+  decoyPasswordHash,
+  type EntityManager,
+  normalizeEmail,
+  verifyPassword,
+} from '@foodshare/domain';
 import { Problem } from '../problem.ts';
 import type { LoginThrottle } from './login-throttle.ts';
 
@@ -28,8 +33,8 @@ export async function authenticate(
   throttle: LoginThrottle,
   credentials: Credentials,
 ): Promise<number> {
-  const email = credentials.email.trim().toLowerCase();
-  const waitMs = await throttle.retryAfterMs(credentials.ip, email);
+  const email = normalizeEmail(credentials.email);
+  const waitMs = await throttle.admit(credentials.ip, email);
   if (waitMs > 0) throw Problem.tooManyRequests(Math.ceil(waitMs / 1000));
 
   const rows = await em.execute<{ id: number; password_hash: string; activated: boolean }[]>(
@@ -41,11 +46,8 @@ export async function authenticate(
     user?.password_hash ?? (await decoyPasswordHash()),
     credentials.password,
   );
-  if (!user || !matches) {
-    await throttle.recordFailure(credentials.ip, email);
-    throw invalidCredentials();
-  }
-  await throttle.recordSuccess(email);
+  if (!user || !matches) throw invalidCredentials();
+  await throttle.succeeded(credentials.ip, email);
   // Told only to someone who knows the password, so it reveals nothing to a guesser.
   if (!user.activated) {
     throw Problem.conflict('ACCOUNT_NOT_ACTIVATED', 'This account has not been activated yet.');

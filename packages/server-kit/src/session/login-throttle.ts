@@ -1,23 +1,29 @@
 import { createHash } from 'node:crypto';
+import { isIPv6 } from 'node:net';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 
 export interface LoginThrottleLimits {
-  /** Failed attempts allowed per account within the window. */
+  /** Failed logins of one account from one address: stops guessing from one place. */
+  perAccountAndAddress: number;
+  /** Failed logins of one account from all addresses: stops guessing spread over many. */
   perAccount: number;
-  /** Failed attempts allowed per client IP within the window (covers spraying many accounts). */
-  perIp: number;
+  /** Failed logins from one address over all accounts: stops spraying one password. */
+  perAddress: number;
   windowMs: number;
 }
 
 export const DEFAULT_LOGIN_THROTTLE: LoginThrottleLimits = {
-  perAccount: 5,
-  perIp: 30,
+  perAccountAndAddress: 5,
+  perAccount: 50,
+  perAddress: 30,
   windowMs: 15 * 60 * 1000,
 };
 
 /**
- * Counts failed logins in fixed windows. Windows expire, so there is no permanent
- * lockout that an attacker could use to shut a user out.
+ * Counts login attempts in fixed windows. An attempt is counted before the password is
+ * checked, so a burst of parallel guesses cannot all pass the check; a success gives its
+ * count back. The tight limit is per account and address, so a stranger's wrong guesses
+ * do not lock the owner out, and windows expire, so no lockout is permanent.
  */
 export class LoginThrottle {
   private readonly store: KeyValueStore;
@@ -28,40 +34,69 @@ export class LoginThrottle {
     this.limits = limits;
   }
 
-  /** Milliseconds to wait before the next attempt, or 0 when an attempt is allowed. */
-  async retryAfterMs(ip: string, email: string): Promise<number> {
-    const [ipCount, accountCount] = await Promise.all([
-      this.store.get(ipKey(ip)),
-      this.store.get(accountKey(email)),
-    ]);
-    const waits: Promise<number | null>[] = [];
-    if (Number(ipCount ?? 0) >= this.limits.perIp) waits.push(this.store.ttlMs(ipKey(ip)));
-    if (Number(accountCount ?? 0) >= this.limits.perAccount) {
-      waits.push(this.store.ttlMs(accountKey(email)));
-    }
-    const remaining = await Promise.all(waits);
-    return Math.max(0, ...remaining.map((ms) => ms ?? 0));
+  private keys(address: string, email: string) {
+    const account = accountDigest(email);
+    const bucket = addressBucket(address);
+    return {
+      accountAndAddress: `login-attempts:account-address:${account}:${bucket}`,
+      account: `login-attempts:account:${account}`,
+      address: `login-attempts:address:${bucket}`,
+    };
   }
 
-  async recordFailure(ip: string, email: string): Promise<void> {
+  /**
+   * Counts this attempt. Returns 0 when it may go ahead, else the milliseconds until the
+   * fullest counter's window ends (the attempt must then be refused).
+   */
+  async admit(address: string, email: string): Promise<number> {
+    const keys = this.keys(address, email);
+    const counters: [string, number][] = [
+      [keys.accountAndAddress, this.limits.perAccountAndAddress],
+      [keys.account, this.limits.perAccount],
+      [keys.address, this.limits.perAddress],
+    ];
+    const waits = await Promise.all(
+      counters.map(async ([key, limit]) => {
+        const { count, ttlMs } = await this.store.increment(key, this.limits.windowMs);
+        return count > limit ? Math.max(1, ttlMs) : 0;
+      }),
+    );
+    return Math.max(...waits);
+  }
+
+  /** A successful login clears its account-and-address count and gives back its attempt. */
+  async succeeded(address: string, email: string): Promise<void> {
+    const keys = this.keys(address, email);
     await Promise.all([
-      this.store.increment(ipKey(ip), this.limits.windowMs),
-      this.store.increment(accountKey(email), this.limits.windowMs),
+      this.store.delete(keys.accountAndAddress),
+      this.store.increment(keys.account, this.limits.windowMs, -1),
+      this.store.increment(keys.address, this.limits.windowMs, -1),
     ]);
   }
-
-  /** A successful login clears the account's count; the IP's stays (it may spray others). */
-  async recordSuccess(email: string): Promise<void> {
-    await this.store.delete(accountKey(email));
-  }
 }
 
-function ipKey(ip: string): string {
-  return `login-failures:ip:${ip}`;
+// Hashed so that the store holds no list of the addresses people tried.
+function accountDigest(email: string): string {
+  return createHash('sha256').update(email).digest('base64url');
 }
 
-// Hashed so that the store holds no list of email addresses people tried.
-function accountKey(email: string): string {
-  const digest = createHash('sha256').update(email.trim().toLowerCase()).digest('base64url');
-  return `login-failures:account:${digest}`;
+/**
+ * The unit one client controls: an IPv4 address, or an IPv6 /64 (a single host is
+ * usually given a whole /64, so counting single IPv6 addresses would count nothing).
+ */
+export function addressBucket(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped?.[1]) return mapped[1];
+  if (!isIPv6(address)) return address;
+  const [head = '', tail = ''] = address.toLowerCase().split('::');
+  const headGroups = head ? head.split(':') : [];
+  const tailGroups = tail ? tail.split(':') : [];
+  const missing = 8 - headGroups.length - tailGroups.length;
+  const groups = address.includes('::')
+    ? [...headGroups, ...Array<string>(missing).fill('0'), ...tailGroups]
+    : headGroups;
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.replace(/^0+(?=.)/, ''))
+    .join(':')}::/64`;
 }

@@ -1,17 +1,24 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryKeyValueStore } from '../kv/memory-store.ts';
-import { SessionStore } from './session-store.ts';
+import { MAX_SESSIONS_PER_USER, SessionStore } from './session-store.ts';
 
 function clock(start = 1_000_000) {
   let now = start;
   return { now: () => now, advance: (ms: number) => (now += ms) };
 }
 
-describe('SessionStore', () => {
-  const lifetimes = { defaultMs: 10_000, rememberMeMs: 100_000 };
+const lifetimes = { defaultMs: 10_000, rememberMeMs: 100_000 };
 
+function setup() {
+  const time = clock();
+  const store = new MemoryKeyValueStore(time.now);
+  return { time, store, sessions: new SessionStore(store, lifetimes, time.now) };
+}
+
+describe('SessionStore', () => {
   it('creates unguessable ids and 32-hex CSRF tokens, and finds the session again', async () => {
-    const sessions = new SessionStore(new MemoryKeyValueStore(), lifetimes);
+    const { sessions } = setup();
     const a = await sessions.create(1, { rememberMe: false });
     const b = await sessions.create(1, { rememberMe: false });
     expect(a.id).not.toBe(b.id);
@@ -20,36 +27,56 @@ describe('SessionStore', () => {
     expect(await sessions.find(a.id)).toMatchObject({ userId: 1, csrfToken: a.csrfToken });
   });
 
-  it('does not store the cookie value itself', async () => {
-    const store = new MemoryKeyValueStore();
-    const sessions = new SessionStore(store, lifetimes);
+  it('keys sessions by the hash of the cookie value, never the value itself', async () => {
+    const { store, sessions } = setup();
     const session = await sessions.create(7, { rememberMe: false });
+    const hash = createHash('sha256').update(session.id).digest('base64url');
     expect(await store.get(`session:${session.id}`)).toBeNull();
+    expect(JSON.parse((await store.get(`session:${hash}`)) ?? 'null')).toMatchObject({
+      userId: 7,
+    });
   });
 
-  it('expires unused sessions and slides used ones', async () => {
-    const time = clock();
-    const store = new MemoryKeyValueStore(time.now);
-    const sessions = new SessionStore(store, lifetimes, time.now);
+  it('expires unused sessions and slides used ones, saying when it renewed', async () => {
+    const { time, sessions } = setup();
     const used = await sessions.create(1, { rememberMe: false });
     const idle = await sessions.create(2, { rememberMe: false });
+    expect((await sessions.find(used.id))?.renewed).toBe(false);
     for (let i = 0; i < 5; i++) {
       time.advance(4_000);
-      expect(await sessions.find(used.id)).not.toBeNull();
+      expect((await sessions.find(used.id))?.renewed).toBe(true);
     }
     expect(await sessions.find(idle.id)).toBeNull();
   });
 
   it('keeps a remembered session for its longer lifetime', async () => {
-    const time = clock();
-    const sessions = new SessionStore(new MemoryKeyValueStore(time.now), lifetimes, time.now);
+    const { time, sessions } = setup();
     const remembered = await sessions.create(1, { rememberMe: true });
     time.advance(50_000);
     expect(await sessions.find(remembered.id)).not.toBeNull();
   });
 
+  it('never brings back a session ended while a request was renewing it', async () => {
+    const time = clock();
+    let endConcurrently: (() => Promise<void>) | undefined;
+    class RacingStore extends MemoryKeyValueStore {
+      override async getWithTtl(key: string) {
+        const found = await super.getWithTtl(key);
+        await endConcurrently?.();
+        return found;
+      }
+    }
+    const sessions = new SessionStore(new RacingStore(time.now), lifetimes, time.now);
+    const session = await sessions.create(3, { rememberMe: false });
+    time.advance(5_000);
+    endConcurrently = () => sessions.destroy(session);
+    expect((await sessions.find(session.id))?.renewed).toBe(false);
+    endConcurrently = undefined;
+    expect(await sessions.find(session.id)).toBeNull();
+  });
+
   it('ends every other session of a user and keeps the current one', async () => {
-    const sessions = new SessionStore(new MemoryKeyValueStore(), lifetimes);
+    const { sessions } = setup();
     const current = await sessions.create(5, { rememberMe: false });
     const phone = await sessions.create(5, { rememberMe: true });
     const laptop = await sessions.create(5, { rememberMe: false });
@@ -61,9 +88,46 @@ describe('SessionStore', () => {
     expect(await sessions.find(someoneElse.id)).not.toBeNull();
   });
 
+  it('still reaches a remembered session kept alive by use beyond its first lifetime', async () => {
+    const { time, sessions } = setup();
+    const kept = await sessions.create(8, { rememberMe: true });
+    for (let i = 0; i < 30; i++) {
+      time.advance(10_000);
+      expect(await sessions.find(kept.id)).not.toBeNull();
+    }
+    expect(await sessions.destroyOthers(8)).toBe(1);
+    expect(await sessions.find(kept.id)).toBeNull();
+  });
+
+  it('forgets ended sessions in the index and caps the sessions of one user', async () => {
+    const { time, store, sessions } = setup();
+    const first = await sessions.create(9, { rememberMe: false });
+    time.advance(20_000);
+    const created = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_USER + 2; i++) {
+      time.advance(1);
+      created.push(await sessions.create(9, { rememberMe: false }));
+    }
+    const indexed = await store.indexMembers('user-sessions:9', 0);
+    expect(indexed).toHaveLength(MAX_SESSIONS_PER_USER);
+    expect(await sessions.find(first.id)).toBeNull();
+    expect(await sessions.find(created[0]?.id ?? '')).toBeNull();
+    expect(await sessions.find(created[1]?.id ?? '')).toBeNull();
+    expect(await sessions.find(created.at(-1)?.id ?? '')).not.toBeNull();
+  });
+
   it('ignores malformed ids without a store lookup', async () => {
-    const sessions = new SessionStore(new MemoryKeyValueStore(), lifetimes);
+    const time = clock();
+    let lookups = 0;
+    class CountingStore extends MemoryKeyValueStore {
+      override async getWithTtl(key: string) {
+        lookups++;
+        return super.getWithTtl(key);
+      }
+    }
+    const sessions = new SessionStore(new CountingStore(time.now), lifetimes, time.now);
     expect(await sessions.find('../../etc/passwd')).toBeNull();
     expect(await sessions.find('')).toBeNull();
+    expect(lookups).toBe(0);
   });
 });

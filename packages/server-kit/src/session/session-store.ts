@@ -8,13 +8,13 @@ export interface SessionRecord {
   rememberMe: boolean;
   /** When the user last proved who they are (seconds since the epoch, as OIDC's auth_time). */
   authTime: number;
-  /** When the lifetime was last extended (milliseconds); limits writes on the hot path. */
-  renewedAt: number;
 }
 
 export interface Session extends SessionRecord {
   /** The value held by the cookie. Never stored: the store keys sessions by its hash. */
   id: string;
+  /** True when this lookup extended the lifetime (a remembered cookie is then re-sent). */
+  renewed: boolean;
 }
 
 export interface SessionLifetimes {
@@ -29,9 +29,13 @@ export const DEFAULT_SESSION_LIFETIMES: SessionLifetimes = {
   rememberMeMs: 30 * 24 * 60 * 60 * 1000,
 };
 
+/** Oldest sessions beyond this many per user are ended at the next login. */
+export const MAX_SESSIONS_PER_USER = 50;
+
 /**
  * Server-side sessions, shared by every instance of both services through the store.
  * Keys are the SHA-256 of the cookie value, so a leaked store dump holds no usable cookie.
+ * A per-user index scored by expiry lets "end my other sessions" find every live session.
  */
 export class SessionStore {
   private readonly store: KeyValueStore;
@@ -54,52 +58,79 @@ export class SessionStore {
 
   async create(userId: number, options: { rememberMe: boolean }): Promise<Session> {
     const id = randomBytes(32).toString('base64url');
+    const hash = hashId(id);
     const now = this.now();
     const record: SessionRecord = {
       userId,
       csrfToken: randomBytes(16).toString('hex'),
       rememberMe: options.rememberMe,
       authTime: Math.floor(now / 1000),
-      renewedAt: now,
     };
     const ttl = this.lifetimeMs(options.rememberMe);
-    await this.store.set(sessionKey(id), JSON.stringify(record), ttl);
-    await this.store.addToSet(userSessionsKey(userId), hashId(id), this.lifetimes.rememberMeMs);
-    return { id, ...record };
+    // Indexed first: a crash in between leaves an index entry that expires, never a
+    // session that "end my other sessions" cannot reach.
+    await this.index(userId, hash, now + ttl);
+    await this.store.set(sessionKey(hash), JSON.stringify(record), ttl);
+    await this.evictBeyondLimit(userId);
+    return { id, ...record, renewed: false };
   }
 
   /**
    * The live session for a cookie value, or null. Sliding: a session in use is extended,
-   * but at most once per hundredth of its lifetime, so most requests cost one read.
+   * at most once per hundredth of its lifetime, so most requests cost one read. The
+   * extension never recreates a session that was ended in the meantime.
    */
   async find(id: string): Promise<Session | null> {
     if (!isWellFormedId(id)) return null;
-    const raw = await this.store.get(sessionKey(id));
-    if (raw === null) return null;
-    const record = JSON.parse(raw) as SessionRecord;
+    const hash = hashId(id);
+    const found = await this.store.getWithTtl(sessionKey(hash));
+    if (!found) return null;
+    const record = JSON.parse(found.value) as SessionRecord;
     const ttl = this.lifetimeMs(record.rememberMe);
-    const now = this.now();
-    if (now - record.renewedAt > ttl / 100) {
-      record.renewedAt = now;
-      await this.store.set(sessionKey(id), JSON.stringify(record), ttl);
+    let renewed = false;
+    if (ttl - found.ttlMs > ttl / 100) {
+      renewed = await this.store.expire(sessionKey(hash), ttl);
+      if (renewed) await this.index(record.userId, hash, this.now() + ttl);
     }
-    return { id, ...record };
+    return { id, ...record, renewed };
   }
 
   async destroy(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
-    await this.store.delete(sessionKey(session.id));
-    await this.store.removeFromSet(userSessionsKey(session.userId), hashId(session.id));
+    const hash = hashId(session.id);
+    await this.store.delete(sessionKey(hash));
+    await this.store.removeFromIndex(indexKey(session.userId), hash);
   }
 
   /** Ends every session of the user but the one given (after a role change, a new password). */
   async destroyOthers(userId: number, keepId?: string): Promise<number> {
     const keep = keepId === undefined ? undefined : hashId(keepId);
-    const hashes = (await this.store.setMembers(userSessionsKey(userId))).filter(
-      (hash) => hash !== keep,
-    );
-    await this.store.delete(...hashes.map((hash) => `session:${hash}`));
-    for (const hash of hashes) await this.store.removeFromSet(userSessionsKey(userId), hash);
-    return hashes.length;
+    const others = (await this.store.indexMembers(indexKey(userId), this.now()))
+      .map(({ member }) => member)
+      .filter((hash) => hash !== keep);
+    await this.forget(userId, others);
+    return others.length;
+  }
+
+  private async index(userId: number, hash: string, expiresAt: number): Promise<void> {
+    await this.store.addToIndex(indexKey(userId), hash, expiresAt, {
+      ttlMs: expiresAt - this.now(),
+      pruneBelow: this.now(),
+    });
+  }
+
+  private async evictBeyondLimit(userId: number): Promise<void> {
+    const live = await this.store.indexMembers(indexKey(userId), this.now());
+    const excess = live.length - MAX_SESSIONS_PER_USER;
+    if (excess > 0)
+      await this.forget(
+        userId,
+        live.slice(0, excess).map(({ member }) => member),
+      );
+  }
+
+  private async forget(userId: number, hashes: string[]): Promise<void> {
+    await this.store.delete(...hashes.map(sessionKey));
+    await this.store.removeFromIndex(indexKey(userId), ...hashes);
   }
 }
 
@@ -107,11 +138,11 @@ function hashId(id: string): string {
   return createHash('sha256').update(id).digest('base64url');
 }
 
-function sessionKey(id: string): string {
-  return `session:${hashId(id)}`;
+function sessionKey(hash: string): string {
+  return `session:${hash}`;
 }
 
-function userSessionsKey(userId: number): string {
+function indexKey(userId: number): string {
   return `user-sessions:${userId}`;
 }
 

@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import { createUser, openOrm, type MikroORM } from '@foodshare/domain';
+import { RedisKeyValueStore, requireActor } from '@foodshare/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import type { ApiApp } from '../../app.ts';
@@ -14,13 +16,17 @@ function cookiesOf(response: { cookies: { name: string; value: string }[] }): Co
 describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', () => {
   let app: ApiApp;
   let orm: MikroORM;
+  let redis: RedisKeyValueStore;
 
   beforeAll(async () => {
     const built = await buildTestApp({
-      LOGIN_MAX_FAILURES_PER_ACCOUNT: '3',
+      LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '3',
       LOGIN_MAX_FAILURES_PER_IP: '8',
     });
     app = built.app;
+    redis = await new RedisKeyValueStore(built.redis).connect();
+    // What later routes will do: resolve the caller's role through the shared helper.
+    app.get('/api/test-actor', (request) => requireActor(request));
     orm = await openOrm({ url: built.database.url });
     const em = orm.em.fork();
     await createUser(em, {
@@ -49,6 +55,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   afterAll(async () => {
     await app.close();
     await orm.close();
+    await redis.close();
   });
 
   const login = (body: object, remoteAddress = '10.0.0.1') =>
@@ -112,17 +119,31 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(right.json()).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVATED' });
   });
 
-  it('throttles an account after repeated failures, even for the right password, with Retry-After', async () => {
+  it('throttles an account from one address, even for the right password, with Retry-After', async () => {
     for (let i = 0; i < 3; i++) {
-      const failed = await login({ email: 'theo@example.org', password: 'nope' }, `10.1.0.${i}`);
+      const failed = await login({ email: 'theo@example.org', password: 'nope' }, '10.1.0.1');
       expect(failed.statusCode).toBe(401);
     }
-    const throttled = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.9');
+    const throttled = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.1');
     expect(throttled.statusCode).toBe(429);
     expect(throttled.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     const retryAfter = Number(throttled.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(900);
+    // Someone else's guesses do not lock the owner out from their own address.
+    const owner = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.2');
+    expect(owner.statusCode).toBe(200);
+  });
+
+  it('lets only the limit of a parallel burst of guesses reach the password check', async () => {
+    const burst = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        login({ email: 'alice@example.org', password: 'guess' }, '10.3.0.1'),
+      ),
+    );
+    const statuses = burst.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(3);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(17);
   });
 
   it('throttles one address that tries many accounts', async () => {
@@ -179,6 +200,40 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(after.statusCode).toBe(401);
   });
 
+  it('re-sends a remembered session cookie when the server extends the session', async () => {
+    const cookies = cookiesOf(
+      await login({ email: 'alice@example.org', password: PASSWORD, rememberMe: true }),
+    );
+    const fresh = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
+    expect(fresh.cookies).toHaveLength(0);
+    // As if ten days had passed since the last request.
+    const hash = createHash('sha256')
+      .update(cookies.fs_session ?? '')
+      .digest('base64url');
+    expect(await redis.expire(`session:${hash}`, 20 * 24 * 60 * 60 * 1000)).toBe(true);
+    const later = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
+    expect(later.statusCode).toBe(200);
+    const resent = later.cookies.find((c) => c.name === 'fs_session');
+    expect(resent).toMatchObject({ value: cookies.fs_session, maxAge: 30 * 24 * 60 * 60 });
+    expect(await redis.ttlMs(`session:${hash}`)).toBeGreaterThan(29 * 24 * 60 * 60 * 1000);
+  });
+
+  it('resolves the caller for permission checks, and refuses a deactivated account', async () => {
+    const anonymous = await app.inject({ method: 'GET', url: '/api/test-actor' });
+    expect(anonymous.statusCode).toBe(401);
+    const cookies = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const actor = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
+    expect(actor.json()).toMatchObject({ role: 2, verified: true });
+    const em = orm.em.fork();
+    await em.execute("update users set activated = false where email = 'alice@example.org'");
+    try {
+      const refused = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
+      expect(refused.statusCode).toBe(401);
+    } finally {
+      await em.execute("update users set activated = true where email = 'alice@example.org'");
+    }
+  });
+
   it('gives a new session id at login, so an earlier session id stops working', async () => {
     const first = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
     const second = await app.inject({
@@ -192,5 +247,42 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(cookiesOf(second).fs_session).not.toBe(first.fs_session);
     const old = await app.inject({ method: 'GET', url: '/api/users/current', cookies: first });
     expect(old.statusCode).toBe(401);
+  });
+});
+
+describe('sessions in production', () => {
+  it('sets Secure, __Host- prefixed cookies and reads them back', async () => {
+    const { app, database } = await buildTestApp({
+      NODE_ENV: 'production',
+      BASE_URL: 'https://food.example.org',
+    });
+    const orm = await openOrm({ url: database.url });
+    try {
+      await createUser(orm.em.fork(), {
+        firstName: 'Pat',
+        lastName: 'Prod',
+        email: 'pat@example.org',
+        password: PASSWORD,
+      });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/api/login',
+        payload: { email: 'pat@example.org', password: PASSWORD },
+      });
+      expect(response.statusCode).toBe(200);
+      const session = response.cookies.find((c) => c.name === '__Host-fs_session');
+      const csrf = response.cookies.find((c) => c.name === '__Host-fs_csrf');
+      expect(session).toMatchObject({ secure: true, httpOnly: true, path: '/' });
+      expect(csrf).toMatchObject({ secure: true, path: '/' });
+      const current = await app.inject({
+        method: 'GET',
+        url: '/api/users/current',
+        cookies: { '__Host-fs_session': session?.value ?? '' },
+      });
+      expect(current.json()).toMatchObject({ email: 'pat@example.org' });
+    } finally {
+      await app.close();
+      await orm.close();
+    }
   });
 });
