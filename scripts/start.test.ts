@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // `pnpm start` as a user runs it: one process, one origin, an empty database that gets
 // migrated and filled with demo data, and no Redis (the in-process store takes over).
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-const databaseName = 'fs_test_start';
+// Per run, so that two test runs on one server never share it.
+const databaseName = `fs_test_start_${process.pid}`;
 
-async function recreateDatabase(): Promise<void> {
+async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
-    await client.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await client.query(`CREATE DATABASE ${databaseName}`);
+    await client.query(sql);
   } finally {
     await client.end();
   }
@@ -27,7 +27,7 @@ describe('pnpm start', () => {
   let origin = '';
 
   beforeAll(async () => {
-    await recreateDatabase();
+    await onServer(`CREATE DATABASE ${databaseName}`);
     child = spawn(
       process.execPath,
       ['--conditions=development', path.join(import.meta.dirname, 'start.ts')],
@@ -59,6 +59,7 @@ describe('pnpm start', () => {
       child.kill('SIGTERM');
       await once(child, 'exit');
     }
+    await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   });
 
   it('says once that the in-process store is single-instance only', () => {

@@ -81,7 +81,9 @@ async function dropRunDatabases(suite: string, run: string): Promise<void> {
       [runPrefix(suite, run)],
     );
     for (const { datname } of rows) {
-      await client.query(`DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`);
+      await client.query(
+        `DROP DATABASE IF EXISTS ${client.escapeIdentifier(datname)} WITH (FORCE)`,
+      );
     }
   });
 }
