@@ -99,9 +99,17 @@ describe('pnpm start', () => {
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 
-  it('stops cleanly on SIGTERM', async () => {
+  it('finishes the request under way and stops cleanly on SIGTERM', async () => {
+    const inFlight = fetch(`${origin}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'nobody@example.org', password: 'a password' }),
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const exited = once(child, 'exit');
     child.kill('SIGTERM');
-    const [code] = (await once(child, 'exit')) as [number | null];
+    expect((await inFlight).status).toBe(401);
+    const [code] = (await exited) as [number | null];
     expect(code).toBe(0);
   });
 });

@@ -5,7 +5,7 @@
 //
 // Without DATABASE_URL an embedded PostgreSQL runs under .data/postgres; without a Redis
 // answering at REDIS_URL (default 127.0.0.1:6379) state is kept in process.
-import { createServer, type IncomingMessage } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
@@ -67,7 +67,16 @@ function serviceFor(request: IncomingMessage) {
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/') ? api : auth;
 }
 
-const server = createServer((request, response) => serviceFor(request).routing(request, response));
+// Answers still being written when a stop is asked for end their connection, so that a
+// keep-alive client cannot hold the shutdown open.
+const unfinished = new Set<ServerResponse>();
+let closing = false;
+const server = createServer((request, response) => {
+  if (closing) response.shouldKeepAlive = false;
+  unfinished.add(response);
+  response.once('close', () => unfinished.delete(response));
+  serviceFor(request).routing(request, response);
+});
 const host = process.env.HOST ?? '127.0.0.1';
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 const address = server.address();
@@ -77,6 +86,8 @@ log(`listening on http://localhost:${boundPort} (store: ${kv.kind})`);
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) console.error(err);
   log(`stopping (${signal ?? 'error'})`);
+  closing = true;
+  for (const response of unfinished) response.shouldKeepAlive = false;
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;
