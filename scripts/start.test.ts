@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, withDatabaseName } from '@foodshare/testing';
+import { DEFAULT_DATABASE_URL, stopDuringRequest, withDatabaseName } from '@foodshare/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -100,16 +100,6 @@ describe('pnpm start', () => {
   });
 
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
-    const inFlight = fetch(`${origin}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'nobody@example.org', password: 'a password' }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    expect((await inFlight).status).toBe(401);
-    const [code] = (await exited) as [number | null];
-    expect(code).toBe(0);
+    expect(await stopDuringRequest(child, origin)).toEqual({ status: 401, exitCode: 0 });
   });
 });

@@ -1,7 +1,6 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import path from 'node:path';
-import { workerDatabase, workerRedis } from '@foodshare/testing';
+import { stopDuringRequest, workerDatabase, workerRedis } from '@foodshare/testing';
 import { describe, expect, it } from 'vitest';
 
 describe('server.ts', () => {
@@ -37,18 +36,7 @@ describe('server.ts', () => {
     const ready = await fetch(`${address}/health/ready`);
     expect(ready.status).toBe(200);
 
-    // A login spends tens of milliseconds in argon2: the signal lands while it runs.
-    const inFlight = fetch(`${address}/api/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'nobody@example.org', password: 'a password' }),
-    });
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    expect((await inFlight).status).toBe(401);
-    const [code] = (await exited) as [number | null];
-    expect(code).toBe(0);
+    expect(await stopDuringRequest(child, address)).toEqual({ status: 401, exitCode: 0 });
     expect(output).toContain('shutting down');
   });
 });

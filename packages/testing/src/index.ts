@@ -2,3 +2,4 @@ export * from './database-urls.ts';
 export * from './embedded-postgres.ts';
 export * from './test-databases.ts';
 export * from './test-service-env.ts';
+export * from './graceful-stop.ts';
