@@ -1,24 +1,32 @@
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
+import { type IncomingMessage, request } from 'node:http';
 
 /**
- * Sends a request that takes tens of milliseconds (a login spends them in argon2), sends
- * SIGTERM while it runs, and reports what the client got and how the process ended.
- * A graceful stop answers the request and exits with 0.
+ * Starts a login request but holds back the end of its body, sends SIGTERM while the
+ * server waits for it, then completes the body, and reports what the client got and how
+ * the process ended. A graceful stop answers the request and exits with 0. Holding the
+ * body makes "under way" certain however slow the machine is.
  */
 export async function stopDuringRequest(
   child: ChildProcess,
   origin: string,
 ): Promise<{ status: number; exitCode: number | null }> {
-  const inFlight = fetch(`${origin}/api/login`, {
+  const body = JSON.stringify({ email: 'nobody@example.org', password: 'a password' });
+  const pending = request(`${origin}/api/login`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'nobody@example.org', password: 'a password' }),
+    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
   });
-  await new Promise((resolve) => setTimeout(resolve, 5));
+  const response = once(pending, 'response') as Promise<[IncomingMessage]>;
+  await new Promise<void>((resolve) => pending.write(body.slice(0, 10), () => resolve()));
+  // Long enough for an idle server to have accepted the connection and read the headers.
+  await new Promise((resolve) => setTimeout(resolve, 200));
   const exited = once(child, 'exit') as Promise<[number | null]>;
   child.kill('SIGTERM');
-  const { status } = await inFlight;
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  pending.end(body.slice(10));
+  const [message] = await response;
+  message.resume();
   const [exitCode] = await exited;
-  return { status, exitCode };
+  return { status: message.statusCode ?? 0, exitCode };
 }

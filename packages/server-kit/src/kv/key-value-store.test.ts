@@ -5,6 +5,9 @@ import { MemoryKeyValueStore } from './memory-store.ts';
 import { RedisKeyValueStore } from './redis-store.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+// Lifetimes long enough that a busy CI machine cannot let them pass between two calls.
+const SHORT_MS = 300;
+const PAST_SHORT_MS = 400;
 
 // One contract, two implementations: the in-process store must behave like Redis, or the
 // zero-set-up start would hide bugs that production then shows.
@@ -35,9 +38,9 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
   });
 
   it('forgets a key once its lifetime has passed', async () => {
-    await store.set('short', 'x', 50);
+    await store.set('short', 'x', SHORT_MS);
     expect(await store.get('short')).toBe('x');
-    await sleep(80);
+    await sleep(PAST_SHORT_MS);
     expect(await store.get('short')).toBeNull();
     expect(await store.ttlMs('short')).toBeNull();
   });
@@ -65,9 +68,9 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
   });
 
   it('expire changes the lifetime of an existing key only', async () => {
-    await store.set('e', 'v', 50);
+    await store.set('e', 'v', SHORT_MS);
     expect(await store.expire('e', 10_000)).toBe(true);
-    await sleep(80);
+    await sleep(PAST_SHORT_MS);
     expect(await store.get('e')).toBe('v');
     const ttl = await store.ttlMs('e');
     expect(ttl).toBeGreaterThan(9_000);
@@ -76,15 +79,15 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
   });
 
   it('increment counts within a fixed window that later increments do not extend', async () => {
-    const first = await store.increment('counter', 100);
+    const first = await store.increment('counter', SHORT_MS);
     expect(first.count).toBe(1);
     expect(first.ttlMs).toBeGreaterThan(0);
-    await sleep(40);
-    const second = await store.increment('counter', 100);
+    await sleep(100);
+    const second = await store.increment('counter', SHORT_MS);
     expect(second.count).toBe(2);
-    expect(second.ttlMs).toBeLessThanOrEqual(first.ttlMs - 30);
-    await sleep(90);
-    expect((await store.increment('counter', 100)).count).toBe(1);
+    expect(second.ttlMs).toBeLessThanOrEqual(first.ttlMs - 80);
+    await sleep(PAST_SHORT_MS);
+    expect((await store.increment('counter', SHORT_MS)).count).toBe(1);
   });
 
   it('increment is atomic under concurrency', async () => {
