@@ -32,6 +32,3 @@ export const CurrentUserSchema = Type.Object(
   { title: 'CurrentUser' },
 );
 export type CurrentUser = Static<typeof CurrentUserSchema>;
-
-export const LoginResponseSchema = CurrentUserSchema;
-export type LoginResponse = Static<typeof LoginResponseSchema>;

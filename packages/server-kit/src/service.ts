@@ -22,8 +22,6 @@ export interface SharedInfrastructure {
   kv?: KeyValueStore;
 }
 
-export type ServiceApp = ReturnType<typeof createBareApp>;
-
 /** `true`, `false`, or proxy addresses and ranges as Fastify's trustProxy takes them. */
 function trustProxySetting(value: string): boolean | string {
   if (value === 'true') return true;

@@ -23,15 +23,8 @@ export interface CreateClientOptions {
   pepper: string;
 }
 
-export interface ClientSummary {
+export interface ClientSummary extends Omit<CreateClientOptions, 'pepper'> {
   id: number;
-  clientId: string;
-  name: string;
-  confidential: boolean;
-  redirectUris: string[];
-  scopes: string[];
-  grantTypes: string[];
-  requiredRegionIds: number[];
   /** In clear, this once; null for a public client. */
   secret: string | null;
 }

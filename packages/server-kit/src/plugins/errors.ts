@@ -65,7 +65,7 @@ function toProblem(error: FastifyError | Problem): Problem {
   });
 }
 
-export function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem) {
+function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Problem) {
   if (problem.headers) void reply.headers(problem.headers);
   return reply
     .status(problem.status)
