@@ -1,11 +1,47 @@
 import { createServiceApp, type SharedInfrastructure } from '@foodshare/server-kit';
 import type { ApiConfig } from './config.ts';
+import { bananasRoutes } from './features/bananas/bananas.routes.ts';
+import { chainsRoutes } from './features/chains/chains.routes.ts';
+import { conversationsRoutes } from './features/conversations/conversations.routes.ts';
+import { forumRoutes } from './features/forum/forum.routes.ts';
+import { passportRoutes } from './features/passport/passport.routes.ts';
+import { quizzesRoutes } from './features/quizzes/quizzes.routes.ts';
+import { regionsRoutes } from './features/regions/regions.routes.ts';
+import { reportsRoutes } from './features/reports/reports.routes.ts';
+import { resourcesRoutes } from './features/resources/resources.routes.ts';
+import { searchRoutes } from './features/search/search.routes.ts';
 import { sessionRoutes } from './features/session/session.routes.ts';
+import { storeLogRoutes } from './features/store-log/store-log.routes.ts';
+import { storeRequestsRoutes } from './features/stores/store-requests.routes.ts';
+import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
+import { workGroupsRoutes } from './features/work-groups/work-groups.routes.ts';
+import { openApiPlugin } from './plugins/openapi.ts';
+
+/** One plugin per feature folder, each mounted under /api. */
+const features = [
+  sessionRoutes,
+  bananasRoutes,
+  chainsRoutes,
+  conversationsRoutes,
+  forumRoutes,
+  passportRoutes,
+  quizzesRoutes,
+  regionsRoutes,
+  reportsRoutes,
+  resourcesRoutes,
+  searchRoutes,
+  storeLogRoutes,
+  storeRequestsRoutes,
+  uploadsRoutes,
+  workGroupsRoutes,
+];
 
 /** The REST service under /api. Builds everything, never listens (server.ts does). */
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
   const app = await createServiceApp(config, shared);
-  await app.register(sessionRoutes, { prefix: '/api' });
+  // Before the routes: @fastify/swagger collects them as they are added.
+  await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
+  for (const feature of features) await app.register(feature, { prefix: '/api' });
   return app;
 }
 

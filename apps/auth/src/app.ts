@@ -1,5 +1,17 @@
+import formBody from '@fastify/formbody';
 import { createServiceApp, type SharedInfrastructure } from '@foodshare/server-kit';
+import { oauthClientsAdminRoutes } from './admin/oauth-clients.routes.ts';
 import type { AuthConfig } from './config.ts';
+import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
+import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
+import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
+import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
+import { tokenRoutes } from './endpoints/token/token.routes.ts';
+import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
+import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
+import { consentRoutes } from './interactions/consent/consent.routes.ts';
+import { loginRoutes } from './interactions/login/login.routes.ts';
+import { oauthCorePlugin } from './plugins/oauth-core.ts';
 
 /**
  * The authorization server (/oauth, /.well-known, /admin and its pages). It reads the
@@ -7,7 +19,23 @@ import type { AuthConfig } from './config.ts';
  * Builds everything, never listens (server.ts does).
  */
 export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
-  return createServiceApp(config, shared);
+  const app = await createServiceApp(config, shared);
+  // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
+  await app.register(formBody);
+  await app.register(oauthCorePlugin, { config });
+  // Protocol endpoints.
+  await app.register(discoveryRoutes);
+  await app.register(jwksRoutes);
+  await app.register(authorizeRoutes);
+  await app.register(tokenRoutes);
+  await app.register(userinfoRoutes);
+  await app.register(revokeRoutes);
+  // Pages a person sees.
+  await app.register(loginRoutes);
+  await app.register(consentRoutes);
+  await app.register(connectedAppsRoutes);
+  await app.register(oauthClientsAdminRoutes);
+  return app;
 }
 
 export type AuthApp = Awaited<ReturnType<typeof buildApp>>;

@@ -32,7 +32,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     await createUser(em, {
       firstName: 'Alice',
       lastName: 'Anders',
-      email: 'alice@example.org',
+      email: 'ada@example.org',
       password: PASSWORD,
       role: 2,
       verified: true,
@@ -62,12 +62,12 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     app.inject({ method: 'POST', url: '/api/login', payload: body, remoteAddress });
 
   it('logs in, sets an HttpOnly session cookie and a readable CSRF cookie, and knows the user', async () => {
-    const response = await login({ email: 'Alice@Example.org', password: PASSWORD });
+    const response = await login({ email: 'Ada@Example.org', password: PASSWORD });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       firstName: 'Alice',
       lastName: 'Anders',
-      email: 'alice@example.org',
+      email: 'ada@example.org',
       role: 2,
       verified: true,
       isSleeping: false,
@@ -91,7 +91,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
 
   it('keeps a remembered session for 30 days', async () => {
     const response = await login({
-      email: 'alice@example.org',
+      email: 'ada@example.org',
       password: PASSWORD,
       rememberMe: true,
     });
@@ -101,7 +101,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
 
   it('answers an unknown email and a wrong password identically', async () => {
     const unknown = await login({ email: 'nobody@example.org', password: PASSWORD }, '10.0.0.2');
-    const wrong = await login({ email: 'alice@example.org', password: 'wrong' }, '10.0.0.2');
+    const wrong = await login({ email: 'ada@example.org', password: 'wrong' }, '10.0.0.2');
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.headers['content-type']).toContain('application/problem+json');
@@ -138,7 +138,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   it('lets only the limit of a parallel burst of guesses reach the password check', async () => {
     const burst = await Promise.all(
       Array.from({ length: 20 }, () =>
-        login({ email: 'alice@example.org', password: 'guess' }, '10.3.0.1'),
+        login({ email: 'ada@example.org', password: 'guess' }, '10.3.0.1'),
       ),
     );
     const statuses = burst.map((response) => response.statusCode);
@@ -150,9 +150,9 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     for (let i = 0; i < 8; i++) {
       await login({ email: `spray${i}@example.org`, password: 'nope' }, '10.2.0.1');
     }
-    const throttled = await login({ email: 'alice@example.org', password: PASSWORD }, '10.2.0.1');
+    const throttled = await login({ email: 'ada@example.org', password: PASSWORD }, '10.2.0.1');
     expect(throttled.statusCode).toBe(429);
-    const elsewhere = await login({ email: 'alice@example.org', password: PASSWORD }, '10.2.0.2');
+    const elsewhere = await login({ email: 'ada@example.org', password: PASSWORD }, '10.2.0.2');
     expect(elsewhere.statusCode).toBe(200);
   });
 
@@ -177,7 +177,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   });
 
   it('requires the CSRF token to log out, then ends the session', async () => {
-    const cookies = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const cookies = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
     const withoutToken = await app.inject({ method: 'POST', url: '/api/logout', cookies });
     expect(withoutToken.statusCode).toBe(403);
     expect(withoutToken.json()).toMatchObject({ code: 'CSRF_FAILED' });
@@ -202,7 +202,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
 
   it('re-sends a remembered session cookie when the server extends the session', async () => {
     const cookies = cookiesOf(
-      await login({ email: 'alice@example.org', password: PASSWORD, rememberMe: true }),
+      await login({ email: 'ada@example.org', password: PASSWORD, rememberMe: true }),
     );
     const fresh = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
     expect(fresh.cookies).toHaveLength(0);
@@ -221,25 +221,25 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   it('resolves the caller for permission checks, and refuses a deactivated account', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/test-actor' });
     expect(anonymous.statusCode).toBe(401);
-    const cookies = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const cookies = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
     const actor = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
     expect(actor.json()).toMatchObject({ role: 2, verified: true });
     const em = orm.em.fork();
-    await em.execute("update users set activated = false where email = 'alice@example.org'");
+    await em.execute("update users set activated = false where email = 'ada@example.org'");
     try {
       const refused = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
       expect(refused.statusCode).toBe(401);
     } finally {
-      await em.execute("update users set activated = true where email = 'alice@example.org'");
+      await em.execute("update users set activated = true where email = 'ada@example.org'");
     }
   });
 
   it('gives a new session id at login, so an earlier session id stops working', async () => {
-    const first = cookiesOf(await login({ email: 'alice@example.org', password: PASSWORD }));
+    const first = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
     const second = await app.inject({
       method: 'POST',
       url: '/api/login',
-      payload: { email: 'alice@example.org', password: PASSWORD },
+      payload: { email: 'ada@example.org', password: PASSWORD },
       cookies: first,
       remoteAddress: '10.0.0.1',
     });
