@@ -33,18 +33,20 @@ export interface PageOptions {
 /** Sends a complete page with the headers every page of ours carries. */
 export function sendPage(reply: FastifyReply, { locale, title, body, status = 200 }: PageOptions) {
   const page = html`<!doctype html>
-<html lang="${locale}">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${title}</title>
-<style>${raw(STYLE)}</style>
-</head>
-<body>
-${body}
-</body>
-</html>`;
+    <html lang="${locale}">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="referrer" content="no-referrer" />
+        <title>${title}</title>
+        <style>
+          ${raw(STYLE)}
+        </style>
+      </head>
+      <body>
+        ${body}
+      </body>
+    </html>`;
   return reply
     .status(status)
     .header('content-type', 'text/html; charset=utf-8')

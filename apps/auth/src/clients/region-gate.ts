@@ -1,0 +1,23 @@
+import type { EntityManager } from '@foodshare/domain';
+
+/** SPEC.md's message when a regional client refuses a user. */
+export const NOT_IN_REQUIRED_REGIONS = 'User not in required regions';
+
+/**
+ * SPEC.md Authentication 8: a client with required regions admits only active members of at
+ * least one of them; a client without any admits everyone. Checked at authorization and again at
+ * every refresh, so a user who left the region loses access within one access-token lifetime.
+ */
+export async function passesRegionGate(
+  em: EntityManager,
+  userId: number,
+  requiredRegionIds: readonly number[],
+): Promise<boolean> {
+  if (requiredRegionIds.length === 0) return true;
+  const rows = await em.execute<{ found: number }[]>(
+    `select 1 as found from region_memberships
+      where user_id = ? and active and region_id = any(?::int[]) limit 1`,
+    [userId, `{${requiredRegionIds.join(',')}}`],
+  );
+  return rows.length > 0;
+}

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@foodshare/domain';
+
+/** What the protocol endpoints need of a registered client (never its secret hashes). */
+export interface RegisteredClient {
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  redirectUris: string[];
+  scopes: string[];
+  grantTypes: string[];
+  requiredRegionIds: number[];
+}
+
+interface ClientRow {
+  client_id: string;
+  name: string;
+  confidential: boolean;
+  redirect_uris: string[];
+  scopes: string[];
+  grant_types: string[];
+  required_region_ids: number[];
+}
+
+/** An active client by its client_id, or null: a deactivated client is unknown to the protocol. */
+export async function findActiveClient(
+  em: EntityManager,
+  clientId: string,
+): Promise<RegisteredClient | null> {
+  const rows = await em.execute<ClientRow[]>(
+    `select client_id, name, confidential, redirect_uris, scopes, grant_types, required_region_ids
+       from oauth_clients where client_id = ? and active`,
+    [clientId],
+  );
+  const row = rows[0];
+  if (!row) return null;
+  return {
+    clientId: row.client_id,
+    name: row.name,
+    confidential: row.confidential,
+    redirectUris: row.redirect_uris,
+    scopes: row.scopes,
+    grantTypes: row.grant_types,
+    requiredRegionIds: row.required_region_ids,
+  };
+}
