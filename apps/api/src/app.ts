@@ -39,6 +39,7 @@ const features = [
 /** The REST service under /api. Builds everything, never listens (server.ts does). */
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
   const app = await createServiceApp(config, shared);
+  app.decorate('config', config);
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
   for (const feature of features) await app.register(feature, { prefix: '/api' });

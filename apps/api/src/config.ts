@@ -12,3 +12,10 @@ export type ApiConfig = Static<typeof ApiEnvSchema>;
 export function loadConfig(env: Record<string, string | undefined>): ApiConfig {
   return loadConfigFrom(ApiEnvSchema, env, COMMON_CONFIG_RULES);
 }
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The validated configuration, for routes that need the public origin (BASE_URL). */
+    config: ApiConfig;
+  }
+}

@@ -11,7 +11,9 @@ import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
+import { consentsPlugin } from './plugins/consents.ts';
 import { oauthCorePlugin } from './plugins/oauth-core.ts';
+import { tokenStatePlugin } from './plugins/token-state.ts';
 
 /**
  * The authorization server (/oauth, /.well-known, /admin and its pages). It reads the
@@ -23,6 +25,8 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
   await app.register(formBody);
   await app.register(oauthCorePlugin, { config });
+  await app.register(tokenStatePlugin);
+  await app.register(consentsPlugin);
   // Protocol endpoints.
   await app.register(discoveryRoutes);
   await app.register(jwksRoutes);

@@ -1,14 +1,41 @@
 import { COMMON_CONFIG_RULES, CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
 import { Type, type Static } from 'typebox';
 
+const seconds = (defaultValue: number, description: string) =>
+  Type.Integer({ minimum: 1, default: defaultValue, description });
+
 export const AuthEnvSchema = Type.Object({
   ...CommonEnvProperties,
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3002 }),
+  /**
+   * 32 random bytes (base64 or 64 hex characters) that encrypt the signing keys' private parts
+   * at rest and the refresh tokens. Required in production; development generates one.
+   */
+  KEY_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32 })),
+  /** The server-side pepper of client-secret HMACs. Required in production. */
+  CLIENT_SECRET_PEPPER: Type.Optional(Type.String({ minLength: 16 })),
+  // SPEC.md Limits; shortened only by tests.
+  AUTHORIZATION_CODE_TTL_SECONDS: seconds(600, 'Authorization code lifetime'),
+  ACCESS_TOKEN_TTL_SECONDS: seconds(3600, 'Access token lifetime'),
+  REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600, 'Refresh token lifetime'),
+  /** How often an instance re-reads the signing keys, so a rotation reaches it without restart. */
+  SIGNING_KEY_REFRESH_SECONDS: seconds(60, 'Signing key reload interval'),
+  /** Token requests per client and minute before 429 (per-client limit of the checklist). */
+  TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;
 
+/** Production refuses to start without its own keys: a development key in production is a leak. */
+function productionSecretsRule(config: AuthConfig): string[] {
+  if (config.NODE_ENV !== 'production') return [];
+  const problems: string[] = [];
+  if (!config.KEY_ENCRYPTION_KEY) problems.push('KEY_ENCRYPTION_KEY: required in production');
+  if (!config.CLIENT_SECRET_PEPPER) problems.push('CLIENT_SECRET_PEPPER: required in production');
+  return problems;
+}
+
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
-  return loadConfigFrom(AuthEnvSchema, env, COMMON_CONFIG_RULES);
+  return loadConfigFrom(AuthEnvSchema, env, [...COMMON_CONFIG_RULES, productionSecretsRule]);
 }

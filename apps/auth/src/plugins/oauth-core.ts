@@ -22,7 +22,7 @@ export const oauthCorePlugin = fp(
     const oauth: OAuthCore = {
       config,
       issuer: config.BASE_URL,
-      codes: new AuthorizationCodeStore(app.kv, 10 * 60 * 1000),
+      codes: new AuthorizationCodeStore(app.kv, config.AUTHORIZATION_CODE_TTL_SECONDS * 1000),
     };
     app.decorate('oauth', oauth);
   },
