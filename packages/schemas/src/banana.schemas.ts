@@ -9,6 +9,10 @@ export const BananaSchema = Type.Object(
 );
 export type Banana = Static<typeof BananaSchema>;
 
+/** The bananas a user received, newest first. */
+export const BananaListSchema = Type.Array(BananaSchema, { title: 'BananaList' });
+export type BananaList = Static<typeof BananaListSchema>;
+
 export const BANANA_MESSAGE_MAX_LENGTH = 5000;
 
 /**

@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Id } from './common.schemas.ts';
+import { DateTime, Id, MAX_ID, Nullable } from './common.schemas.ts';
+import { UserStubSchema } from './user.schemas.ts';
 
 export const MESSAGE_BODY_MAX_LENGTH = 10_000;
 
@@ -24,3 +25,63 @@ export const MessageSchema = Type.Object(
   { title: 'Message' },
 );
 export type Message = Static<typeof MessageSchema>;
+
+/** The caller's own read state of a conversation: read or unread is per member. */
+export const ConversationReadStateSchema = Type.Object(
+  {
+    conversationId: Id(),
+    hasUnread: Type.Boolean(),
+    lastReadAt: Nullable(DateTime({ description: 'When the caller last marked it read' })),
+  },
+  { title: 'ConversationReadState' },
+);
+export type ConversationReadState = Static<typeof ConversationReadStateSchema>;
+
+export const ConversationSchema = Type.Object(
+  {
+    id: Id(),
+    name: Nullable(Type.String()),
+    createdAt: DateTime(),
+    members: Type.Array(UserStubSchema),
+    hasUnread: Type.Boolean({ description: "The caller's own read state" }),
+    lastReadAt: Nullable(DateTime()),
+  },
+  { title: 'Conversation' },
+);
+export type Conversation = Static<typeof ConversationSchema>;
+
+/** A stored message with its author; both are null once the author's account is deleted. */
+export const ConversationMessageSchema = Type.Object(
+  {
+    id: Id(),
+    body: Type.String(),
+    sentAt: DateTime(),
+    authorId: Nullable(Id()),
+    author: Nullable(UserStubSchema),
+  },
+  { title: 'ConversationMessage' },
+);
+export type ConversationMessage = Static<typeof ConversationMessageSchema>;
+
+/** Newest first. */
+export const ConversationMessageListSchema = Type.Array(ConversationMessageSchema, {
+  title: 'ConversationMessageList',
+});
+export type ConversationMessageList = Static<typeof ConversationMessageListSchema>;
+
+export const CONVERSATION_MESSAGES_MAX_LIMIT = 200;
+
+export const ConversationMessagesQuerySchema = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: CONVERSATION_MESSAGES_MAX_LIMIT,
+        description: 'Default 50',
+      }),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, description: 'Default 0' })),
+  },
+  { title: 'ConversationMessagesQuery', additionalProperties: false },
+);
+export type ConversationMessagesQuery = Static<typeof ConversationMessagesQuerySchema>;

@@ -14,3 +14,8 @@ export * from './conversation.schemas.ts';
 export * from './forum.schemas.ts';
 export * from './search.schemas.ts';
 export * from './oauth.schemas.ts';
+export * from './work-group.schemas.ts';
+export * from './quiz.schemas.ts';
+export * from './region-options.schemas.ts';
+export * from './passport.schemas.ts';
+export * from './upload.schemas.ts';

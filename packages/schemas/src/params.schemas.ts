@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Id, MAX_ID } from './common.schemas.ts';
+import { Id, MAX_ID } from './common.schemas.ts';
 
 // SPEC.md's two identifier patterns. A path value that does not match names no resource,
 // so routes answer 404 rather than 400 (DESIGN.md 3).
@@ -53,11 +53,27 @@ export const QuizIdParamsSchema = Type.Object(
 );
 export type QuizIdParams = Static<typeof QuizIdParamsSchema>;
 
+/**
+ * RFC 3339 section 5.6 `date-time`, strictly: `T` between date and time, seconds present, an
+ * offset `Z` or `+hh:mm` (the letters in either case, as 5.6 allows). The `date-time` format
+ * rejects impossible dates (Feb 30); the pattern rejects what that format lets through (a space
+ * for `T`, `+0100`, leap second 60, which no JavaScript Date can hold).
+ */
+export const RFC3339_DATE_TIME_PATTERN =
+  '^\\d{4}-\\d{2}-\\d{2}[Tt]([01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(\\.\\d+)?([Zz]|[+-]([01]\\d|2[0-3]):[0-5]\\d)$';
+
+/** A path segment holding an RFC 3339 date-time with offset, e.g. `2026-11-22T04:53:00+01:00`. */
+export function DateTimeParam(options: { description?: string } = {}) {
+  return Type.String({ format: 'date-time', pattern: RFC3339_DATE_TIME_PATTERN, ...options });
+}
+
 export const StoreLogParamsSchema = Type.Object(
   {
     storeId: Id(),
-    fromDate: DateTime(),
-    toDate: DateTime(),
+    fromDate: DateTimeParam({
+      description: 'Start of the window (inclusive), at most 6 months ago',
+    }),
+    toDate: DateTimeParam({ description: 'End of the window (inclusive)' }),
     storeLogActionIds: Type.String({
       pattern: '^\\d+(,\\d+)*$',
       maxLength: 200,
@@ -68,11 +84,20 @@ export const StoreLogParamsSchema = Type.Object(
 );
 export type StoreLogParams = Static<typeof StoreLogParamsSchema>;
 
-// No upper limit is given by the reference platform; the 6-month window bounds the result.
+// The reference platform gives no upper limit; ours keeps one page one bounded query.
+export const STORE_LOG_MAX_LIMIT = 1000;
+export const STORE_LOG_DEFAULT_LIMIT = 100;
+
 export const StoreLogQuerySchema = Type.Object(
   {
-    limit: Type.Optional(Type.Integer({ minimum: 1, default: 100 })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, default: 0 })),
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: STORE_LOG_MAX_LIMIT,
+        default: STORE_LOG_DEFAULT_LIMIT,
+      }),
+    ),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, default: 0 })),
   },
   { title: 'StoreLogQuery' },
 );
@@ -133,3 +158,10 @@ export const StoreIdParamsSchema = Type.Object(
   { title: 'StoreIdParams' },
 );
 export type StoreIdParams = Static<typeof StoreIdParamsSchema>;
+
+/** A pending request to join a store team, named by the store and the applicant. */
+export const StoreTeamRequestParamsSchema = Type.Object(
+  { storeId: PositiveIdParam(), userId: PositiveIdParam() },
+  { title: 'StoreTeamRequestParams' },
+);
+export type StoreTeamRequestParams = Static<typeof StoreTeamRequestParamsSchema>;

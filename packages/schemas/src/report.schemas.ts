@@ -30,7 +30,8 @@ export const ReportSchema = Type.Object(
     reason: Type.String(),
     reportedAt: DateTime(),
     store: Nullable(Type.Object({ id: Id(), name: Type.String() })),
-    reporter: ReportUserSchema,
+    // The report stays with the reported person when the reporter's account is deleted.
+    reporter: Nullable(ReportUserSchema),
     reported: ReportUserSchema,
     forumThreadId: Nullable(Id()),
     // Free text on the reference platform; the presets are what the report team usually picks.

@@ -857,13 +857,31 @@ const examples: Record<string, Examples> = {
         value: { storeId: 1, fromDate: '2026-06-01', toDate: T, storeLogActionIds: '1' },
       },
       { why: 'store id 0', value: { storeId: 0, fromDate: T, toDate: T, storeLogActionIds: '1' } },
+      {
+        why: 'a space between date and time',
+        value: { storeId: 1, fromDate: '2026-06-01 00:00:00Z', toDate: T, storeLogActionIds: '1' },
+      },
+      {
+        why: 'an offset without colon',
+        value: {
+          storeId: 1,
+          fromDate: T,
+          toDate: '2026-06-01T00:00:00+0100',
+          storeLogActionIds: '1',
+        },
+      },
+      {
+        why: 'a leap second',
+        value: { storeId: 1, fromDate: '2026-06-30T23:59:60Z', toDate: T, storeLogActionIds: '1' },
+      },
     ],
   },
   StoreLogQuery: {
     schema: StoreLogQuerySchema,
-    valid: [{}, { limit: 1, offset: 0 }, { limit: 500 }],
+    valid: [{}, { limit: 1, offset: 0 }, { limit: 500 }, { limit: 1000 }],
     invalid: [
       { why: 'limit 0', value: { limit: 0 } },
+      { why: 'limit 1001', value: { limit: 1001 } },
       { why: 'negative offset', value: { offset: -1 } },
     ],
   },

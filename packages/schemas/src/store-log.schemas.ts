@@ -13,7 +13,8 @@ export const StoreLogEntrySchema = Type.Object(
   {
     performedAt: DateTime(),
     actionType: StoreLogActionSchema,
-    actor: UserStubSchema,
+    // Null once the user's account is deleted: the log outlives the people in it.
+    actor: Nullable(UserStubSchema),
     target: Nullable(UserStubSchema),
     dateReference: Nullable(DateTime({ description: 'The pickup slot the action refers to' })),
     content: Nullable(Type.String()),

@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Nullable } from './common.schemas.ts';
+import { DateTime, Id, Nullable } from './common.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
 /** 0 unclear, 1 no contact, 2 in negotiation, 4 does not want to, 5 cooperating, 6 gives to another charity, 7 permanently closed. */
@@ -33,3 +33,15 @@ export const StoreTeamRequestListSchema = Type.Array(StoreTeamRequestSchema, {
   title: 'StoreTeamRequestList',
 });
 export type StoreTeamRequestList = Static<typeof StoreTeamRequestListSchema>;
+
+/** The answer to accepting or declining a request to join a store team. */
+export const StoreTeamRequestDecisionSchema = Type.Object(
+  {
+    storeId: Id(),
+    userId: Id(),
+    decision: Type.Union([Type.Literal('accepted'), Type.Literal('declined')]),
+    decidedAt: DateTime(),
+  },
+  { title: 'StoreTeamRequestDecision' },
+);
+export type StoreTeamRequestDecision = Static<typeof StoreTeamRequestDecisionSchema>;

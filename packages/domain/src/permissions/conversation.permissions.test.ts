@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { mayMarkConversationRead, maySendMessage } from './conversation.permissions.ts';
+import {
+  mayMarkConversationRead,
+  mayReadConversation,
+  maySendMessage,
+} from './conversation.permissions.ts';
 import { ALL_ROLES, NO_ROLE, forEveryActor } from './test-support/actor-matrix.ts';
 
 describe.each([
   ['maySendMessage', maySendMessage],
   ['mayMarkConversationRead', mayMarkConversationRead],
+  ['mayReadConversation', mayReadConversation],
 ] as const)('%s', (_name, rule) => {
   it.each([
     ...forEveryActor('member of the conversation', { isConversationMember: true }, ALL_ROLES),

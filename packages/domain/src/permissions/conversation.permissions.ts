@@ -13,3 +13,8 @@ export function maySendMessage(_actor: Actor, facts: ConversationFacts): boolean
 export function mayMarkConversationRead(_actor: Actor, facts: ConversationFacts): boolean {
   return facts.isConversationMember;
 }
+
+/** Members read their conversation and who is in it; nobody else, whatever their role. */
+export function mayReadConversation(_actor: Actor, facts: ConversationFacts): boolean {
+  return facts.isConversationMember;
+}

@@ -3,6 +3,7 @@ import { Role } from '../enums.ts';
 import {
   mayHideForumPost,
   mayModerateForum,
+  mayReadForumThread,
   mayRestoreForumPost,
   maySeeHiddenForumPostBody,
 } from './forum.permissions.ts';
@@ -66,5 +67,53 @@ describe('mayHideForumPost', () => {
     ),
   ])('%s', (_who, actor, facts, expected) => {
     expect(mayHideForumPost(actor, facts)).toBe(expected);
+  });
+});
+
+describe('mayReadForumThread', () => {
+  const reader = {
+    holdsModerationDuty: false,
+    isRegionMember: false,
+    isRegionAmbassador: false,
+  };
+  it.each([
+    ...forEveryActor(
+      'general forum, member',
+      { ...reader, isAmbassadorForum: false, isRegionMember: true },
+      ALL_ROLES,
+    ),
+    ...forEveryActor(
+      'general forum, ambassador',
+      { ...reader, isAmbassadorForum: false, isRegionAmbassador: true },
+      ALL_ROLES,
+    ),
+    ...forEveryActor(
+      'general forum, moderator',
+      { ...reader, isAmbassadorForum: false, holdsModerationDuty: true },
+      ALL_ROLES,
+    ),
+    ...forEveryActor('general forum, outsider', { ...reader, isAmbassadorForum: false }, [
+      Role.Orga,
+    ]),
+    ...forEveryActor(
+      'ambassador forum, member',
+      { ...reader, isAmbassadorForum: true, isRegionMember: true },
+      [Role.Orga],
+    ),
+    ...forEveryActor(
+      'ambassador forum, ambassador',
+      { ...reader, isAmbassadorForum: true, isRegionAmbassador: true },
+      ALL_ROLES,
+    ),
+    ...forEveryActor(
+      'ambassador forum, moderator',
+      { ...reader, isAmbassadorForum: true, holdsModerationDuty: true },
+      ALL_ROLES,
+    ),
+    ...forEveryActor('ambassador forum, outsider', { ...reader, isAmbassadorForum: true }, [
+      Role.Orga,
+    ]),
+  ])('%s', (_who, actor, facts, expected) => {
+    expect(mayReadForumThread(actor, facts)).toBe(expected);
   });
 });

@@ -32,3 +32,23 @@ export function mayRestoreForumPost(actor: Actor, facts: ForumModerationFacts): 
 export function maySeeHiddenForumPostBody(actor: Actor, facts: ForumModerationFacts): boolean {
   return mayModerateForum(actor, facts);
 }
+
+export interface ForumReadFacts extends ForumModerationFacts {
+  /** The thread is in the region's ambassador forum rather than its general one. */
+  readonly isAmbassadorForum: boolean;
+  /** An active member of the thread's region. */
+  readonly isRegionMember: boolean;
+  /** An ambassador (admin) of the thread's region. */
+  readonly isRegionAmbassador: boolean;
+}
+
+/**
+ * A region's forum is for its members, its ambassador forum for its ambassadors. Moderators
+ * read both forums of the region they moderate (they cannot judge a post they cannot read),
+ * and organisation staff read every forum.
+ */
+export function mayReadForumThread(actor: Actor, facts: ForumReadFacts): boolean {
+  if (mayModerateForum(actor, facts)) return true;
+  if (facts.isAmbassadorForum) return facts.isRegionAmbassador;
+  return facts.isRegionMember || facts.isRegionAmbassador;
+}

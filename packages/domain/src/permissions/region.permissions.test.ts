@@ -3,6 +3,7 @@ import { Role } from '../enums.ts';
 import {
   mayChangeRegionOptions,
   mayReadRegionAdminView,
+  mayReadRegionOptions,
   refusedRegionOptionKeys,
   regionOptionGroupsHeldBy,
 } from './region.permissions.ts';
@@ -75,4 +76,15 @@ describe('mayReadRegionAdminView', () => {
       expect(mayReadRegionAdminView(actor)).toBe(expected);
     },
   );
+});
+
+describe('mayReadRegionOptions', () => {
+  it.each([
+    ...forEveryActor('holds neither duty', neither, [Role.Orga]),
+    ...forEveryActor('holds the report duty', reportOnly, ALL_ROLES),
+    ...forEveryActor('holds the stores-coordination duty', pickupOnly, ALL_ROLES),
+    ...forEveryActor('holds both duties', both, ALL_ROLES),
+  ])('%s', (_who, actor, facts, expected) => {
+    expect(mayReadRegionOptions(actor, facts)).toBe(expected);
+  });
 });

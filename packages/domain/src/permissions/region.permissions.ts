@@ -71,3 +71,12 @@ function isOneOf<T extends string>(list: readonly T[], value: string): value is 
 export function mayReadRegionAdminView(actor: Actor): boolean {
   return isOrga(actor);
 }
+
+/**
+ * The options are part of the administrative view, so orga reads them (without setting any);
+ * a holder of either duty reads all of them, the other group's included, to see the region's
+ * whole configuration before changing their part.
+ */
+export function mayReadRegionOptions(actor: Actor, facts: RegionOptionFacts): boolean {
+  return mayReadRegionAdminView(actor) || mayChangeRegionOptions(actor, facts);
+}

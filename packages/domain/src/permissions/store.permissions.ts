@@ -24,3 +24,17 @@ export function mayReadStoreLog(actor: Actor, facts: StoreFacts): boolean {
 export function mayReadStoreTeamRequests(actor: Actor, facts: StoreFacts): boolean {
   return mayEditStore(actor, facts);
 }
+
+/** Accepting or declining an application changes the team, which is the store's editors' call. */
+export function mayDecideStoreTeamRequests(actor: Actor, facts: StoreFacts): boolean {
+  return mayEditStore(actor, facts);
+}
+
+/**
+ * An applicant's distance to the store hints at where they live. Those who organise the store's
+ * pickups on the spot need it to judge an application; orga's administrative access to the list
+ * does not, so orga without a local role sees no distance.
+ */
+export function mayReadApplicantDistance(_actor: Actor, facts: StoreFacts): boolean {
+  return facts.isStoreManager || facts.holdsStoresCoordinationDuty;
+}

@@ -1,3 +1,86 @@
+import {
+  BananaBodySchema,
+  BananaListSchema,
+  BananaParamsSchema,
+  BananaSchema,
+  parseIdParam,
+  ProblemSchema,
+  RecipientIdParamsSchema,
+  UserIdParamsSchema,
+} from '@foodshare/schemas';
+import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { plainIntegerParams } from './plain-integer-params.ts';
+import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 
-export const bananasRoutes: FastifyPluginAsyncTypebox = async () => {};
+const tags = ['bananas'];
+
+export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/users/:recipientId/bananas',
+    {
+      schema: {
+        tags,
+        summary: 'Give a user a banana (verified users, once per recipient, 100+ characters)',
+        params: RecipientIdParamsSchema,
+        body: BananaBodySchema,
+        response: {
+          201: BananaSchema,
+          400: ProblemSchema,
+          401: ProblemSchema,
+          403: ProblemSchema,
+          404: ProblemSchema,
+          422: ProblemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const recipientId = parseIdParam(request.params.recipientId);
+      if (recipientId === undefined) throw Problem.notFound('There is no user with this id.');
+      const actor = await requireActor(request);
+      const banana = await giveBanana(request.em, actor, recipientId, request.body.message);
+      return reply.status(201).send(banana);
+    },
+  );
+
+  app.delete(
+    '/users/:recipientId/bananas/:senderId',
+    {
+      preValidation: plainIntegerParams('recipientId', 'senderId'),
+      schema: {
+        tags,
+        summary: 'Remove a banana (its recipient, its sender, or IT support); 204',
+        params: BananaParamsSchema,
+        response: {
+          204: Type.Null(),
+          401: ProblemSchema,
+          403: ProblemSchema,
+          404: ProblemSchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      const { recipientId, senderId } = request.params;
+      await deleteBanana(request.em, await requireActor(request), recipientId, senderId);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/users/:userId/bananas',
+    {
+      preValidation: plainIntegerParams('userId'),
+      schema: {
+        tags,
+        summary: 'The bananas a user received, newest first, with their senders',
+        params: UserIdParamsSchema,
+        response: { 200: BananaListSchema, 401: ProblemSchema, 404: ProblemSchema },
+      },
+    },
+    async (request) => {
+      await requireActor(request);
+      return listReceivedBananas(request.em, request.params.userId);
+    },
+  );
+};

@@ -1,3 +1,94 @@
+import {
+  ProblemSchema,
+  parseIdParam,
+  QuizAnswerListSchema,
+  QuizAnswerParamsSchema,
+  QuizAnswerSchema,
+  QuizConfirmationSchema,
+  QuizIdParamsSchema,
+  QuizQuestionParamsSchema,
+} from '@foodshare/schemas';
+import { Problem, requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
+import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
 
-export const quizzesRoutes: FastifyPluginAsyncTypebox = async () => {};
+const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+
+function idOrNotFound(value: string): number {
+  const id = parseIdParam(value);
+  if (id === undefined) throw Problem.notFound();
+  return id;
+}
+
+export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.post(
+    '/users/current/quiz-sessions/:quizId/confirmation',
+    {
+      schema: {
+        tags: ['quizzes'],
+        summary: 'Confirm a passed quiz: raises the role and ends the other sessions',
+        params: QuizIdParamsSchema,
+        response: { 200: QuizConfirmationSchema, 400: ProblemSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const session = requireSession(request);
+      const confirmed = await confirmPassedQuiz(
+        request.em,
+        actor,
+        idOrNotFound(request.params.quizId),
+      );
+      // After the commit: the other sessions must not outlive the role they were opened with,
+      // and a retry after a failure here confirms again harmlessly and ends them then.
+      const endedSessionCount = await app.sessions.destroyOthers(actor.id, session.id);
+      request.log.info(
+        { userId: actor.id, quizId: confirmed.quizId, role: confirmed.role, endedSessionCount },
+        'quiz confirmed',
+      );
+      return { ...confirmed, endedSessionCount };
+    },
+  );
+
+  app.get(
+    '/quiz/:quizId/questions/:questionId/answers',
+    {
+      schema: {
+        tags: ['quizzes'],
+        summary: 'The answers of a quiz question, for its curators',
+        params: QuizQuestionParamsSchema,
+        response: { 200: QuizAnswerListSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const { quizId, questionId } = request.params;
+      return listQuizAnswers(request.em, actor, {
+        quizId: idOrNotFound(quizId),
+        questionId: idOrNotFound(questionId),
+      });
+    },
+  );
+
+  app.delete(
+    '/quiz/:quizId/questions/:questionId/answers/:answerId',
+    {
+      schema: {
+        tags: ['quizzes'],
+        summary: 'Delete an answer of a quiz question; returns the deleted answer',
+        params: QuizAnswerParamsSchema,
+        response: { 200: QuizAnswerSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const { quizId, questionId, answerId } = request.params;
+      return deleteQuizAnswer(request.em, actor, {
+        quizId: idOrNotFound(quizId),
+        questionId: idOrNotFound(questionId),
+        answerId: idOrNotFound(answerId),
+      });
+    },
+  );
+};

@@ -1,3 +1,29 @@
+import { ProblemSchema, ReportListSchema, UserIdParamsSchema } from '@foodshare/schemas';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { plainIntegerParams } from './plain-integer-params.ts';
+import { listUserReports } from './reports.service.ts';
 
-export const reportsRoutes: FastifyPluginAsyncTypebox = async () => {};
+export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/users/:userId/reports',
+    {
+      preValidation: plainIntegerParams('userId'),
+      schema: {
+        tags: ['reports'],
+        summary: 'The reports about a user, newest first (orga, never about themselves)',
+        params: UserIdParamsSchema,
+        response: {
+          200: ReportListSchema,
+          401: ProblemSchema,
+          403: ProblemSchema,
+          404: ProblemSchema,
+        },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      return listUserReports(request.em, actor, request.params.userId);
+    },
+  );
+};

@@ -1,3 +1,83 @@
+import {
+  parseIdParam,
+  ProblemSchema,
+  StoreIdParamsSchema,
+  StoreTeamRequestDecisionSchema,
+  StoreTeamRequestListSchema,
+  StoreTeamRequestParamsSchema,
+} from '@foodshare/schemas';
+import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
 
-export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async () => {};
+const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+
+function idOrNotFound(value: string): number {
+  const id = parseIdParam(value);
+  if (id === undefined) throw Problem.notFound();
+  return id;
+}
+
+export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/stores/:storeId/requests',
+    {
+      schema: {
+        tags: ['stores'],
+        summary: 'Pending requests to join a store team (SPEC.md row 18)',
+        params: StoreIdParamsSchema,
+        response: { 200: StoreTeamRequestListSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      return listTeamRequests(request.em, actor, idOrNotFound(request.params.storeId));
+    },
+  );
+
+  app.post(
+    '/stores/:storeId/requests/:userId',
+    {
+      schema: {
+        tags: ['stores'],
+        summary: 'Accept a request to join a store team; logged as "request approved"',
+        params: StoreTeamRequestParamsSchema,
+        response: { 200: StoreTeamRequestDecisionSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const { storeId, userId } = request.params;
+      return decideTeamRequest(
+        request.em,
+        actor,
+        idOrNotFound(storeId),
+        idOrNotFound(userId),
+        'accepted',
+      );
+    },
+  );
+
+  app.delete(
+    '/stores/:storeId/requests/:userId',
+    {
+      schema: {
+        tags: ['stores'],
+        summary: 'Decline a request to join a store team; logged as "request declined"',
+        params: StoreTeamRequestParamsSchema,
+        response: { 200: StoreTeamRequestDecisionSchema, ...problems },
+      },
+    },
+    async (request) => {
+      const actor = await requireActor(request);
+      const { storeId, userId } = request.params;
+      return decideTeamRequest(
+        request.em,
+        actor,
+        idOrNotFound(storeId),
+        idOrNotFound(userId),
+        'declined',
+      );
+    },
+  );
+};

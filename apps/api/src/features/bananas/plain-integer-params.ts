@@ -1,0 +1,18 @@
+import { Problem } from '@foodshare/server-kit';
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * SPEC.md types these path ids as integers. TypeBox's conversion would also read `1.5`, `0x10`,
+ * `1e3` or ` 7` as a number, so that one row had many URLs; only plain digits name a row, and
+ * anything else is a 404 like any other path value that names nothing (DESIGN.md 3). Runs before
+ * validation, while the params are still the raw strings.
+ */
+export function plainIntegerParams(...names: string[]) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const params = request.params as Record<string, unknown>;
+    for (const name of names) {
+      const value = params[name];
+      if (typeof value !== 'string' || !/^\d+$/.test(value)) throw Problem.notFound();
+    }
+  };
+}

@@ -1,0 +1,427 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import { StoreChainReadSchema } from '@foodshare/schemas';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+const CHAIN_GROUP = 332;
+
+describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let userCount = 0;
+  let chainCount = 0;
+  const roleUsers: number[] = [];
+  let groupAdmin: number;
+  let groupMember: number;
+  /** KAM of another chain only. */
+  let otherKam: number;
+  /** A second thread of the store-chain group's forum. */
+  let groupThread: number;
+
+  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
+    (await orm.em.fork().execute(query, params)) as T;
+
+  async function createUser(role: number): Promise<number> {
+    userCount += 1;
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values ('Chris', 'Chain', ?, 'x', ?, true) returning id`,
+      [`user${userCount}@chains.example.org`, role],
+    );
+    return rows[0]!.id;
+  }
+
+  /** A chain with kim as its KAM, as the demo chain has. */
+  async function createChain(kams: number[] = [ids.users.kim]): Promise<number> {
+    chainCount += 1;
+    const rows = await sql<{ id: number }[]>(
+      `insert into store_chains (name, status, headquarters_zip, headquarters_city, notes,
+                                 estimated_store_count, region_id)
+       values (?, 1, '12345', 'Musterstadt', 'Notiz', 7, 3) returning id`,
+      [`Testkette ${chainCount}`],
+    );
+    const chainId = rows[0]!.id;
+    for (const kam of kams) {
+      await sql('insert into store_chain_kams (chain_id, user_id) values (?, ?)', [chainId, kam]);
+    }
+    return chainId;
+  }
+
+  const kamsOf = async (chainId: number) =>
+    (
+      await sql<{ user_id: number }[]>(
+        'select user_id from store_chain_kams where chain_id = ? order by user_id',
+        [chainId],
+      )
+    ).map((row) => row.user_id);
+
+  const nameOf = async (chainId: number) =>
+    (await sql<{ name: string }[]>('select name from store_chains where id = ?', [chainId]))[0]!
+      .name;
+
+  const client = (userId: number) => signInAs(app, userId);
+
+  const read = (who: SignedInClient | null, chainId: number | string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/chains/${chainId}`,
+      ...(who ? { cookies: who.cookies } : {}),
+    });
+
+  const patch = (
+    who: SignedInClient | null,
+    chainId: number | string,
+    payload: object,
+    csrf = true,
+  ) =>
+    app.inject({
+      method: 'PATCH',
+      url: `/api/chains/${chainId}`,
+      payload,
+      ...(who ? { cookies: who.cookies, ...(csrf ? { headers: who.headers } : {}) } : {}),
+    });
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(role));
+    groupAdmin = await createUser(1);
+    groupMember = await createUser(2);
+    otherKam = await createUser(1);
+    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [
+      CHAIN_GROUP,
+      groupAdmin,
+    ]);
+    await sql('insert into region_memberships (region_id, user_id) values (?, ?), (?, ?), (?, ?)', [
+      CHAIN_GROUP,
+      groupAdmin,
+      CHAIN_GROUP,
+      groupMember,
+      CHAIN_GROUP,
+      otherKam,
+    ]);
+    // otherKam's own chain: a KAM elsewhere, and a member of group 332.
+    await createChain([otherKam]);
+    const threads = await sql<{ id: number }[]>(
+      "insert into forum_threads (region_id, title) values (?, 'Zweite Kette') returning id",
+      [CHAIN_GROUP],
+    );
+    groupThread = threads[0]!.id;
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  describe('GET', () => {
+    it('shows kim, KAM of the demo chain, every field and the store count', async () => {
+      const response = await read(await client(ids.users.kim), ids.chainId);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Value.Check(StoreChainReadSchema, body)).toBe(true);
+      expect(body).toEqual({
+        chain: {
+          id: ids.chainId,
+          name: 'Beispiel-Markt',
+          status: 2,
+          headquartersZip: '12345',
+          headquartersCity: 'Musterstadt',
+          headquartersCountry: 'Deutschland',
+          allowPress: true,
+          forumThread: expect.any(Number),
+          notes: 'Ansprechpartnerin in der Zentrale: Abteilung Nachhaltigkeit.',
+          commonStoreInformation: expect.stringContaining('Hintereingang'),
+          estimatedStoreCount: 42,
+          modificationDate: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+          regionId: 3,
+        },
+        storeCount: 1,
+      });
+    });
+
+    const hidden = {
+      forumThread: null,
+      notes: null,
+      estimatedStoreCount: null,
+      regionId: null,
+    };
+    it.each([
+      ['foodsharer (0)', () => roleUsers[0]!, 'refused'],
+      ['foodsaver (1)', () => roleUsers[1]!, 'restricted'],
+      ['store manager (2)', () => roleUsers[2]!, 'restricted'],
+      ['ambassador (3)', () => roleUsers[3]!, 'restricted'],
+      ['orga (4)', () => roleUsers[4]!, 'full'],
+      ['member of the store-chain group', () => groupMember, 'full'],
+      ['admin of the store-chain group', () => groupAdmin, 'full'],
+      ['KAM of the chain (kim)', () => ids.users.kim, 'full'],
+      ['KAM of another chain', () => otherKam, 'full'],
+      ['alice, manager of a store of the chain', () => ids.users.alice, 'restricted'],
+    ] as const)('%s sees the chain: %s', async (_who, user, view) => {
+      const response = await read(await client(user()), ids.chainId);
+      if (view === 'refused') {
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toMatchObject({ code: 'CHAIN_READ_FORBIDDEN' });
+        return;
+      }
+      expect(response.statusCode).toBe(200);
+      expect(Value.Check(StoreChainReadSchema, response.json())).toBe(true);
+      const { chain, storeCount } = response.json();
+      if (view === 'restricted') {
+        expect(chain).toMatchObject(hidden);
+        expect(storeCount).toBeNull();
+        expect(chain.name).toBe('Beispiel-Markt');
+      } else {
+        expect(chain.notes).not.toBeNull();
+        expect(storeCount).toBe(1);
+      }
+    });
+
+    it('hides the details from a KAM of another chain who is not in group 332', async () => {
+      const outsider = await createUser(1);
+      const chainId = await createChain([outsider]);
+      const own = await read(await client(outsider), chainId);
+      expect(own.json().chain.notes).toBe('Notiz');
+      const demo = await read(await client(outsider), ids.chainId);
+      expect(demo.json().chain).toMatchObject(hidden);
+    });
+
+    it('answers 401 without a session', async () => {
+      const response = await read(null, ids.chainId);
+      expect(response.statusCode).toBe(401);
+    });
+
+    it.each([
+      ['an unknown chain', '999999'],
+      ['a leading zero', `0${ids.chainId}`],
+      ['letters', 'abc'],
+      ['0', '0'],
+      ['an id beyond 32 bits', '4294967296'],
+    ])('answers 404 for %s', async (_what, chainId) => {
+      const response = await read(await client(ids.users.kim), chainId);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    });
+  });
+
+  describe('PATCH', () => {
+    it('lets kim rename the demo chain and answers with the updated chain', async () => {
+      const kim = await client(ids.users.kim);
+      const before = (await read(kim, ids.chainId)).json();
+      const response = await patch(kim, ids.chainId, {
+        name: 'Beispiel-Markt Deutschland',
+        headquartersCountry: '',
+        estimatedStoreCount: 50,
+      });
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Value.Check(StoreChainReadSchema, body)).toBe(true);
+      expect(body).toEqual({
+        chain: {
+          ...before.chain,
+          name: 'Beispiel-Markt Deutschland',
+          headquartersCountry: '',
+          estimatedStoreCount: 50,
+          modificationDate: expect.any(String),
+        },
+        storeCount: 1,
+      });
+      expect(Date.parse(body.chain.modificationDate)).toBeGreaterThan(
+        Date.parse(before.chain.modificationDate),
+      );
+      expect((await read(kim, ids.chainId)).json()).toEqual(body);
+    });
+
+    it.each([
+      ['foodsharer (0)', () => roleUsers[0]!, false],
+      ['foodsaver (1)', () => roleUsers[1]!, false],
+      ['store manager (2)', () => roleUsers[2]!, false],
+      ['ambassador (3)', () => roleUsers[3]!, false],
+      ['orga (4)', () => roleUsers[4]!, true],
+      ['plain member of the store-chain group', () => groupMember, false],
+      ['admin of the store-chain group', () => groupAdmin, true],
+      ['KAM of the chain (kim)', () => ids.users.kim, true],
+      ['KAM of another chain', () => otherKam, false],
+    ])('%s may edit: %s', async (who, user, allowed) => {
+      const chainId = await createChain();
+      const response = await patch(await client(user()), chainId, { name: `Kette von ${who}` });
+      expect(response.statusCode).toBe(allowed ? 200 : 403);
+      if (!allowed) expect(response.json()).toMatchObject({ code: 'CHAIN_EDIT_FORBIDDEN' });
+      expect(await nameOf(chainId)).toBe(allowed ? `Kette von ${who}` : `Testkette ${chainCount}`);
+    });
+
+    it.each([
+      ['orga', () => roleUsers[4]!, true],
+      ['an admin of the store-chain group', () => groupAdmin, true],
+      ['a KAM of the chain', () => ids.users.kim, false],
+    ])('%s may replace the KAMs: %s', async (_who, user, allowed) => {
+      const chainId = await createChain();
+      const response = await patch(await client(user()), chainId, {
+        kams: [groupMember, ids.users.kim],
+      });
+      expect(response.statusCode).toBe(allowed ? 200 : 403);
+      if (!allowed) expect(response.json()).toMatchObject({ code: 'CHAIN_KAMS_FORBIDDEN' });
+      expect(await kamsOf(chainId)).toEqual(
+        allowed ? [ids.users.kim, groupMember].sort((a, b) => a - b) : [ids.users.kim],
+      );
+    });
+
+    it('lets a KAM send the KAMs unchanged along with a real change', async () => {
+      const chainId = await createChain();
+      const response = await patch(await client(ids.users.kim), chainId, {
+        kams: [ids.users.kim],
+        allowPress: true,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json().chain.allowPress).toBe(true);
+    });
+
+    it('removes every KAM with an empty list; the former KAM then loses the details', async () => {
+      const outsider = await createUser(1);
+      const chainId = await createChain([outsider]);
+      const response = await patch(await client(groupAdmin), chainId, { kams: [] });
+      expect(response.statusCode).toBe(200);
+      expect(await kamsOf(chainId)).toEqual([]);
+      expect((await read(await client(outsider), chainId)).json().storeCount).toBeNull();
+    });
+
+    it.each([
+      ['a user outside the store-chain group', () => roleUsers[1]!],
+      ['an unknown user', () => 2_000_000_000],
+    ])('answers 422 when a KAM would be %s', async (_what, user) => {
+      const chainId = await createChain();
+      const response = await patch(await client(groupAdmin), chainId, {
+        kams: [ids.users.kim, user()],
+        name: 'Nicht gespeichert',
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({ code: 'CHAIN_KAMS_NOT_GROUP_MEMBERS' });
+      expect(response.json().detail).toContain(String(user()));
+      expect(await kamsOf(chainId)).toEqual([ids.users.kim]);
+      expect(await nameOf(chainId)).toBe(`Testkette ${chainCount}`);
+    });
+
+    it('takes a thread of the store-chain group forum and refuses any other', async () => {
+      const chainId = await createChain();
+      const kim = await client(ids.users.kim);
+      const ok = await patch(kim, chainId, { forumThread: groupThread });
+      expect(ok.statusCode).toBe(200);
+      expect(ok.json().chain.forumThread).toBe(groupThread);
+      for (const thread of [ids.forumThreadId, 2_000_000_000]) {
+        const refused = await patch(kim, chainId, { forumThread: thread });
+        expect(refused.statusCode).toBe(422);
+        expect(refused.json()).toMatchObject({ code: 'CHAIN_FORUM_THREAD_NOT_IN_GROUP' });
+      }
+    });
+
+    it('answers 400 to a patch that changes nothing', async () => {
+      const chainId = await createChain();
+      const kim = await client(ids.users.kim);
+      for (const payload of [
+        { name: `Testkette ${chainCount}`, status: 1 },
+        { kams: [ids.users.kim] },
+        { headquartersCountry: '' },
+      ]) {
+        const response = await patch(kim, chainId, payload);
+        expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'CHAIN_UNCHANGED' });
+      }
+    });
+
+    describe('field constraints', () => {
+      const a = (n: number) => 'a'.repeat(n);
+      it.each([
+        ['name of 120 characters', { name: a(120) }, true],
+        ['name of 121 characters', { name: a(121) }, false],
+        ['empty name', { name: '' }, false],
+        ['blank name', { name: '   ' }, false],
+        ['name with markup', { name: '<b>Markt</b>' }, false],
+        ['name with a line break', { name: 'Markt\nNord' }, false],
+        ['zip of 5 characters', { headquartersZip: '54321' }, true],
+        ['zip of 6 characters', { headquartersZip: '123456' }, false],
+        ['empty zip', { headquartersZip: '' }, false],
+        ['city of 50 characters', { headquartersCity: a(50) }, true],
+        ['city of 51 characters', { headquartersCity: a(51) }, false],
+        ['empty city', { headquartersCity: '' }, false],
+        ['country of 50 characters', { headquartersCountry: a(50) }, true],
+        ['country of 51 characters', { headquartersCountry: a(51) }, false],
+        ['notes of 200 characters', { notes: a(200) }, true],
+        ['notes of 201 characters', { notes: a(201) }, false],
+        ['estimated store count 0', { estimatedStoreCount: 0 }, true],
+        ['estimated store count -1', { estimatedStoreCount: -1 }, false],
+        ['status 0', { status: 0 }, true],
+        ['status 4', { status: 4 }, true],
+        ['status 5', { status: 5 }, false],
+        ['status -1', { status: -1 }, false],
+        ['status as a string', { status: '2' }, false],
+        ['forum thread 0', { forumThread: 0 }, false],
+        ['a KAM id twice', { kams: [ids.users.kim, ids.users.kim] }, false],
+        ['an unknown field', { kam: [1] }, false],
+        ['an empty patch', {}, false],
+      ])('%s: accepted %s', async (_what, payload, accepted) => {
+        const chainId = await createChain();
+        const response = await patch(await client(roleUsers[4]!), chainId, payload);
+        expect(response.statusCode).toBe(accepted ? 200 : 400);
+        if (accepted) expect(response.json().chain).toMatchObject(payload);
+        else expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      });
+    });
+
+    it('answers 404 before 403: an unknown chain is 404 even for a foodsharer', async () => {
+      const foodsharer = await client(roleUsers[0]!);
+      expect((await patch(foodsharer, 999_999, { name: 'x' })).statusCode).toBe(404);
+      expect((await patch(foodsharer, ids.chainId, { name: 'x' })).statusCode).toBe(403);
+    });
+
+    it.each([
+      ['a leading zero', `0${ids.chainId}`],
+      ['letters', 'abc'],
+      ['an id beyond 32 bits', '4294967296'],
+    ])('answers 404 for %s', async (_what, chainId) => {
+      const response = await patch(await client(roleUsers[4]!), chainId, { name: 'x' });
+      expect(response.statusCode).toBe(404);
+    });
+
+    it('answers 401 without a session', async () => {
+      const chainId = await createChain();
+      const response = await patch(null, chainId, { name: 'Anonym' });
+      expect(response.statusCode).toBe(401);
+      expect(await nameOf(chainId)).toBe(`Testkette ${chainCount}`);
+    });
+
+    it('refuses a patch without the CSRF token', async () => {
+      const chainId = await createChain();
+      const response = await patch(await client(ids.users.kim), chainId, { name: 'Ohne' }, false);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+      expect(await nameOf(chainId)).toBe(`Testkette ${chainCount}`);
+    });
+
+    it('keeps the chain as it was when replacing the KAMs fails', async () => {
+      const chainId = await createChain();
+      const name = await nameOf(chainId);
+      await sql(`create function fail_kam_insert() returns trigger language plpgsql as $$
+        begin raise exception 'kam insert refused by test'; end $$`);
+      await sql(`create trigger fail_kam_insert before insert on store_chain_kams
+        for each row when (new.chain_id = ${chainId}) execute function fail_kam_insert()`);
+      try {
+        const response = await patch(await client(groupAdmin), chainId, {
+          name: 'Halb gespeichert',
+          kams: [groupMember],
+        });
+        expect(response.statusCode).toBe(500);
+        expect(response.body).not.toContain('refused by test');
+      } finally {
+        await sql('drop trigger fail_kam_insert on store_chain_kams');
+        await sql('drop function fail_kam_insert');
+      }
+      expect(await nameOf(chainId)).toBe(name);
+      expect(await kamsOf(chainId)).toEqual([ids.users.kim]);
+    });
+  });
+});

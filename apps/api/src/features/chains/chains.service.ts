@@ -1,0 +1,164 @@
+import {
+  type Actor,
+  type EntityManager,
+  mayChangeChainKams,
+  mayEditChain,
+  mayReadChain,
+  WellKnownUnit,
+} from '@foodshare/domain';
+import type { StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
+import { Problem } from '@foodshare/server-kit';
+import { type ChainRow, loadChain, toChainRead } from './chain-read.ts';
+
+type ScalarKey = Exclude<keyof StoreChainUpdateBody, 'kams'>;
+
+/** The column of each field; the only names ever put into the SQL text. */
+const COLUMNS: Readonly<Record<ScalarKey, keyof ChainRow>> = {
+  name: 'name',
+  status: 'status',
+  headquartersZip: 'headquarters_zip',
+  headquartersCity: 'headquarters_city',
+  headquartersCountry: 'headquarters_country',
+  allowPress: 'allow_press',
+  forumThread: 'forum_thread_id',
+  notes: 'notes',
+  commonStoreInformation: 'common_store_information',
+  estimatedStoreCount: 'estimated_store_count',
+};
+const SCALAR_KEYS = Object.keys(COLUMNS) as ScalarKey[];
+// Read back as "" where the column is null, so "" there changes nothing.
+const EMPTY_WHEN_NULL: readonly ScalarKey[] = [
+  'headquartersZip',
+  'headquartersCity',
+  'headquartersCountry',
+  'notes',
+  'commonStoreInformation',
+];
+
+export async function readChain(
+  em: EntityManager,
+  actor: Actor,
+  chainId: number,
+): Promise<StoreChainRead> {
+  // Decided by role alone, before the lookup: a foodsharer learns nothing of which chains exist.
+  if (!mayReadChain(actor)) {
+    throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
+  }
+  const row = await loadChain(em, actor, chainId);
+  if (!row) throw Problem.notFound('There is no store chain with this id.');
+  return toChainRead(actor, row);
+}
+
+function changes(current: ChainRow, body: StoreChainUpdateBody): ScalarKey[] {
+  return SCALAR_KEYS.filter((key) => {
+    const value = body[key];
+    if (value === undefined) return false;
+    const stored = current[COLUMNS[key]];
+    const before = stored === null && EMPTY_WHEN_NULL.includes(key) ? '' : stored;
+    return value !== before;
+  });
+}
+
+function sameIds(a: readonly number[], b: readonly number[]): boolean {
+  const sorted = [...b].sort((x, y) => x - y);
+  return a.length === b.length && [...a].sort((x, y) => x - y).every((id, i) => id === sorted[i]);
+}
+
+/** `{1,2,3}`: an int[] literal of ids the schema already checked to be integers. */
+function intArray(ids: readonly number[]): string {
+  return `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
+}
+
+/** KAMs must be members of the store-chain group; the thread must be in that group's forum. */
+async function checkReferences(
+  em: EntityManager,
+  kams: readonly number[] | undefined,
+  forumThread: number | undefined,
+): Promise<void> {
+  const group = WellKnownUnit.StoreChainGroup;
+  const rows = await em.execute<{ non_members: number[]; thread_ok: boolean }[]>(
+    `select array(select u.id from unnest(?::int[]) as u(id)
+                   where not exists (select 1 from region_memberships m
+                                      where m.region_id = ${group} and m.user_id = u.id
+                                        and m.active)
+                     and not exists (select 1 from region_admins a
+                                      where a.region_id = ${group} and a.user_id = u.id)
+                   order by u.id) as non_members,
+            exists (select 1 from forum_threads t where t.id = ? and t.region_id = ${group})
+              as thread_ok`,
+    [intArray(kams ?? []), forumThread ?? 0],
+  );
+  const { non_members: nonMembers = [], thread_ok: threadOk = false } = rows[0] ?? {};
+  if (nonMembers.length > 0) {
+    throw new Problem({
+      status: 422,
+      code: 'CHAIN_KAMS_NOT_GROUP_MEMBERS',
+      title: 'Unprocessable Content',
+      detail: `Key account managers must be members of the store-chain group; these are not: ${nonMembers.join(', ')}.`,
+      errors: [{ path: '/body/kams', message: `not members: ${nonMembers.join(', ')}` }],
+    });
+  }
+  if (forumThread !== undefined && !threadOk) {
+    throw Problem.unprocessable(
+      'CHAIN_FORUM_THREAD_NOT_IN_GROUP',
+      "The forum thread must be a thread of the store-chain group's forum.",
+    );
+  }
+}
+
+/**
+ * Applies a patch (DOMAIN-FACTS 11): 404 before 403; only orga and store-chain group admins
+ * change the KAMs; a patch that changes nothing is a 400. The chain and its KAMs change in
+ * one transaction, so the answer is the whole patch or none of it.
+ */
+export async function updateChain(
+  em: EntityManager,
+  actor: Actor,
+  chainId: number,
+  body: StoreChainUpdateBody,
+): Promise<StoreChainRead> {
+  const current = await loadChain(em, actor, chainId);
+  if (!current) throw Problem.notFound('There is no store chain with this id.');
+  const relations = { isStoreChainGroupAdmin: current.is_group_admin, isChainKam: current.is_kam };
+  if (!mayEditChain(actor, relations)) {
+    throw Problem.forbidden(
+      'CHAIN_EDIT_FORBIDDEN',
+      'Only orga, admins of the store-chain group and KAMs of the chain edit it.',
+    );
+  }
+  const kams = body.kams !== undefined && !sameIds(body.kams, current.kam_ids) ? body.kams : null;
+  if (kams !== null && !mayChangeChainKams(actor, relations)) {
+    throw Problem.forbidden(
+      'CHAIN_KAMS_FORBIDDEN',
+      'Only orga and admins of the store-chain group appoint key account managers.',
+    );
+  }
+  const changed = changes(current, body);
+  if (changed.length === 0 && kams === null) {
+    throw Problem.badRequest('CHAIN_UNCHANGED', 'The patch changes nothing.');
+  }
+  const thread = changed.includes('forumThread') ? body.forumThread : undefined;
+  if (kams !== null || thread !== undefined) await checkReferences(em, kams ?? undefined, thread);
+
+  return em.transactional(async (tx) => {
+    // Updating the chain row first locks it: concurrent patches of its KAMs run one after the other.
+    const assignments = changed.map((key) => `${COLUMNS[key]} = ?`);
+    await tx.execute(
+      `update store_chains set ${[...assignments, 'modification_date = now()'].join(', ')}
+        where id = ?`,
+      [...changed.map((key) => body[key]), chainId],
+    );
+    if (kams !== null) {
+      await tx.execute('delete from store_chain_kams where chain_id = ?', [chainId]);
+      if (kams.length > 0) {
+        await tx.execute(
+          'insert into store_chain_kams (chain_id, user_id) select ?, unnest(?::int[])',
+          [chainId, intArray(kams)],
+        );
+      }
+    }
+    const updated = await loadChain(tx, actor, chainId);
+    if (!updated) throw new Error('the updated chain vanished');
+    return toChainRead(actor, updated);
+  });
+}

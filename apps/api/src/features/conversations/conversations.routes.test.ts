@@ -1,0 +1,483 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import {
+  type ConversationMessageList,
+  ConversationMessageListSchema,
+  ConversationReadStateSchema,
+  ConversationSchema,
+  MessageSchema,
+} from '@foodshare/schemas';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+
+type Rows = Record<string, unknown>[];
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+describe('conversations: messages, read status, conversation', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  const roleUsers: number[] = [];
+
+  const sql = <T extends Rows = Rows>(query: string, params: unknown[] = []) =>
+    orm.em.fork().execute<T>(query, params);
+
+  async function createUser(tag: string, role: number): Promise<number> {
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values (?, 'Test', ?, 'x', ?, true) returning id`,
+      [tag, `${tag}@conversations.example.org`, role],
+    );
+    return rows[0]!.id;
+  }
+
+  /** A fresh conversation, so a test's messages and read states are its own. */
+  async function createConversation(memberIds: number[]): Promise<number> {
+    const rows = await sql<{ id: number }[]>(
+      `insert into conversations (name) values ('Test') returning id`,
+    );
+    const id = rows[0]!.id;
+    for (const userId of memberIds) {
+      await sql(
+        `insert into conversation_members (conversation_id, user_id, unread, last_read_at)
+         values (?, ?, false, now() - interval '1 day')`,
+        [id, userId],
+      );
+    }
+    return id;
+  }
+
+  async function memberStates(conversationId: number) {
+    const rows = await sql<{ user_id: number; unread: boolean; last_read_at: string | null }[]>(
+      `select user_id, unread, last_read_at from conversation_members
+        where conversation_id = ? order by user_id`,
+      [conversationId],
+    );
+    return Object.fromEntries(
+      rows.map((row) => [
+        row.user_id,
+        {
+          unread: row.unread,
+          lastReadAt: row.last_read_at === null ? null : new Date(row.last_read_at).toISOString(),
+        },
+      ]),
+    );
+  }
+
+  async function messageCount(conversationId: number): Promise<number> {
+    const rows = await sql<{ count: string }[]>(
+      'select count(*) as count from messages where conversation_id = ?',
+      [conversationId],
+    );
+    return Number(rows[0]!.count);
+  }
+
+  const as = (name: keyof typeof ids.users) => signInAs(app, ids.users[name]);
+
+  const withClient = (client: SignedInClient | null, csrf = true) =>
+    client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {};
+
+  const send = (
+    client: SignedInClient | null,
+    conversationId: number | string,
+    payload: unknown,
+    csrf = true,
+  ) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/messages`,
+      payload: payload as object,
+      ...withClient(client, csrf),
+    });
+
+  const markRead = (
+    client: SignedInClient | null,
+    conversationId: number | string,
+    query = '?read=1',
+    csrf = true,
+  ) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/conversations/${conversationId}/readStatus${query}`,
+      ...withClient(client, csrf),
+    });
+
+  const read = (client: SignedInClient | null, path: string) =>
+    app.inject({ method: 'GET', url: `/api/conversations/${path}`, ...withClient(client) });
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(`role${role}`, role));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  describe('POST /api/conversations/{conversationId}/messages', () => {
+    it('stores a trimmed message, answers 201, and marks it unread for the others only', async () => {
+      const { alice, bob, carla } = ids.users;
+      const conversation = await createConversation([alice, bob, carla]);
+      const before = await memberStates(conversation);
+      const response = await send(await as('bob'), conversation, { body: '  Bin dabei!  \n' });
+      expect(response.statusCode).toBe(201);
+      const message = response.json();
+      expect(Value.Check(MessageSchema, message)).toBe(true);
+      expect(message).toEqual({
+        id: expect.any(Number),
+        body: 'Bin dabei!',
+        sentAt: expect.stringMatching(ISO),
+        authorId: bob,
+      });
+      expect(await memberStates(conversation)).toEqual({
+        [alice]: { unread: true, lastReadAt: before[alice]!.lastReadAt },
+        [bob]: { unread: false, lastReadAt: message.sentAt },
+        [carla]: { unread: true, lastReadAt: before[carla]!.lastReadAt },
+      });
+      const listed = (await read(await as('alice'), `${conversation}/messages`)).json();
+      expect(listed[0]).toMatchObject({ id: message.id, body: 'Bin dabei!', authorId: bob });
+    });
+
+    it('sends into the demo conversation for each member', async () => {
+      for (const name of ['alice', 'bob', 'carla'] as const) {
+        const response = await send(await as(name), ids.conversationId, {
+          body: `Hallo von ${name}`,
+        });
+        expect(response.statusCode).toBe(201);
+      }
+    });
+
+    it.each([
+      ['foodsharer (0)', 0],
+      ['foodsaver (1)', 1],
+      ['store manager (2)', 2],
+      ['ambassador (3)', 3],
+      ['orga (4)', 4],
+    ])('refuses a %s who is not a member with 403', async (_who, role) => {
+      const response = await send(await signInAs(app, roleUsers[role]!), ids.conversationId, {
+        body: 'Hallo?',
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
+    });
+
+    it.each([
+      ['kim, member of another conversation of alice', 'kim'],
+      ['dana, ambassador of the members region', 'dana'],
+      ['orga', 'orga'],
+    ] as const)('refuses %s', async (_who, name) => {
+      const before = await messageCount(ids.conversationId);
+      const response = await send(await as(name), ids.conversationId, { body: 'Hallo?' });
+      expect(response.statusCode).toBe(403);
+      expect(await messageCount(ids.conversationId)).toBe(before);
+    });
+
+    it('stores a send with a clientKey once and answers a repeat with 200 and the same message', async () => {
+      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      const bob = await as('bob');
+      const payload = { body: 'Nur einmal bitte', clientKey: 'a1b2c3d4e5f6' };
+      const first = await send(bob, conversation, payload);
+      expect(first.statusCode).toBe(201);
+      const repeat = await send(bob, conversation, payload);
+      expect(repeat.statusCode).toBe(200);
+      expect(Value.Check(MessageSchema, repeat.json())).toBe(true);
+      expect(repeat.json()).toEqual(first.json());
+      expect(await messageCount(conversation)).toBe(1);
+
+      // The key is per conversation and sender.
+      const alice = await send(await as('alice'), conversation, payload);
+      expect(alice.statusCode).toBe(201);
+      expect(alice.json().id).not.toBe(first.json().id);
+      expect(await messageCount(conversation)).toBe(2);
+    });
+
+    it('refuses the same clientKey with another text with 409', async () => {
+      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      const bob = await as('bob');
+      await send(bob, conversation, { body: 'Erste', clientKey: '00000000000f' });
+      const other = await send(bob, conversation, { body: 'Zweite', clientKey: '00000000000f' });
+      expect(other.statusCode).toBe(409);
+      expect(other.json()).toMatchObject({ code: 'CLIENT_KEY_REUSED' });
+      expect(await messageCount(conversation)).toBe(1);
+    });
+
+    it('stores one message for simultaneous sends with the same clientKey', async () => {
+      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      const bob = await as('bob');
+      const payload = { body: 'Wackeliges Netz', clientKey: 'feedfacecafe' };
+      const responses = await Promise.all(
+        Array.from({ length: 6 }, () => send(bob, conversation, payload)),
+      );
+      const statuses = responses.map((response) => response.statusCode).sort();
+      expect(statuses).toEqual([200, 200, 200, 200, 200, 201]);
+      expect(new Set(responses.map((response) => response.json<{ id: number }>().id)).size).toBe(1);
+      expect(await messageCount(conversation)).toBe(1);
+    });
+
+    it.each([
+      ['an empty body', { body: '' }],
+      ['a blank body', { body: ' \n\t ' }],
+      ['no body', {}],
+      ['a body that is a number', { body: 5 }],
+      ['a body of 10 001 characters', { body: 'm'.repeat(10_001) }],
+      ['a clientKey in upper case', { body: 'Hi', clientKey: 'A1B2C3D4E5F6' }],
+      ['a clientKey of 11 characters', { body: 'Hi', clientKey: 'a1b2c3d4e5f' }],
+      ['an unknown key', { body: 'Hi', urgent: true }],
+    ])('answers 400 VALIDATION_FAILED for %s', async (_what, payload) => {
+      const before = await messageCount(ids.conversationId);
+      const response = await send(await as('alice'), ids.conversationId, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(await messageCount(ids.conversationId)).toBe(before);
+    });
+
+    it('accepts a body of 10 000 characters', async () => {
+      const response = await send(await as('alice'), ids.conversationId, {
+        body: 'm'.repeat(10_000),
+      });
+      expect(response.statusCode).toBe(201);
+    });
+
+    it('needs the CSRF token, and a session', async () => {
+      const before = await messageCount(ids.conversationId);
+      const forged = await send(await as('alice'), ids.conversationId, { body: 'x' }, false);
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
+      const anonymous = await send(null, ids.conversationId, { body: 'x' });
+      expect(anonymous.statusCode).toBe(401);
+      expect(await messageCount(ids.conversationId)).toBe(before);
+    });
+
+    it('accepts leading zeros, which `\\d+` allows', async () => {
+      const response = await send(await as('alice'), `00${ids.conversationId}`, { body: 'Null' });
+      expect(response.statusCode).toBe(201);
+    });
+
+    it.each([['999999'], ['0'], ['abc'], ['4294967296'], ['1a'], ['-1']])(
+      'answers 404 for conversation %s',
+      async (conversationId) => {
+        const response = await send(await as('alice'), conversationId, { body: 'Hallo' });
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+      },
+    );
+
+    it('leaves no message behind when marking the others unread fails', async () => {
+      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      await sql(`create function fail_unread() returns trigger language plpgsql as $$
+        begin raise exception 'unread update failed'; end $$`);
+      await sql(`create trigger fail_unread before update on conversation_members
+        for each row when (new.conversation_id = ${conversation}) execute function fail_unread()`);
+      try {
+        const response = await send(await as('alice'), conversation, {
+          body: 'Geht verloren',
+          clientKey: 'abcdefabcdef',
+        });
+        expect(response.statusCode).toBe(500);
+        expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
+        expect(JSON.stringify(response.json())).not.toContain('unread update failed');
+        expect(await messageCount(conversation)).toBe(0);
+      } finally {
+        await sql('drop trigger fail_unread on conversation_members');
+        await sql('drop function fail_unread()');
+      }
+      // The key was not used up by the failed attempt.
+      const retry = await send(await as('alice'), conversation, {
+        body: 'Geht verloren',
+        clientKey: 'abcdefabcdef',
+      });
+      expect(retry.statusCode).toBe(201);
+    });
+  });
+
+  describe('POST /api/conversations/{conversationId}/readStatus', () => {
+    it('marks read and unread for the caller alone', async () => {
+      const { alice, bob, carla } = ids.users;
+      const conversation = await createConversation([alice, bob, carla]);
+      await send(await as('alice'), conversation, { body: 'Neu' });
+      const before = await memberStates(conversation);
+      expect(before[carla]!.unread).toBe(true);
+
+      const carlaClient = await as('carla');
+      const marked = await markRead(carlaClient, conversation, '?read=1');
+      expect(marked.statusCode).toBe(200);
+      expect(Value.Check(ConversationReadStateSchema, marked.json())).toBe(true);
+      expect(marked.json()).toEqual({
+        conversationId: conversation,
+        hasUnread: false,
+        lastReadAt: expect.stringMatching(ISO),
+      });
+      const after = await memberStates(conversation);
+      expect(after[carla]).toEqual({ unread: false, lastReadAt: marked.json().lastReadAt });
+      expect(after[bob]).toEqual(before[bob]);
+      expect(after[alice]).toEqual(before[alice]);
+
+      const unread = await markRead(carlaClient, conversation, '?read=0');
+      expect(unread.statusCode).toBe(200);
+      expect(unread.json()).toEqual({
+        conversationId: conversation,
+        hasUnread: true,
+        lastReadAt: marked.json().lastReadAt,
+      });
+      const conversationView = (await read(carlaClient, String(conversation))).json();
+      expect(conversationView).toMatchObject({ hasUnread: true });
+      expect((await read(await as('alice'), String(conversation))).json()).toMatchObject({
+        hasUnread: false,
+      });
+    });
+
+    it('treats a missing `read` as read', async () => {
+      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      await sql('update conversation_members set unread = true where conversation_id = ?', [
+        conversation,
+      ]);
+      const response = await markRead(await as('bob'), conversation, '');
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ hasUnread: false });
+      expect((await memberStates(conversation))[ids.users.alice]).toMatchObject({ unread: true });
+    });
+
+    it.each([['?read=2'], ['?read=true'], ['?read='], ['?read=yes']])(
+      'answers 400 for %s',
+      async (query) => {
+        const response = await markRead(await as('alice'), ids.conversationId, query);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      },
+    );
+
+    it.each([
+      ['foodsharer (0)', 0],
+      ['foodsaver (1)', 1],
+      ['store manager (2)', 2],
+      ['ambassador (3)', 3],
+      ['orga (4)', 4],
+    ])('refuses a %s who is not a member with 403', async (_who, role) => {
+      const response = await markRead(await signInAs(app, roleUsers[role]!), ids.conversationId);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
+    });
+
+    it('needs the CSRF token, and a session', async () => {
+      const before = await memberStates(ids.conversationId);
+      const forged = await markRead(await as('carla'), ids.conversationId, '?read=1', false);
+      expect(forged.statusCode).toBe(403);
+      expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
+      expect((await markRead(null, ids.conversationId)).statusCode).toBe(401);
+      expect(await memberStates(ids.conversationId)).toEqual(before);
+    });
+
+    it.each([['999999'], ['0'], ['abc'], ['4294967296']])(
+      'answers 404 for conversation %s',
+      async (conversationId) => {
+        const response = await markRead(await as('alice'), conversationId);
+        expect(response.statusCode).toBe(404);
+      },
+    );
+  });
+
+  describe('GET /api/conversations/{conversationId}', () => {
+    it('shows the members and the caller’s own read state', async () => {
+      const response = await read(await as('carla'), String(ids.conversationId));
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Value.Check(ConversationSchema, body)).toBe(true);
+      expect(body).toMatchObject({ id: ids.conversationId, name: 'Abholung Samstag' });
+      expect(body.members).toEqual(
+        expect.arrayContaining([
+          {
+            id: ids.users.alice,
+            name: 'Alice',
+            avatar: `/api/uploads/${ids.avatarUploadId}`,
+            isSleeping: false,
+          },
+          { id: ids.users.bob, name: 'Bob', avatar: null, isSleeping: false },
+          { id: ids.users.carla, name: 'Carla', avatar: null, isSleeping: false },
+        ]),
+      );
+      expect(body.members).toHaveLength(3);
+    });
+
+    it.each([
+      ['kim', 'kim', 403],
+      ['orga', 'orga', 403],
+      ['bob', 'bob', 200],
+    ] as const)('%s: %i', async (_who, name, status) => {
+      const response = await read(await as(name), String(ids.conversationId));
+      expect(response.statusCode).toBe(status);
+      if (status === 403)
+        expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
+    });
+
+    it('answers 401 without a session and 404 for unknown ids', async () => {
+      expect((await read(null, String(ids.conversationId))).statusCode).toBe(401);
+      for (const id of ['999999', '0', 'abc', '4294967296']) {
+        expect((await read(await as('alice'), id)).statusCode).toBe(404);
+      }
+    });
+  });
+
+  describe('GET /api/conversations/{conversationId}/messages', () => {
+    it('lists messages newest first with their authors, paged', async () => {
+      const { alice, bob } = ids.users;
+      const conversation = await createConversation([alice, bob]);
+      const aliceClient = await as('alice');
+      const sent = [];
+      for (const body of ['eins', 'zwei', 'drei']) {
+        sent.push((await send(aliceClient, conversation, { body })).json());
+      }
+      const response = await read(await as('bob'), `${conversation}/messages`);
+      expect(response.statusCode).toBe(200);
+      const body = response.json<ConversationMessageList>();
+      expect(Value.Check(ConversationMessageListSchema, body)).toBe(true);
+      expect(body.map((message) => message.body)).toEqual(['drei', 'zwei', 'eins']);
+      expect(body[0]).toEqual({
+        ...sent[2],
+        author: {
+          id: alice,
+          name: 'Alice',
+          avatar: `/api/uploads/${ids.avatarUploadId}`,
+          isSleeping: false,
+        },
+      });
+      const page = (
+        await read(aliceClient, `${conversation}/messages?limit=1&offset=1`)
+      ).json<ConversationMessageList>();
+      expect(page.map((message) => message.body)).toEqual(['zwei']);
+    });
+
+    it('shows the demo conversation to its members', async () => {
+      const response = await read(await as('carla'), `${ids.conversationId}/messages?limit=200`);
+      expect(response.statusCode).toBe(200);
+      const times = response.json<ConversationMessageList>().map((message) => message.sentAt);
+      expect(times).toEqual([...times].sort().reverse());
+    });
+
+    it.each([['?limit=0'], ['?limit=201'], ['?offset=-1'], ['?limit=x'], ['?page=2']])(
+      'answers 400 for %s',
+      async (query) => {
+        const response = await read(await as('alice'), `${ids.conversationId}/messages${query}`);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      },
+    );
+
+    it('refuses non-members, anonymous callers and unknown conversations', async () => {
+      const path = `${ids.conversationId}/messages`;
+      const kim = await read(await as('kim'), path);
+      expect(kim.statusCode).toBe(403);
+      expect(kim.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
+      expect((await read(await as('orga'), path)).statusCode).toBe(403);
+      expect((await read(null, path)).statusCode).toBe(401);
+      for (const id of ['999999', '0', 'abc', '4294967296']) {
+        expect((await read(await as('alice'), `${id}/messages`)).statusCode).toBe(404);
+      }
+    });
+  });
+});

@@ -1,0 +1,256 @@
+import { execFile } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { mayCreatePassport, openOrm, Role, type MikroORM } from '@foodshare/domain';
+import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { CARD_HEIGHT_PT, CARD_WIDTH_PT } from './passport-card.ts';
+import { passportValidity } from './passport-validity.ts';
+
+const run = promisify(execFile);
+const ids = inject('demoIds');
+
+/** 83 x 53.3 mm in points, as pdfinfo prints it. */
+const WIDTH_PT = (83 * 72) / 25.4;
+const HEIGHT_PT = (53.3 * 72) / 25.4;
+
+interface RenderedPdf {
+  pages: number;
+  width: number;
+  height: number;
+  text: string;
+  images: number;
+}
+
+describe('passport: POST /api/user/current/passport', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let workDir: string;
+
+  const sql = <T extends object = object>(query: string, params: unknown[] = []) =>
+    orm.em.fork().execute<T>(query, params);
+
+  async function createUser(tag: string, role: number, verified: boolean): Promise<number> {
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values (?, 'Prüfling', ?, 'x', ?, ?) returning id`,
+      [tag, `${tag}@passport.example.org`, role, verified],
+    );
+    return rows[0]!.id;
+  }
+
+  async function generationsOf(userId: number): Promise<number> {
+    const rows = await sql<{ n: string }[]>(
+      'select count(*) as n from passport_generations where user_id = ?',
+      [userId],
+    );
+    return Number(rows[0]!.n);
+  }
+
+  const create = (client: SignedInClient | null, csrf = true) =>
+    app.inject({
+      method: 'POST',
+      url: '/api/user/current/passport',
+      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
+    });
+
+  /** The PDF as poppler sees it: pages, page size in points, text and embedded images. */
+  async function render(pdf: Buffer): Promise<RenderedPdf> {
+    const file = join(workDir, `${createHash('sha256').update(pdf).digest('hex')}.pdf`);
+    await writeFile(file, pdf);
+    const info = (await run('pdfinfo', [file])).stdout;
+    const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
+    const images = (await run('pdfimages', ['-list', file])).stdout.trim().split('\n').length - 2;
+    return {
+      pages: Number(/Pages:\s+(\d+)/.exec(info)?.[1]),
+      width: Number(size?.[1]),
+      height: Number(size?.[2]),
+      text: (await run('pdftotext', ['-layout', file, '-'])).stdout,
+      images,
+    };
+  }
+
+  async function passportOf(userId: number): Promise<{ pdf: Buffer; rendered: RenderedPdf }> {
+    const response = await create(await signInAs(app, userId));
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['cache-control']).toBe('no-store');
+    const pdf = response.rawPayload;
+    expect(pdf.subarray(0, 5).toString()).toBe('%PDF-');
+    return { pdf, rendered: await render(pdf) };
+  }
+
+  async function uploadFor(userId: number, mimeType: string, bytes: Buffer): Promise<void> {
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    const rows = await sql<{ id: string }[]>(
+      `insert into uploads (user_id, mime_type, size, sha256, content) values (?, ?, ?, ?, ?)
+       returning id`,
+      [userId, mimeType, bytes.length, sha256, bytes],
+    );
+    await sql('update users set avatar_upload_id = ? where id = ?', [rows[0]!.id, userId]);
+  }
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    workDir = await mkdtemp(join(tmpdir(), 'passport-test-'));
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+    await rm(workDir, { recursive: true, force: true });
+  });
+
+  it('states the card size in points as pdfinfo measures it', () => {
+    expect(CARD_WIDTH_PT).toBeCloseTo(235.28, 2);
+    expect(CARD_HEIGHT_PT).toBeCloseTo(151.09, 2);
+  });
+
+  it('makes a one-page card of 83 x 53.3 mm with name, role, validity, id and photo', async () => {
+    const before = await generationsOf(ids.users.alice);
+    const { pdf, rendered } = await passportOf(ids.users.alice);
+    expect(rendered.pages).toBe(1);
+    expect(Math.abs(rendered.width - WIDTH_PT)).toBeLessThan(0.1);
+    expect(Math.abs(rendered.height - HEIGHT_PT)).toBeLessThan(0.1);
+    const { validFrom, validUntil } = passportValidity(new Date());
+    expect(rendered.text).toContain('Alice Mustermann');
+    expect(rendered.text).toContain('Betriebsverantwortliche(r)');
+    expect(rendered.text).toContain(`Gültig ab ${validFrom}`);
+    expect(rendered.text).toContain(`Gültig bis ${validUntil}`);
+    expect(Number(validUntil.slice(-4)) - Number(validFrom.slice(-4))).toBe(3);
+    expect(rendered.text).toMatch(new RegExp(`\\bID ${ids.users.alice}\\b`));
+    // alice's avatar is on the card.
+    expect(rendered.images).toBe(1);
+    // The QR code links to the profile; the same link is clickable on the card.
+    expect(pdf.toString('latin1')).toContain(`${app.config.BASE_URL}/profile/${ids.users.alice}`);
+    expect(await generationsOf(ids.users.alice)).toBe(before + 1);
+  });
+
+  it('makes the card without a photo for a user who has none', async () => {
+    const { rendered } = await passportOf(ids.users.bob);
+    expect(rendered.pages).toBe(1);
+    expect(rendered.images).toBe(0);
+    expect(rendered.text).toContain('Bob Beispiel');
+    expect(rendered.text).toContain('Foodsaver');
+    expect(rendered.text).toMatch(new RegExp(`\\bID ${ids.users.bob}\\b`));
+  });
+
+  it('leaves off a photo it cannot embed, and still makes the card', async () => {
+    const webp = await createUser('webp', Role.Foodsaver, true);
+    await uploadFor(webp, 'image/webp', Buffer.from('RIFF0000WEBPVP8 '));
+    const broken = await createUser('broken', Role.Foodsaver, true);
+    await uploadFor(broken, 'image/png', Buffer.from('not a png at all'));
+    for (const userId of [webp, broken]) {
+      const { rendered } = await passportOf(userId);
+      expect(rendered.images).toBe(0);
+      expect(rendered.text).toMatch(new RegExp(`\\bID ${userId}\\b`));
+    }
+  });
+
+  it('keeps a long name on one page', async () => {
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values (?, ?, 'long@passport.example.org', 'x', 1, true) returning id`,
+      ['Maximiliane-Annegret Wilhelmine', 'Müller-Lüdenscheidt-Schwarzenberg von Łódź'],
+    );
+    const { rendered } = await passportOf(rows[0]!.id);
+    expect(rendered.pages).toBe(1);
+    expect(rendered.text).toContain('Maximiliane');
+    expect(rendered.text).toMatch(new RegExp(`\\bID ${rows[0]!.id}\\b`));
+  });
+
+  const roles = [Role.Foodsharer, Role.Foodsaver, Role.StoreManager, Role.Ambassador, Role.Orga];
+  it.each(roles.flatMap((role) => [true, false].map((verified) => ({ role, verified }))))(
+    'role $role, verified $verified: as mayCreatePassport decides',
+    async ({ role, verified }) => {
+      const userId = await createUser(`role${role}v${verified}`, role, verified);
+      const allowed = mayCreatePassport({ id: userId, role, verified }, { userId });
+      // Every verified user may; of the unverified, orga alone (it counts as verified).
+      expect(allowed).toBe(verified || role === Role.Orga);
+      const response = await create(await signInAs(app, userId));
+      expect(response.statusCode).toBe(allowed ? 200 : 403);
+      if (!allowed) expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });
+      expect(await generationsOf(userId)).toBe(allowed ? 1 : 0);
+    },
+  );
+
+  it('refuses an unverified user with 403 and records nothing', async () => {
+    const response = await create(await signInAs(app, ids.users.carla));
+    expect(response.statusCode).toBe(403);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ status: 403, code: 'PASSPORT_FORBIDDEN' });
+    expect(await generationsOf(ids.users.carla)).toBe(0);
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await create(null);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('refuses a request without the CSRF token and records nothing', async () => {
+    const before = await generationsOf(ids.users.dana);
+    const response = await create(await signInAs(app, ids.users.dana), false);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+    expect(await generationsOf(ids.users.dana)).toBe(before);
+  });
+
+  describe('GET /api/user/current/passport/generations', () => {
+    it('lists the caller’s generations newest first, the new one on top', async () => {
+      const client = await signInAs(app, ids.users.kim);
+      const list = () =>
+        app.inject({
+          method: 'GET',
+          url: '/api/user/current/passport/generations',
+          cookies: client.cookies,
+        });
+      const before = await list();
+      expect(before.statusCode).toBe(200);
+      expect(before.json()).toEqual([]);
+      expect((await create(client)).statusCode).toBe(200);
+      expect((await create(client)).statusCode).toBe(200);
+      const after = await list();
+      const body = after.json();
+      expect(Value.Check(PassportGenerationListSchema, body)).toBe(true);
+      expect(body).toHaveLength(2);
+      expect(body[0].id).toBeGreaterThan(body[1].id);
+      expect(body[0].generatedBy).toEqual({
+        id: ids.users.kim,
+        name: 'Kim',
+        avatar: null,
+        isSleeping: false,
+      });
+    });
+
+    it('shows alice the generation of the demo data among hers', async () => {
+      const client = await signInAs(app, ids.users.alice);
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/user/current/passport/generations',
+        cookies: client.cookies,
+      });
+      const body = response.json<PassportGenerationList>();
+      expect(Value.Check(PassportGenerationListSchema, body)).toBe(true);
+      const oldest = body.at(-1);
+      expect(Date.now() - Date.parse(oldest?.createdAt ?? '')).toBeGreaterThan(99 * 86_400_000);
+    });
+
+    it('answers 401 without a session', async () => {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/user/current/passport/generations',
+      });
+      expect(response.statusCode).toBe(401);
+    });
+  });
+});

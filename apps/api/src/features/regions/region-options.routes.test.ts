@@ -1,0 +1,355 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import { RegionOptionsSchema } from '@foodshare/schemas';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+const MUSTERSTADT = 3;
+const BEISPIELDORF = 4;
+
+const REPORT = {
+  enableReportButton: true,
+  enableMediationButton: true,
+  selectedReportReasonOptions: 2,
+  enableReportReasonOther: false,
+};
+const PICKUP = {
+  regionPickupRuleActive: true,
+  regionPickupRuleTimespan: 14,
+  regionPickupRuleLimit: 5,
+  regionPickupRuleLimitDay: 2,
+  regionPickupRuleInactive: 48,
+};
+const DEFAULTS = {
+  enableReportButton: false,
+  enableMediationButton: false,
+  selectedReportReasonOptions: 1,
+  enableReportReasonOther: true,
+  regionPickupRuleActive: false,
+  regionPickupRuleTimespan: 0,
+  regionPickupRuleLimit: 0,
+  regionPickupRuleLimitDay: 0,
+  regionPickupRuleInactive: 0,
+};
+
+describe('region options: POST and GET /api/region/{regionId}/options', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let userCount = 0;
+  const roleUsers: number[] = [];
+  /** A city without delegate groups: its ambassador holds both duties. */
+  const plain = { region: 0, ambassador: 0 };
+  /** A city with a report (5) and a stores-coordination (4) group, each with an admin. */
+  const delegated = { region: 0, ambassador: 0, reportAdmin: 0, storesAdmin: 0 };
+  /** A city with a report group without admins: that duty is nobody's, not the ambassador's. */
+  const orphaned = { region: 0, ambassador: 0 };
+
+  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
+    (await orm.em.fork().execute(query, params)) as T;
+
+  async function createUser(role: number): Promise<number> {
+    userCount += 1;
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values ('Otto', 'Option', ?, 'x', ?, true) returning id`,
+      [`user${userCount}@region-options.example.org`, role],
+    );
+    return rows[0]!.id;
+  }
+
+  async function createRegion(name: string, type: number, parentId: number, fn: number | null) {
+    const rows = await sql<{ id: number }[]>(
+      `insert into regions (name, type, parent_id, workgroup_function)
+       values (?, ?, ?, ?) returning id`,
+      [name, type, parentId, fn],
+    );
+    return rows[0]!.id;
+  }
+
+  async function admin(regionId: number, userId: number): Promise<void> {
+    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [regionId, userId]);
+  }
+
+  async function stored(regionId: number): Promise<Record<string, unknown> | undefined> {
+    const rows = await sql<Record<string, unknown>[]>(
+      'select * from region_options where region_id = ?',
+      [regionId],
+    );
+    return rows[0];
+  }
+
+  const post = (
+    client: SignedInClient | null,
+    regionId: number | string,
+    payload: object,
+    csrf = true,
+  ) =>
+    app.inject({
+      method: 'POST',
+      url: `/api/region/${regionId}/options`,
+      payload,
+      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
+    });
+
+  const get = (client: SignedInClient | null, regionId: number | string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/region/${regionId}/options`,
+      ...(client ? { cookies: client.cookies } : {}),
+    });
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(role));
+
+    plain.region = await createRegion('Einfachstadt', 1, 2, null);
+    plain.ambassador = await createUser(3);
+    await admin(plain.region, plain.ambassador);
+
+    delegated.region = await createRegion('Gruppenstadt', 1, 2, null);
+    delegated.ambassador = await createUser(3);
+    delegated.reportAdmin = await createUser(1);
+    delegated.storesAdmin = await createUser(2);
+    await admin(delegated.region, delegated.ambassador);
+    await admin(
+      await createRegion('Meldegruppe Gruppenstadt', 7, delegated.region, 5),
+      delegated.reportAdmin,
+    );
+    await admin(
+      await createRegion('Betriebskoordination Gruppenstadt', 7, delegated.region, 4),
+      delegated.storesAdmin,
+    );
+
+    orphaned.region = await createRegion('Verwaiststadt', 1, 2, null);
+    orphaned.ambassador = await createUser(3);
+    await admin(orphaned.region, orphaned.ambassador);
+    await createRegion('Meldegruppe Verwaiststadt', 7, orphaned.region, 5);
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  it("shows dana Musterstadt's stored options", async () => {
+    const response = await get(await signInAs(app, ids.users.dana), MUSTERSTADT);
+    expect(response.statusCode).toBe(200);
+    expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
+    expect(response.json()).toEqual({
+      enableReportButton: true,
+      enableMediationButton: true,
+      selectedReportReasonOptions: 2,
+      enableReportReasonOther: true,
+      regionPickupRuleActive: true,
+      regionPickupRuleTimespan: 7,
+      regionPickupRuleLimit: 3,
+      regionPickupRuleLimitDay: 1,
+      regionPickupRuleInactive: 24,
+    });
+  });
+
+  it('fills in the defaults for a region that never stored options', async () => {
+    const response = await get(await signInAs(app, ids.users.orga), BEISPIELDORF);
+    expect(response.statusCode).toBe(200);
+    expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
+    expect(response.json()).toEqual(DEFAULTS);
+  });
+
+  it('stores every option for the holder of both duties and returns all of them', async () => {
+    const client = await signInAs(app, plain.ambassador);
+    const response = await post(client, plain.region, { ...REPORT, ...PICKUP });
+    expect(response.statusCode).toBe(200);
+    expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
+    expect(response.json()).toEqual({ ...REPORT, ...PICKUP });
+    expect((await get(client, plain.region)).json()).toEqual({ ...REPORT, ...PICKUP });
+
+    const partial = await post(client, plain.region, { enableReportButton: false });
+    expect(partial.json()).toEqual({ ...REPORT, ...PICKUP, enableReportButton: false });
+  });
+
+  describe('who may set which options, in a region that delegates both duties', () => {
+    const cases: [string, () => number, { report: boolean; pickup: boolean }][] = [
+      ['foodsharer (0)', () => roleUsers[0]!, { report: false, pickup: false }],
+      ['foodsaver (1)', () => roleUsers[1]!, { report: false, pickup: false }],
+      ['store manager (2)', () => roleUsers[2]!, { report: false, pickup: false }],
+      ['ambassador (3) of another region', () => roleUsers[3]!, { report: false, pickup: false }],
+      ['orga (4)', () => roleUsers[4]!, { report: false, pickup: false }],
+      [
+        "the region's ambassador (both duties delegated)",
+        () => delegated.ambassador,
+        { report: false, pickup: false },
+      ],
+      ['admin of the report group', () => delegated.reportAdmin, { report: true, pickup: false }],
+      [
+        'admin of the stores-coordination group',
+        () => delegated.storesAdmin,
+        { report: false, pickup: true },
+      ],
+    ];
+
+    it.each(cases)('%s', async (_who, user, may) => {
+      const client = await signInAs(app, user());
+      const before = await stored(delegated.region);
+      const both = await post(client, delegated.region, { ...REPORT, ...PICKUP });
+      const onlyReport = await post(client, delegated.region, REPORT);
+      const onlyPickup = await post(client, delegated.region, PICKUP);
+      const read = await get(client, delegated.region);
+
+      if (!may.report && !may.pickup) {
+        for (const response of [both, onlyReport, onlyPickup]) {
+          expect(response.statusCode).toBe(403);
+          expect(response.json()).toMatchObject({ code: 'REGION_OPTIONS_FORBIDDEN' });
+        }
+        expect(await stored(delegated.region)).toEqual(before);
+        // Orga reads the options as part of the administrative view, without setting them.
+        expect(read.statusCode).toBe(user() === roleUsers[4] ? 200 : 403);
+        return;
+      }
+      expect(read.statusCode).toBe(200);
+      expect(both.statusCode).toBe(403);
+      const refusedKeys = Object.keys(may.report ? PICKUP : REPORT);
+      expect(both.json()).toMatchObject({ code: 'REGION_OPTION_KEYS_REFUSED' });
+      const errors = both.json<{ errors: { path: string }[] }>().errors;
+      expect(errors.map((e) => e.path)).toEqual(refusedKeys.map((key) => `/body/${key}`));
+      for (const key of refusedKeys) expect(both.json().detail).toContain(key);
+      expect(onlyReport.statusCode).toBe(may.report ? 200 : 403);
+      expect(onlyPickup.statusCode).toBe(may.pickup ? 200 : 403);
+      const allowed = may.report ? onlyReport : onlyPickup;
+      expect(allowed.json()).toMatchObject(may.report ? REPORT : PICKUP);
+    });
+  });
+
+  it('leaves a duty with no admins in its delegate group to nobody, not the ambassador', async () => {
+    const client = await signInAs(app, orphaned.ambassador);
+    expect((await post(client, orphaned.region, REPORT)).statusCode).toBe(403);
+    expect((await post(client, orphaned.region, PICKUP)).statusCode).toBe(200);
+  });
+
+  it('lets dana, ambassador of Musterstadt without delegate groups, set both groups', async () => {
+    const response = await post(await signInAs(app, ids.users.dana), MUSTERSTADT, {
+      enableMediationButton: false,
+      regionPickupRuleInactive: 12,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      enableMediationButton: false,
+      regionPickupRuleInactive: 12,
+      regionPickupRuleTimespan: 7,
+    });
+  });
+
+  describe('value ranges', () => {
+    it.each([
+      ['regionPickupRuleTimespan', 0, false],
+      ['regionPickupRuleTimespan', 1, true],
+      ['regionPickupRuleTimespan', 31, true],
+      ['regionPickupRuleTimespan', 32, false],
+      ['regionPickupRuleLimit', 0, false],
+      ['regionPickupRuleLimit', 14, true],
+      ['regionPickupRuleLimit', 15, false],
+      ['regionPickupRuleLimitDay', 0, false],
+      ['regionPickupRuleInactive', 3, false],
+      ['regionPickupRuleInactive', 4, true],
+      ['regionPickupRuleInactive', 72, true],
+      ['regionPickupRuleInactive', 73, false],
+      ['selectedReportReasonOptions', 0, false],
+      ['selectedReportReasonOptions', 1, true],
+      ['selectedReportReasonOptions', 2, true],
+      ['selectedReportReasonOptions', 3, false],
+      ['regionPickupRuleTimespan', 1.5, false],
+      ['regionPickupRuleTimespan', '7', false],
+      ['enableReportButton', 'true', false],
+      ['enableReportButton', null, false],
+      ['colour', 'green', false],
+    ])('%s = %j is accepted: %s', async (key, value, accepted) => {
+      const client = await signInAs(app, plain.ambassador);
+      const response = await post(client, plain.region, { [key]: value });
+      expect(response.statusCode).toBe(accepted ? 200 : 400);
+      if (accepted) expect(response.json()).toMatchObject({ [key]: value });
+      else expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+
+    it('keeps the pickups per day at most the limit, counting stored values', async () => {
+      const client = await signInAs(app, plain.ambassador);
+      const set = await post(client, plain.region, {
+        regionPickupRuleLimit: 3,
+        regionPickupRuleLimitDay: 3,
+      });
+      expect(set.statusCode).toBe(200);
+      for (const payload of [
+        { regionPickupRuleLimitDay: 4 },
+        { regionPickupRuleLimit: 2 },
+        { regionPickupRuleLimit: 5, regionPickupRuleLimitDay: 6 },
+      ]) {
+        const response = await post(client, plain.region, payload);
+        expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT' });
+      }
+      const read = await get(client, plain.region);
+      expect(read.json()).toMatchObject({ regionPickupRuleLimit: 3, regionPickupRuleLimitDay: 3 });
+      const both = await post(client, plain.region, {
+        regionPickupRuleLimit: 2,
+        regionPickupRuleLimitDay: 1,
+      });
+      expect(both.statusCode).toBe(200);
+    });
+
+    it('stores nothing, not even a default row, when the request is refused', async () => {
+      const region = await createRegion('Neustadt', 1, 2, null);
+      const ambassador = await createUser(3);
+      await admin(region, ambassador);
+      const response = await post(await signInAs(app, ambassador), region, {
+        regionPickupRuleLimitDay: 1,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT' });
+      expect(await stored(region)).toBeUndefined();
+    });
+
+    it('refuses an empty body', async () => {
+      const response = await post(await signInAs(app, plain.ambassador), plain.region, {});
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'NO_OPTIONS_GIVEN' });
+    });
+  });
+
+  it('answers 401 without a session', async () => {
+    expect((await post(null, MUSTERSTADT, REPORT)).statusCode).toBe(401);
+    expect((await get(null, MUSTERSTADT)).statusCode).toBe(401);
+  });
+
+  it('refuses a change without the CSRF token', async () => {
+    const before = await stored(MUSTERSTADT);
+    const response = await post(await signInAs(app, ids.users.dana), MUSTERSTADT, REPORT, false);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+    expect(await stored(MUSTERSTADT)).toEqual(before);
+  });
+
+  it('reads a region id with a leading zero as digits (pattern \\d+)', async () => {
+    const response = await get(await signInAs(app, ids.users.dana), '03');
+    expect(response.statusCode).toBe(200);
+  });
+
+  it.each([
+    ['an unknown region', '999999'],
+    ['region 0', '0'],
+    ['letters', 'abc'],
+    ['a decimal', '3.0'],
+    ['an exponent', '3e0'],
+    ['a negative id', '-3'],
+    ['a leading space', '%203'],
+    ['an id beyond 32 bits', '4294967296'],
+  ])('answers 404 for %s', async (_what, regionId) => {
+    const dana = await signInAs(app, ids.users.dana);
+    const response = await post(dana, regionId, REPORT);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await get(dana, regionId)).statusCode).toBe(404);
+  });
+});

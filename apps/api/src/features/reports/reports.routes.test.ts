@@ -1,0 +1,216 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import { type ReportList, ReportListSchema } from '@foodshare/schemas';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, it, inject, vi } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+
+type Rows = Record<string, unknown>[];
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+describe('GET /api/users/{userId}/reports', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let userCount = 0;
+
+  const sql = <T extends Rows = Rows>(query: string, params: unknown[] = []) =>
+    orm.em.fork().execute<T>(query, params);
+
+  async function createUser(role = 1): Promise<number> {
+    userCount += 1;
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values (?, 'Test', ?, 'x', ?, true) returning id`,
+      [`User${userCount}`, `user${userCount}@reports.example.org`, role],
+    );
+    return rows[0]!.id;
+  }
+
+  async function report(reportedId: number, reporterId: number, daysAgo = 1): Promise<number> {
+    const rows = await sql<{ id: number }[]>(
+      `insert into reports (reporter_id, reported_id, reason, message, reported_at)
+       values (?, ?, 'Grund', 'Nachricht', now() - make_interval(days => ?)) returning id`,
+      [reporterId, reportedId, daysAgo],
+    );
+    return rows[0]!.id;
+  }
+
+  const as = (name: keyof typeof ids.users) => signInAs(app, ids.users[name]);
+
+  const reports = (client: SignedInClient | null, userId: number | string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/users/${userId}/reports`,
+      ...(client ? { cookies: client.cookies } : {}),
+    });
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  it("gives orga bob's two reports, newest first, with reporter, reported and store", async () => {
+    const response = await reports(await as('orga'), ids.users.bob);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(Value.Check(ReportListSchema, body)).toBe(true);
+    const bob = {
+      id: ids.users.bob,
+      name: 'Bob',
+      avatar: null,
+      isSleeping: false,
+      mail: 'bob@example.org',
+      lastName: 'Beispiel',
+    };
+    expect(body).toEqual([
+      {
+        id: expect.any(Number),
+        message: expect.stringContaining('Fairteiler'),
+        reason: 'Umgangston',
+        reportedAt: expect.stringMatching(ISO),
+        store: null,
+        reporter: {
+          id: ids.users.dana,
+          name: 'Dana',
+          avatar: null,
+          isSleeping: false,
+          mail: 'dana@example.org',
+          lastName: 'Berger',
+        },
+        reported: bob,
+        forumThreadId: null,
+        status: 'to_do',
+        consequence: null,
+        reminderAt: null,
+        reportedRegionId: 4,
+      },
+      {
+        id: expect.any(Number),
+        message: expect.stringContaining('Abholung'),
+        reason: 'Unzuverlässig bei Abholungen',
+        reportedAt: expect.stringMatching(ISO),
+        store: { id: ids.storeId, name: expect.any(String) },
+        reporter: {
+          id: ids.users.alice,
+          name: 'Alice',
+          avatar: `/api/uploads/${ids.avatarUploadId}`,
+          isSleeping: false,
+          mail: 'alice@example.org',
+          lastName: 'Mustermann',
+        },
+        reported: bob,
+        forumThreadId: null,
+        status: 'in_progress',
+        consequence: 'warning',
+        reminderAt: expect.stringMatching(ISO),
+        reportedRegionId: 4,
+      },
+    ]);
+    expect(body[0].reportedAt > body[1].reportedAt).toBe(true);
+  });
+
+  it('answers an empty list for a user nobody reported', async () => {
+    const response = await reports(await as('orga'), ids.users.alice);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([]);
+  });
+
+  it.each([
+    ['foodsharer (0)', 0, 403],
+    ['foodsaver (1)', 1, 403],
+    ['store manager (2)', 2, 403],
+    ['ambassador (3)', 3, 403],
+    ['orga (4)', 4, 200],
+  ])('a %s reads them: %i', async (_who, role, status) => {
+    const response = await reports(await signInAs(app, await createUser(role)), ids.users.bob);
+    expect(response.statusCode).toBe(status);
+    if (status === 403) expect(response.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
+  });
+
+  it.each([
+    ['bob, the reported person', 'bob'],
+    ['dana, ambassador and one of the reporters', 'dana'],
+    ['alice, the other reporter', 'alice'],
+  ] as const)('refuses %s', async (_who, name) => {
+    const response = await reports(await as(name), ids.users.bob);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
+  });
+
+  it('never shows an orga member the reports about themselves', async () => {
+    await report(ids.users.orga, ids.users.alice);
+    const self = await reports(await as('orga'), ids.users.orga);
+    expect(self.statusCode).toBe(403);
+    expect(self.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
+    const colleague = await reports(await signInAs(app, await createUser(4)), ids.users.orga);
+    expect(colleague.statusCode).toBe(200);
+    expect(colleague.json()).toHaveLength(1);
+  });
+
+  it('keeps a report whose reporter deleted their account, with reporter null', async () => {
+    const reported = await createUser();
+    const reporter = await createUser();
+    await report(reported, reporter);
+    await sql('delete from users where id = ?', [reporter]);
+    const response = await reports(await as('orga'), reported);
+    expect(response.statusCode).toBe(200);
+    expect(Value.Check(ReportListSchema, response.json())).toBe(true);
+    expect(response.json()).toMatchObject([{ reporter: null, reported: { id: reported } }]);
+  });
+
+  it('reads many reports in one query, whatever their number', async () => {
+    const reported = await createUser();
+    for (let day = 1; day <= 30; day++) await report(reported, await createUser(), day);
+    const orga = await as('orga');
+    const connection = app.orm.em.getConnection();
+    const execute = vi.spyOn(connection, 'execute');
+    try {
+      const response = await reports(orga, reported);
+      expect(response.json()).toHaveLength(30);
+      const days = response.json<ReportList>().map((entry) => entry.reportedAt);
+      expect(days).toEqual([...days].sort().reverse());
+      // The caller's role, then the reports.
+      expect(execute.mock.calls.length).toBeLessThanOrEqual(2);
+    } finally {
+      execute.mockRestore();
+    }
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await reports(null, ids.users.bob);
+    expect(response.statusCode).toBe(401);
+    expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+  });
+
+  it('answers 404 to orga for an unknown user, 403 to anybody else', async () => {
+    const orga = await reports(await as('orga'), 999_999);
+    expect(orga.statusCode).toBe(404);
+    expect(orga.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect((await reports(await as('dana'), 999_999)).statusCode).toBe(403);
+  });
+
+  it.each([
+    ['abc'],
+    ['0'],
+    ['-1'],
+    ['4294967296'],
+    ['2147483648'],
+    ['1.5'],
+    ['0x2'],
+    ['2e0'],
+    ['+2'],
+  ])('answers 404 for user id %s', async (userId) => {
+    const response = await reports(await as('orga'), userId);
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+  });
+});

@@ -1,0 +1,131 @@
+import {
+  type Actor,
+  type EntityManager,
+  holdsRegionDuty,
+  isOrga,
+  mayReadForumThread,
+} from '@foodshare/domain';
+import type {
+  SearchChat,
+  SearchEvent,
+  SearchFoodSharePoint,
+  SearchIndex,
+  SearchMail,
+  SearchPoll,
+  SearchRegion,
+  SearchStore,
+  SearchThread,
+  SearchUser,
+  SearchWorkingGroup,
+} from '@foodshare/schemas';
+import { SEARCH_INDEX_SQL, searchIndexParams } from './search-index.sql.ts';
+import { searchStringOf } from './search-terms.ts';
+
+/** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
+type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
+
+interface ThreadAccess {
+  is_member: boolean;
+  is_admin: boolean;
+  has_moderation_group: boolean;
+  is_moderation_group_admin: boolean;
+}
+
+interface SearchIndexRow {
+  regions: Raw<SearchRegion>[];
+  working_groups: Raw<SearchWorkingGroup>[];
+  stores: Raw<SearchStore>[];
+  food_share_points: Raw<SearchFoodSharePoint>[];
+  chats: (Raw<SearchChat> & { sort_at: string })[];
+  threads: (Raw<SearchThread> & ThreadAccess)[];
+  users: Raw<SearchUser>[];
+  mails: Raw<SearchMail>[];
+  events: Raw<SearchEvent>[];
+  polls: Raw<SearchPoll>[];
+}
+
+/**
+ * The thread's relevance to a search query. The index answers no query, so every thread is
+ * unscored, as on the reference platform.
+ */
+const UNSCORED = -1;
+
+/** PostgreSQL's JSON form of a timestamptz as RFC 3339 (DESIGN.md 3). */
+function iso(value: string): string {
+  return new Date(value).toISOString();
+}
+
+/** SPEC.md's `YYYY-MM-DD HH:MM:SS` for mails and polls, in UTC. */
+function sqlDateTime(value: string): string {
+  return new Date(value).toISOString().slice(0, 19).replace('T', ' ');
+}
+
+function withSearchString<T extends { terms: (string | null)[] }>(
+  raw: T,
+): Omit<T, 'terms'> & { searchString: string } {
+  const { terms, ...fields } = raw;
+  return { ...fields, searchString: searchStringOf(terms) };
+}
+
+function mayReadThread(actor: Actor, thread: ThreadAccess & { isInsideAmbassadorForum: boolean }) {
+  const mine = (holds: boolean) => new Set(holds ? [actor.id] : []);
+  return mayReadForumThread(actor, {
+    holdsModerationDuty: holdsRegionDuty(actor, {
+      delegateAdminIds: thread.has_moderation_group ? mine(thread.is_moderation_group_admin) : null,
+      ambassadorIds: mine(thread.is_admin),
+    }),
+    isAmbassadorForum: thread.isInsideAmbassadorForum,
+    isRegionMember: thread.is_member,
+    isRegionAmbassador: thread.is_admin,
+  });
+}
+
+/** Everything the caller can search for, from their own units, teams, chats and mailboxes. */
+export async function loadSearchIndex(em: EntityManager, actor: Actor): Promise<SearchIndex> {
+  const rows = await em.execute<SearchIndexRow[]>(
+    SEARCH_INDEX_SQL,
+    searchIndexParams(actor, isOrga(actor)),
+  );
+  const row = rows[0];
+  if (!row) throw new Error('the search index query returned no row');
+  return {
+    regions: row.regions.map(withSearchString),
+    workingGroups: row.working_groups.map(withSearchString),
+    stores: row.stores.map(withSearchString),
+    foodSharePoints: row.food_share_points.map(withSearchString),
+    chats: row.chats.map(({ sort_at: _sortAt, ...chat }) => ({
+      ...withSearchString(chat),
+      lastMessageSentAt: chat.lastMessageSentAt === null ? null : iso(chat.lastMessageSentAt),
+    })),
+    threads: row.threads
+      .filter((thread) => mayReadThread(actor, thread))
+      .map(
+        ({
+          is_member: _m,
+          is_admin: _a,
+          has_moderation_group: _g,
+          is_moderation_group_admin: _ga,
+          ...thread
+        }) => ({
+          ...withSearchString(thread),
+          lastPostSentAt: iso(thread.lastPostSentAt),
+          relevance: UNSCORED,
+        }),
+      ),
+    users: row.users.map(withSearchString),
+    mails: row.mails.map((mail) => ({
+      ...withSearchString(mail),
+      sentAt: sqlDateTime(mail.sentAt),
+    })),
+    events: row.events.map((event) => ({
+      ...withSearchString(event),
+      startAt: iso(event.startAt),
+      endAt: iso(event.endAt),
+    })),
+    polls: row.polls.map((poll) => ({
+      ...withSearchString(poll),
+      startAt: sqlDateTime(poll.startAt),
+      endAt: sqlDateTime(poll.endAt),
+    })),
+  };
+}

@@ -1,0 +1,276 @@
+import { RegionType, StoreTeamStatus, WorkGroupFunction } from '@foodshare/domain';
+
+/**
+ * The search index in ONE statement: every key is a scalar subquery aggregating its entries with
+ * json_agg, so the request costs the same single round trip whether the caller has two rows or
+ * two million (SPEC.md row 6, DESIGN.md 3). The explain test plans this very text.
+ *
+ * Every list is bounded (SEARCH_INDEX_LIMITS) and every per-parent lookup (last message, last
+ * post, newest threads and mails) is an index-ordered LIMIT, so no query reads a whole big table.
+ * Each entry carries `terms`, from which the service builds `searchString` with its folded forms.
+ */
+export const SEARCH_INDEX_LIMITS = {
+  stores: 200,
+  foodSharePoints: 200,
+  chats: 50,
+  chatMembers: 10,
+  threads: 200,
+  users: 500,
+  mails: 50,
+  events: 100,
+  polls: 100,
+} as const;
+
+const L = SEARCH_INDEX_LIMITS;
+const WORKING_GROUP = RegionType.WorkingGroup;
+/** Folder 3 is the trash: thrown-away mail is not offered in search. */
+const TRASH_FOLDER = 3;
+const ACTIVE_TEAM = `(${StoreTeamStatus.Member}, ${StoreTeamStatus.Standby})`;
+const ME = '(select id from me)';
+
+/** The user stub of SPEC.md from the users row aliased `u`. */
+const STUB = `json_build_object(
+  'id', u.id,
+  'name', u.first_name,
+  'avatar', case when u.avatar_upload_id is null then null
+                 else '/api/uploads/' || u.avatar_upload_id end,
+  'isSleeping', u.sleeping)`;
+
+/** A json array of the rows of `source`, ordered, or `[]` when there are none. */
+function list(source: string, order: string): string {
+  return `(select coalesce(json_agg(x order by ${order}), '[]'::json) from (${source}) x)`;
+}
+
+// Units the caller belongs to or administers (a region's admins are its ambassadors), with
+// the columns every list names them by, so no list joins the regions table again.
+const MY_UNITS = `
+  select s.region_id, r.name, r.type, r.parent_id, r.mailbox, s.is_member, s.is_admin
+    from (select s.region_id, bool_or(s.is_member) as is_member, bool_or(s.is_admin) as is_admin
+            from (select m.region_id, true as is_member, false as is_admin
+                    from region_memberships m
+                   where m.user_id = ${ME} and m.active
+                  union all
+                  select a.region_id, false, true
+                    from region_admins a
+                   where a.user_id = ${ME}) s
+           group by s.region_id) s
+    join regions r on r.id = s.region_id`;
+
+const REGIONS = `
+  select mu.region_id as id, mu.name, mu.mailbox as email, p.id as "parentId",
+         p.name as "parentName", mu.is_member as "isMember",
+         (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
+            from region_admins a join users u on u.id = a.user_id
+           where a.region_id = mu.region_id and u.activated) as ambassadors,
+         json_build_array(mu.name, mu.mailbox) as terms
+    from my_units mu
+    left join regions p on p.id = mu.parent_id
+   where mu.type <> ${WORKING_GROUP}`;
+
+const WORKING_GROUPS = `
+  select mu.region_id as id, mu.name, mu.mailbox as email, p.id as "parentId",
+         p.name as "parentName", mu.is_member as "isMember", mu.is_admin as "isAdmin",
+         (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
+            from region_admins a join users u on u.id = a.user_id
+           where a.region_id = mu.region_id and u.activated) as admins,
+         json_build_array(mu.name, mu.mailbox, p.name) as terms
+    from my_units mu
+    left join regions p on p.id = mu.parent_id
+   where mu.type = ${WORKING_GROUP}`;
+
+// Every store the caller has a team relation with (applied, member, standby, invited), except
+// permanently closed ones (cooperation status 7), as on the reference platform.
+const STORES = `
+  select s.id, s.name, s.cooperation_status as "cooperationStatus", s.street,
+         s.zip as "zipCode", s.city, r.id as "regionId", r.name as "regionName",
+         t.status as "membershipStatus", t.is_manager as "isManager", c.name as "chainName",
+         json_build_array(s.name, c.name, s.street, s.zip, s.city, r.name) as terms
+    from store_team_memberships t
+    join stores s on s.id = t.store_id
+    join regions r on r.id = s.region_id
+    left join store_chains c on c.id = s.chain_id
+   where t.user_id = ${ME} and s.cooperation_status <> 7
+   order by t.is_manager desc, s.name, s.id
+   limit ${L.stores}`;
+
+const FOOD_SHARE_POINTS = `
+  select f.id, f.name, f.street, f.zip as "zipCode", f.city,
+         mu.region_id as "regionId", mu.name as "regionName",
+         json_build_array(f.name, f.street, f.zip, f.city, mu.name) as terms
+    from my_units mu
+    join food_share_points f on f.region_id = mu.region_id
+   where mu.is_member
+   order by f.name, f.id
+   limit ${L.foodSharePoints}`;
+
+// The newest conversations first (by last message, or creation when empty); members are the
+// others, at most chatMembers of them; memberCount counts everybody, the caller included.
+const CHATS = `
+  select c.id, c.name, c.last_sent_at as "lastMessageSentAt",
+         c.last_author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
+         left(c.last_body, 120) as "lastMessage",
+         others.members, (select count(*) from conversation_members o
+                           where o.conversation_id = c.id)::int as "memberCount",
+         c.sort_at, to_json(array[c.name] || others.names) as terms
+    from (select c.id, c.name, lm.sent_at as last_sent_at, lm.author_id as last_author_id,
+                 lm.body as last_body, coalesce(lm.sent_at, c.created_at) as sort_at
+            from conversation_members cm
+            join conversations c on c.id = cm.conversation_id
+            left join lateral (select m.sent_at, m.author_id, m.body
+                                 from messages m
+                                where m.conversation_id = c.id
+                                order by m.sent_at desc
+                                limit 1) lm on true
+           where cm.user_id = ${ME}
+           order by sort_at desc, c.id desc
+           limit ${L.chats}) c
+    left join users la on la.id = c.last_author_id
+    cross join lateral (
+      select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json) as members,
+             array_agg(u.first_name order by u.first_name, u.id) as names
+        from (select u.id, u.first_name, u.avatar_upload_id, u.sleeping
+                from conversation_members o
+                join users u on u.id = o.user_id
+               where o.conversation_id = c.id and o.user_id <> ${ME} and u.activated
+               order by u.first_name, u.id
+               limit ${L.chatMembers}) u) others`;
+
+// Forums of the caller's units. An ambassador forum is read by the region's ambassadors, its
+// moderators and orga (mayReadForumThread); this prefilter keeps the limit meaningful, and the
+// service applies the rule itself to the facts returned with each thread.
+const FORUM_UNITS = `
+  select mu.region_id, mu.name, mu.is_member, mu.is_admin,
+         moderation.has_group as has_moderation_group,
+         moderation.is_group_admin as is_moderation_group_admin
+    from my_units mu
+   cross join lateral (
+     select count(g.id) > 0 as has_group, coalesce(bool_or(ga.user_id is not null), false) as is_group_admin
+       from regions g
+       left join region_admins ga on ga.region_id = g.id and ga.user_id = ${ME}
+      where g.parent_id = mu.region_id and g.type = ${WORKING_GROUP}
+        and g.workgroup_function = ${WorkGroupFunction.Moderation}) moderation`;
+
+const THREADS = `
+  select t.id, t.title as name, t.last_post_at as "lastPostSentAt",
+         t.pinned_level as "pinnedLevel", t.is_closed as "isClosed",
+         t.is_ambassador_forum as "isInsideAmbassadorForum", lp.id as "postId",
+         t.region_id as "regionId", t.region_name as "regionName",
+         case when lp.hidden_at is null then left(lp.body, 200) else '' end as body,
+         json_build_array(t.title, t.region_name) as terms,
+         t.is_member, t.is_admin, t.has_moderation_group, t.is_moderation_group_admin
+    from (select t.id, t.title, t.last_post_at, t.pinned_level, t.is_closed,
+                 t.is_ambassador_forum, t.region_id, fu.name as region_name,
+                 fu.is_member, fu.is_admin,
+                 fu.has_moderation_group, fu.is_moderation_group_admin
+            from forum_units fu
+           cross join lateral (
+             select t.* from forum_threads t
+              where t.region_id = fu.region_id
+                and (not t.is_ambassador_forum or fu.is_admin
+                     or fu.is_moderation_group_admin or (select is_orga from me))
+              order by t.last_post_at desc
+              limit ${L.threads}) t
+           order by t.last_post_at desc, t.id desc
+           limit ${L.threads}) t
+    cross join lateral (select p.id, p.body, p.hidden_at
+                          from forum_posts p
+                         where p.thread_id = t.id
+                         order by p.created_at desc
+                         limit 1) lp`;
+
+// Contacts: buddies, people in an active store team with the caller, and people the caller
+// shares a conversation with. Last name, mobile and email go only to buddies and team mates,
+// who work together; a conversation alone does not disclose them.
+const USERS = `
+  select u.id, u.first_name as name,
+         case when u.avatar_upload_id is null then null
+              else '/api/uploads/' || u.avatar_upload_id end as avatar,
+         case when k.close then u.last_name end as "lastName",
+         case when k.close then u.mobile end as mobile,
+         k.is_buddy as "isBuddy", u.verified as "isVerified",
+         hr.id as "regionId", hr.name as "regionName",
+         case when k.close then u.email end as email,
+         json_build_array(u.first_name, case when k.close then u.last_name end, hr.name) as terms
+    from (select c.user_id, bool_or(c.is_buddy) as is_buddy, bool_or(c.close) as close
+            from (select b.buddy_id as user_id, true as is_buddy, true as close
+                    from buddies b
+                   where b.user_id = ${ME}
+                  union all
+                  select o.user_id, false, true
+                    from store_team_memberships t
+                    join store_team_memberships o
+                      on o.store_id = t.store_id and o.status in ${ACTIVE_TEAM}
+                   where t.user_id = ${ME} and t.status in ${ACTIVE_TEAM}
+                  union all
+                  select o.user_id, false, false
+                    from conversation_members cm
+                    join conversation_members o on o.conversation_id = cm.conversation_id
+                   where cm.user_id = ${ME}) c
+           where c.user_id <> ${ME}
+           group by c.user_id) k
+    join users u on u.id = k.user_id and u.activated
+    left join regions hr on hr.id = u.home_region_id
+   order by k.is_buddy desc, u.first_name, u.id
+   limit ${L.users}`;
+
+const MAILS = `
+  select m.id, m.subject as name, m.sender_mail as "senderMail", m.sender_name as "senderName",
+         m.recipient_mail as "recipientMail", m.recipient_name as "recipientName",
+         m.recipient_count::text as "recipientCount", m.has_attachments as "hasAttachments",
+         m.sent_at as "sentAt", m.folder,
+         json_build_array(m.subject, m.sender_name, m.sender_mail, m.recipient_name,
+                          m.recipient_mail) as terms
+    from mailbox_members mm
+   cross join lateral (select m.* from mails m
+                        where m.mailbox_id = mm.mailbox_id and m.folder <> ${TRASH_FOLDER}
+                        order by m.sent_at desc
+                        limit ${L.mails}) m
+   where mm.user_id = ${ME}
+   order by m.sent_at desc, m.id desc
+   limit ${L.mails}`;
+
+// Events of the caller's units to which they are invited, with their answer (SPEC.md's status).
+const EVENTS = `
+  select e.id, e.name, e.location_name as "locationName", i.status,
+         e.start_at as "startAt", e.end_at as "endAt", e.location_type as "locationType",
+         e.region_id as "regionId", mu.name as "regionName",
+         json_build_array(e.name, e.location_name, mu.name) as terms
+    from event_invitations i
+    join events e on e.id = i.event_id
+    join my_units mu on mu.region_id = e.region_id and mu.is_member
+   where i.user_id = ${ME}
+   order by e.start_at desc, e.id desc
+   limit ${L.events}`;
+
+const POLLS = `
+  select p.id, p.name, p.start_at as "startAt", p.end_at as "endAt",
+         p.region_id as "regionId", mu.name as "regionName",
+         exists (select 1 from poll_votes v
+                  where v.poll_id = p.id and v.user_id = ${ME}) as "hasVoted",
+         json_build_array(p.name, mu.name) as terms
+    from my_units mu
+    join polls p on p.region_id = mu.region_id
+   where mu.is_member
+   order by p.start_at desc, p.id desc
+   limit ${L.polls}`;
+
+/** Parameters: the caller's id, and whether the caller is orga. */
+export const SEARCH_INDEX_SQL = `
+with me as materialized (select ?::int as id, ?::boolean as is_orga),
+     my_units as materialized (${MY_UNITS}),
+     forum_units as materialized (${FORUM_UNITS})
+select
+  ${list(REGIONS, 'x.name, x.id')} as regions,
+  ${list(WORKING_GROUPS, 'x.name, x.id')} as working_groups,
+  ${list(STORES, 'x."isManager" desc, x.name, x.id')} as stores,
+  ${list(FOOD_SHARE_POINTS, 'x.name, x.id')} as food_share_points,
+  ${list(CHATS, 'x.sort_at desc, x.id desc')} as chats,
+  ${list(THREADS, 'x."lastPostSentAt" desc, x.id desc')} as threads,
+  ${list(USERS, 'x."isBuddy" desc, x.name, x.id')} as users,
+  ${list(MAILS, 'x."sentAt" desc, x.id desc')} as mails,
+  ${list(EVENTS, 'x."startAt" desc, x.id desc')} as events,
+  ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls`;
+
+export function searchIndexParams(actor: { id: number }, isOrga: boolean): [number, boolean] {
+  return [actor.id, isOrga];
+}

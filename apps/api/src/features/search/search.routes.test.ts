@@ -1,0 +1,390 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import { SearchIndexSchema, type SearchIndex } from '@foodshare/schemas';
+import { signInAs } from '@foodshare/server-kit';
+import { Value } from 'typebox/value';
+import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import type { ApiApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { SEARCH_INDEX_LIMITS } from './search-index.sql.ts';
+
+const ids = inject('demoIds');
+const MUSTERSTADT = 3;
+const BEISPIELDORF = 4;
+const WORK_GROUP = 5;
+
+describe('GET /api/search/index', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+
+  const sql = <T extends object = object>(query: string, params: unknown[] = []) =>
+    orm.em.fork().execute<T>(query, params);
+
+  async function createUser(tag: string): Promise<number> {
+    const rows = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash, role, verified)
+       values (?, 'Test', ?, 'x', 1, true) returning id`,
+      [tag, `${tag}@search.example.org`],
+    );
+    return rows[0]!.id;
+  }
+
+  async function indexOf(userId: number): Promise<SearchIndex> {
+    const client = await signInAs(app, userId);
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/search/index',
+      cookies: client.cookies,
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json<SearchIndex>();
+    expect(Value.Errors(SearchIndexSchema, body)).toEqual([]);
+    return body;
+  }
+
+  /** The SQL statements one request sends, counted at MikroORM's query log. */
+  async function queriesOf(userId: number): Promise<number> {
+    const client = await signInAs(app, userId);
+    const spy = vi.spyOn(app.orm.config.getLogger(), 'logQuery');
+    try {
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/search/index',
+        cookies: client.cookies,
+      });
+      expect(response.statusCode).toBe(200);
+      return spy.mock.calls.length;
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+  });
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  it('answers 401 without a session', async () => {
+    const response = await app.inject({ method: 'GET', url: '/api/search/index' });
+    expect(response.statusCode).toBe(401);
+    expect(response.headers['content-type']).toContain('application/problem+json');
+    expect(response.json()).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
+  });
+
+  it('gives a member their own region with its ambassadors, and no other region', async () => {
+    const index = await indexOf(ids.users.alice);
+    expect(index.regions.map((region) => region.id)).toEqual([MUSTERSTADT]);
+    expect(index.regions[0]).toEqual({
+      id: MUSTERSTADT,
+      name: 'Musterstadt',
+      searchString: 'Musterstadt;musterstadt',
+      email: 'musterstadt',
+      parentId: 2,
+      parentName: 'Musterland',
+      isMember: true,
+      ambassadors: [{ id: ids.users.dana, name: 'Dana', avatar: null, isSleeping: false }],
+    });
+
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.regions.map((region) => region.id)).toEqual([BEISPIELDORF]);
+    expect(bob.regions[0]?.ambassadors).toEqual([]);
+  });
+
+  it('lists the working groups with admin flags and ASCII-folded search terms', async () => {
+    const index = await indexOf(ids.users.alice);
+    expect(index.workingGroups).toEqual([
+      {
+        id: WORK_GROUP,
+        name: 'Öffentlichkeitsarbeit Musterstadt',
+        searchString:
+          'Öffentlichkeitsarbeit Musterstadt;oeffentlichkeitsarbeit musterstadt;' +
+          'oeffentlichkeitsarbeit.musterstadt;Musterstadt;musterstadt',
+        email: 'oeffentlichkeitsarbeit.musterstadt',
+        parentId: MUSTERSTADT,
+        parentName: 'Musterstadt',
+        isMember: true,
+        isAdmin: true,
+        admins: [
+          {
+            id: ids.users.alice,
+            name: 'Alice',
+            avatar: `/api/uploads/${ids.avatarUploadId}`,
+            isSleeping: false,
+          },
+        ],
+      },
+    ]);
+    const kim = await indexOf(ids.users.kim);
+    expect(kim.workingGroups).toMatchObject([
+      { id: 332, name: 'Betriebsketten', isMember: true, isAdmin: false, admins: [] },
+    ]);
+  });
+
+  it('lists the stores of the caller’s teams with cooperation and membership status', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.stores).toEqual([
+      {
+        id: ids.storeId,
+        name: 'Beispiel-Markt Musterstadt Mitte',
+        searchString:
+          'Beispiel-Markt Musterstadt Mitte;beispiel-markt musterstadt mitte;Beispiel-Markt;' +
+          'beispiel-markt;Marktstraße 12;marktstrasse 12;12345;Musterstadt;musterstadt',
+        cooperationStatus: 5,
+        street: 'Marktstraße 12',
+        zipCode: '12345',
+        city: 'Musterstadt',
+        regionId: MUSTERSTADT,
+        regionName: 'Musterstadt',
+        membershipStatus: 1,
+        isManager: true,
+        chainName: 'Beispiel-Markt',
+      },
+    ]);
+    const bob = await indexOf(ids.users.bob);
+    const byId = new Map(bob.stores.map((store) => [store.id, store]));
+    // bob applied to alice's store and is a member of the bakery.
+    expect(byId.get(ids.storeId)).toMatchObject({ membershipStatus: 0, isManager: false });
+    expect(byId.get(ids.otherStoreId)).toMatchObject({
+      name: 'Bäckerei Korn',
+      membershipStatus: 1,
+      chainName: null,
+    });
+    expect(byId.get(ids.otherStoreId)?.searchString).toContain('baeckerei korn');
+  });
+
+  it('lists the food-share points, events and polls of the caller’s regions only', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.foodSharePoints.map((point) => point.name)).toEqual([
+      'Fairteiler Bahnhof',
+      'Fairteiler Marktplatz',
+    ]);
+    expect(alice.foodSharePoints[0]).toMatchObject({
+      street: 'Bahnhofstraße 5',
+      zipCode: '12345',
+      regionId: MUSTERSTADT,
+    });
+    expect(alice.foodSharePoints[0]?.searchString).toContain('bahnhofstrasse 5');
+    // alice is invited to the Stammtisch only; kim declined it and still finds it.
+    expect(alice.events).toMatchObject([
+      { name: 'Stammtisch Musterstadt', status: 'accepted', locationType: 0 },
+    ]);
+    const kim = await indexOf(ids.users.kim);
+    expect(kim.events).toMatchObject([{ name: 'Stammtisch Musterstadt', status: 'wont_join' }]);
+    expect(alice.polls.map((poll) => [poll.name, poll.hasVoted, poll.regionId])).toEqual([
+      ['Neuer Wochentag für den Stammtisch', true, MUSTERSTADT],
+      ['Logo für die Öffentlichkeitsarbeit', true, MUSTERSTADT],
+    ]);
+    expect(alice.polls[0]?.startAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const kimsPolls = kim.polls.map((poll) => [poll.name, poll.hasVoted]);
+    expect(kimsPolls).toContainEqual(['Neuer Wochentag für den Stammtisch', false]);
+
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.foodSharePoints.map((point) => point.name)).toEqual([
+      'Fairteiler Dorfgemeinschaftshaus',
+    ]);
+    expect(bob.events.map((event) => event.name)).toEqual(['Erntedankfest am Fairteiler']);
+    expect(bob.polls.map((poll) => poll.name)).toEqual(['Putzplan für den Fairteiler']);
+  });
+
+  it('lists the conversations with their last message, other members and member count', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.chats).toHaveLength(2);
+    const [pickup, kamChat] = alice.chats;
+    expect(pickup).toMatchObject({
+      id: ids.conversationId,
+      name: 'Abholung Samstag',
+      lastFoodsaverId: ids.users.alice,
+      lastFoodsaverName: 'Alice',
+      lastMessage: 'Prima, dann treffen wir uns um 18:15 Uhr am Hintereingang.',
+      memberCount: 3,
+    });
+    expect(pickup?.members.map((member) => member.name)).toEqual(['Bob', 'Carla']);
+    expect(pickup?.searchString).toBe('Abholung Samstag;abholung samstag;Bob;bob;Carla;carla');
+    expect(kamChat).toMatchObject({ name: null, lastFoodsaverName: 'Alice', memberCount: 2 });
+    expect(kamChat?.members.map((member) => member.id)).toEqual([ids.users.kim]);
+    expect(kamChat?.searchString).toBe('Kim;kim');
+  });
+
+  it('lists the threads of the caller’s forums, the ambassador forum for ambassadors only', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.threads.map((thread) => thread.name)).toEqual([
+      'Willkommen in Musterstadt!',
+      'Erfahrungen mit der Abholung im Beispiel-Markt',
+    ]);
+    const welcome = alice.threads[0];
+    expect(welcome).toMatchObject({
+      pinnedLevel: 1,
+      isClosed: false,
+      isInsideAmbassadorForum: false,
+      regionId: MUSTERSTADT,
+      regionName: 'Musterstadt',
+      body: 'Hallo zusammen, ich bin Carla und wohne in der Altstadt.',
+      relevance: -1,
+    });
+    const experiences = alice.threads[1];
+    expect(experiences?.id).toBe(ids.forumThreadId);
+
+    const dana = await indexOf(ids.users.dana);
+    expect(dana.threads.map((thread) => thread.name)).toContain(
+      'Botschafterrunde: Planung Stammtisch',
+    );
+    expect(dana.threads.find((thread) => thread.isInsideAmbassadorForum)?.name).toBe(
+      'Botschafterrunde: Planung Stammtisch',
+    );
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.threads.map((thread) => thread.name)).toEqual([
+      'Fairteiler im Dorfgemeinschaftshaus braucht Paten',
+    ]);
+  });
+
+  it('shows a hidden last post without its text', async () => {
+    const [thread] = await sql<{ id: number }[]>(
+      `insert into forum_threads (region_id, title, last_post_at) values (?, 'Versteckt', now())
+       returning id`,
+      [BEISPIELDORF],
+    );
+    await sql(
+      `insert into forum_posts (thread_id, author_id, body, hidden_at, hide_reason)
+       values (?, ?, 'geheim', now(), 'Spam')`,
+      [thread!.id, ids.users.bob],
+    );
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.threads.find((entry) => entry.id === thread!.id)).toMatchObject({ body: '' });
+    await sql('delete from forum_threads where id = ?', [thread!.id]);
+  });
+
+  it('lists contacts: buddies, team mates and chat partners, with details for the close ones', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.users.map((user) => [user.name, user.isBuddy])).toEqual([
+      ['Bob', true],
+      ['Kim', true],
+      ['Carla', false],
+      ['Dana', false],
+    ]);
+    const byName = new Map(alice.users.map((user) => [user.name, user]));
+    expect(byName.get('Kim')).toMatchObject({
+      lastName: 'Kettner',
+      email: 'kim@example.org',
+      isVerified: true,
+      regionId: MUSTERSTADT,
+      regionName: 'Musterstadt',
+    });
+    // dana is on standby in alice's store team: a team mate.
+    expect(byName.get('Dana')).toMatchObject({ lastName: 'Berger', isBuddy: false });
+    // carla only shares a conversation with alice.
+    expect(byName.get('Carla')).toMatchObject({
+      lastName: null,
+      mobile: null,
+      email: null,
+      isVerified: false,
+      searchString: 'Carla;carla;Musterstadt;musterstadt',
+    });
+    expect(alice.users.map((user) => user.id)).not.toContain(ids.users.alice);
+  });
+
+  it('lists the mails of the caller’s mailboxes, newest first, in SPEC.md’s formats', async () => {
+    const alice = await indexOf(ids.users.alice);
+    expect(alice.mails.map((mail) => mail.name)).toEqual([
+      'Rückfrage zu den Abholzeiten',
+      'Pressetermin am neuen Fairteiler',
+    ]);
+    expect(alice.mails[1]).toMatchObject({
+      senderName: 'Öffentlichkeitsarbeit Musterstadt',
+      recipientCount: '2',
+      hasAttachments: true,
+      folder: 2,
+    });
+    expect(alice.mails[0]?.sentAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    expect(alice.mails[0]?.searchString).toContain('rueckfrage zu den abholzeiten');
+    const dana = await indexOf(ids.users.dana);
+    expect(dana.mails.map((mail) => mail.name)).toEqual(['Anfrage: Fairteiler am Rathaus']);
+  });
+
+  it('gives a user without any relation an empty index', async () => {
+    const loner = await createUser('loner');
+    const index = await indexOf(loner);
+    for (const entries of Object.values(index)) expect(entries).toEqual([]);
+  });
+
+  it('costs the same number of queries for a user with few rows and one with many', async () => {
+    const few = await createUser('few');
+    const many = await createUser('many');
+    await fillManyRows(many);
+    const index = await indexOf(many);
+    // Enough rows that a per-row query would show, and the bounds hold.
+    expect(index.regions.length).toBe(20);
+    expect(index.chats.length).toBe(SEARCH_INDEX_LIMITS.chats);
+    expect(index.threads.length).toBe(SEARCH_INDEX_LIMITS.threads);
+    expect(index.mails.length).toBe(SEARCH_INDEX_LIMITS.mails);
+    expect(index.users.length).toBeGreaterThan(50);
+
+    const forFew = await queriesOf(few);
+    const forMany = await queriesOf(many);
+    expect(forMany).toBe(forFew);
+    // The caller's role and the index itself.
+    expect(forMany).toBe(2);
+  });
+
+  async function fillManyRows(userId: number): Promise<void> {
+    await sql(
+      `with new_regions as (
+         insert into regions (name, type, parent_id)
+         select 'Ort ' || i, 1, 2 from generate_series(1, 20) i returning id)
+       insert into region_memberships (region_id, user_id) select id, ? from new_regions`,
+      [userId],
+    );
+    await sql(
+      `insert into forum_threads (region_id, title, last_post_at)
+       select m.region_id, 'Thema ' || i, now() - i * interval '1 minute'
+         from region_memberships m, generate_series(1, 15) i
+        where m.user_id = ?`,
+      [userId],
+    );
+    await sql(
+      `insert into forum_posts (thread_id, body)
+       select t.id, 'Beitrag' from forum_threads t
+         join region_memberships m on m.region_id = t.region_id where m.user_id = ?`,
+      [userId],
+    );
+    const partners = await sql<{ id: number }[]>(
+      `insert into users (first_name, last_name, email, password_hash)
+       select 'Partner' || i, 'P', 'partner' || i || '-' || ? || '@search.example.org', 'x'
+         from generate_series(1, 60) i returning id`,
+      [userId],
+    );
+    for (const [i, partner] of partners.entries()) {
+      const [conversation] = await sql<{ id: number }[]>(
+        'insert into conversations default values returning id',
+      );
+      await sql(
+        'insert into conversation_members (conversation_id, user_id) values (?, ?), (?, ?)',
+        [conversation!.id, userId, conversation!.id, partner.id],
+      );
+      await sql(
+        `insert into messages (conversation_id, author_id, body, sent_at)
+         select ?, ?, 'Nachricht ' || n, now() - (? * 10 + n) * interval '1 minute'
+           from generate_series(1, 3) n`,
+        [conversation!.id, partner.id, i],
+      );
+    }
+    const [mailbox] = await sql<{ id: number }[]>(
+      `insert into mailboxes (name) values ('many-' || ?) returning id`,
+      [userId],
+    );
+    await sql('insert into mailbox_members (mailbox_id, user_id) values (?, ?)', [
+      mailbox!.id,
+      userId,
+    ]);
+    await sql(
+      `insert into mails (mailbox_id, sender_mail, recipient_mail, subject, sent_at)
+       select ?, 'a@example.org', 'b@example.org', 'Betreff ' || i, now() - i * interval '1 hour'
+         from generate_series(1, 80) i`,
+      [mailbox!.id],
+    );
+  }
+});

@@ -1,0 +1,204 @@
+import { type EntityManager, openOrm, type MikroORM } from '@foodshare/domain';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { storeFactsQuery } from '../stores/store-facts.repository.ts';
+import { teamRequestsQuery } from '../stores/store-requests.service.ts';
+import type { SqlQuery } from '../stores/store-sql.ts';
+import { storeLogPageQuery } from './store-log.service.ts';
+import type { StoreLogAction } from '@foodshare/domain';
+
+const ids = inject('demoIds');
+const LOG_ROWS = 1_000_000;
+const STORES = 1000;
+const USERS = 50_000;
+const MEMBERSHIPS = 200_000;
+const DAY = 24 * 60 * 60 * 1000;
+/** How a table is read when an index serves the query. */
+const INDEX_READS = ['Index Scan', 'Index Only Scan', 'Bitmap Heap Scan'];
+
+interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Plans?: PlanNode[];
+}
+
+function nodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
+}
+
+/**
+ * The index plan of the very SQL the routes run (their query builders), on a store log of a
+ * million entries over a thousand stores and 200,000 team memberships. No timing: the plan is
+ * what stays true on a slower machine.
+ */
+describe('the store queries use indexes on a million log entries', () => {
+  let orm: MikroORM;
+  let em: EntityManager;
+  let busyStore: number;
+
+  async function explain({ sql, params }: SqlQuery): Promise<PlanNode[]> {
+    const rows = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
+      `explain (format json) ${sql}`,
+      params,
+    );
+    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
+  }
+
+  const scansOf = (plan: PlanNode[], table: string) =>
+    plan.filter((node) => node['Relation Name'] === table);
+  const indexNames = (plan: PlanNode[]) =>
+    plan.flatMap((node) => (node['Index Name'] ? [node['Index Name']] : []));
+
+  /**
+   * Fills `table` fast enough for a test: unlogged (this database is thrown away), its foreign
+   * keys and secondary indexes dropped during the insert and then recreated from their own
+   * catalog definitions, so the plans below run on exactly the migrated indexes.
+   */
+  async function bulkLoad(table: string, insert: string, params: unknown[]): Promise<void> {
+    const indexes = await em.execute<{ indexdef: string; indexname: string }[]>(
+      `select indexname, indexdef from pg_indexes
+        where schemaname = current_schema() and tablename = ?
+          and indexname not in (select conname from pg_constraint where conrelid = ?::regclass)`,
+      [table, table],
+    );
+    const keys = await em.execute<{ conname: string; def: string }[]>(
+      `select conname, pg_get_constraintdef(oid) as def from pg_constraint
+        where conrelid = ?::regclass and contype = 'f'`,
+      [table],
+    );
+    await em.execute(`alter table ${table} set unlogged`);
+    for (const key of keys) await em.execute(`alter table ${table} drop constraint ${key.conname}`);
+    for (const index of indexes) await em.execute(`drop index ${index.indexname}`);
+    await em.execute(insert, params);
+    for (const index of indexes) await em.execute(index.indexdef);
+    for (const key of keys) {
+      await em.execute(`alter table ${table} add constraint ${key.conname} ${key.def}`);
+    }
+  }
+
+  beforeAll(async () => {
+    const { app, database } = await buildTestApp();
+    await app.close();
+    orm = await openOrm({ url: database.url });
+    em = orm.em.fork();
+    await em.execute(
+      `insert into stores (name, region_id, latitude, longitude)
+       select 'Laden ' || g, 3, 52 + g / 10000.0, 9 + g / 10000.0 from generate_series(0, ? - 1) g`,
+      [STORES],
+    );
+    await em.execute(
+      `insert into users (first_name, last_name, email, password_hash, role, latitude, longitude)
+       select 'Person ' || g, 'Test', 'person' || g || '@explain.example.org', 'x', 1,
+              case when g % 7 = 0 then null else 52 + g / 100000.0 end,
+              case when g % 7 = 0 then null else 9.7 end
+         from generate_series(0, ? - 1) g`,
+      [USERS],
+    );
+    // Identity ids of one insert are consecutive: series number n is row first + n.
+    const [first] = await em.execute<{ store: number; user: number }[]>(
+      `select (select min(id) from stores where name like 'Laden %') as store,
+              (select min(id) from users where email like '%@explain.example.org') as user`,
+    );
+    const { store, user } = first!;
+    // Each user belongs or applies to four stores: 200 people per store, 20 of them pending.
+    await bulkLoad(
+      'store_team_memberships',
+      `insert into store_team_memberships (store_id, user_id, status, applied_at, joined_at)
+       select ? + (g % 4) * (? / 4) + (g / 4) % (? / 4), ? + g / 4,
+              case when (g / ?) % 10 = 0 then 0 else 1 end,
+              now() - (g % 300) * interval '1 day',
+              case when (g / ?) % 10 = 0 then null else now() - (g % 200) * interval '1 day' end
+         from generate_series(0, ? - 1) g`,
+      [store, STORES, STORES, user, STORES, STORES, MEMBERSHIPS],
+    );
+    // A thousand entries per store over 13 months, every action type in every store.
+    await bulkLoad(
+      'store_log_entries',
+      `insert into store_log_entries (store_id, action_type, actor_id, target_id, performed_at)
+       select ? + g % ?, 1 + (g / ?) % 20, ? + g % ?, ? + (g * 7) % ?,
+              now() - (g % 397) * interval '1 day' - (g % 86399) * interval '1 second'
+         from generate_series(0, ? - 1) g`,
+      [store, STORES, STORES, user, USERS, user, USERS, LOG_ROWS],
+    );
+    await em.execute('analyze stores, users, store_team_memberships, store_log_entries');
+    busyStore = store + STORES / 2;
+  }, 120_000);
+
+  afterAll(async () => {
+    await orm.close();
+  });
+
+  it('holds a million log entries and 200,000 team memberships', async () => {
+    const [counts] = await em.execute<{ log: string; team: string; busy: string }[]>(
+      `select (select count(*) from store_log_entries) as log,
+              (select count(*) from store_team_memberships) as team,
+              (select count(*) from store_log_entries where store_id = ?) as busy`,
+      [busyStore],
+    );
+    expect(Number(counts!.busy)).toBe(LOG_ROWS / STORES);
+    expect(Number(counts!.log)).toBeGreaterThanOrEqual(LOG_ROWS);
+    expect(Number(counts!.team)).toBeGreaterThanOrEqual(MEMBERSHIPS);
+  });
+
+  const now = Date.now();
+  const window = { from: new Date(now - 180 * DAY), to: new Date(now) };
+  const all = Array.from({ length: 20 }, (_, i) => (i + 1) as StoreLogAction);
+
+  const pages: [why: string, actions: StoreLogAction[], limit: number, offset: number][] = [
+    ['every action type, first page', all, 100, 0],
+    ['every action type, a deep page', all, 1000, 200],
+    ['one action type', [3], 100, 0],
+    ['three action types', [1, 2, 3], 1000, 0],
+  ];
+
+  it.each(pages)(
+    'the store log page (%s) reads store_log_entries through its indexes',
+    async (_why, actions, limit, offset) => {
+      const plan = await explain(
+        storeLogPageQuery({ storeId: busyStore, ...window, actionTypes: actions, limit, offset }),
+      );
+      expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+      const log = scansOf(plan, 'store_log_entries');
+      expect(log.length).toBeGreaterThan(0);
+      for (const node of log) expect(INDEX_READS).toContain(node['Node Type']);
+      const logIndexes = indexNames(plan).filter((name) => name.startsWith('store_log_'));
+      expect(logIndexes).not.toEqual([]);
+      for (const name of logIndexes) {
+        expect(name).toMatch(/^store_log_entries_store_id_(action_type_)?performed_at_index$/);
+      }
+    },
+  );
+
+  it('the team requests of a store read the (store_id, status) index', async () => {
+    for (const withDistance of [true, false]) {
+      const plan = await explain(teamRequestsQuery(busyStore, withDistance));
+      expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+      for (const node of scansOf(plan, 'store_team_memberships')) {
+        expect(INDEX_READS).toContain(node['Node Type']);
+      }
+      expect(indexNames(plan)).toContain('store_team_memberships_store_id_status_index');
+    }
+  });
+
+  it('the permission facts read stores and team memberships by key', async () => {
+    const manager = await em.execute<{ user_id: number }[]>(
+      'select user_id from store_team_memberships where store_id = ? limit 1',
+      [busyStore],
+    );
+    const plan = await explain(storeFactsQuery(manager[0]!.user_id, busyStore));
+    for (const table of ['stores', 'store_team_memberships']) {
+      const reads = scansOf(plan, table);
+      expect(reads.length).toBeGreaterThan(0);
+      for (const node of reads) expect(INDEX_READS).toContain(node['Node Type']);
+    }
+  });
+
+  it('the same queries still answer for the demo store', async () => {
+    const page = { storeId: ids.storeId, ...window, actionTypes: all, limit: 100, offset: 0 };
+    const { sql, params } = storeLogPageQuery(page);
+    expect(await em.execute(sql, params)).toHaveLength(8);
+    const requests = teamRequestsQuery(busyStore, true);
+    expect(await em.execute(requests.sql, requests.params)).toHaveLength(MEMBERSHIPS / STORES / 10);
+  });
+});

@@ -1,0 +1,157 @@
+import {
+  type Actor,
+  type EntityManager,
+  mayDecideStoreTeamRequests,
+  mayReadApplicantDistance,
+  mayReadStoreTeamRequests,
+  type StoreFacts,
+  StoreLogAction,
+  StoreTeamStatus,
+} from '@foodshare/domain';
+import type { StoreTeamRequestDecision, StoreTeamRequestList, UserStub } from '@foodshare/schemas';
+import { Problem } from '@foodshare/server-kit';
+import { loadStoreFacts } from './store-facts.repository.ts';
+import { isoTimestamp, type SqlQuery, userStubJson } from './store-sql.ts';
+
+const EARTH_RADIUS_KM = 6371;
+/** A request without a recorded date (legacy rows) shows the epoch rather than failing the list. */
+const UNKNOWN_DATE = new Date(0);
+
+/** 404 for an unknown store, 403 unless `rule` lets the caller act on it. */
+async function requireStoreFacts(
+  em: EntityManager,
+  actor: Actor,
+  storeId: number,
+  rule: (actor: Actor, facts: StoreFacts) => boolean,
+): Promise<StoreFacts> {
+  const facts = await loadStoreFacts(em, actor, storeId);
+  if (!facts) throw Problem.notFound('There is no store with this id.');
+  if (!rule(actor, facts)) {
+    throw Problem.forbidden(
+      'STORE_TEAM_REQUESTS_FORBIDDEN',
+      "Only the store's managers, its region's stores coordination and orga handle its team requests.",
+    );
+  }
+  return facts;
+}
+
+/**
+ * The pending requests of one store with the applicants, oldest first (the order in which they
+ * wait), in one query on the (store_id, status) index. The distance is the great-circle
+ * distance between the applicant's address and the store, rounded to whole km.
+ */
+export function teamRequestsQuery(storeId: number, withDistance: boolean): SqlQuery {
+  const haversine = `${EARTH_RADIUS_KM} * 2 * asin(sqrt(
+      power(sin(radians(u.latitude - s.latitude) / 2), 2)
+      + cos(radians(s.latitude)) * cos(radians(u.latitude))
+        * power(sin(radians(u.longitude - s.longitude) / 2), 2)))`;
+  return {
+    sql: `select ${userStubJson('u')} as user,
+                 u.first_name, u.verified, m.applied_at, m.application_message,
+                 case when not ? or s.latitude is null or s.longitude is null then null
+                      when u.latitude is null or u.longitude is null then -1
+                      else round(${haversine})
+                 end as distance_km
+            from store_team_memberships m
+            join stores s on s.id = m.store_id
+            join users u on u.id = m.user_id
+           where m.store_id = ? and m.status = ?
+           order by m.applied_at nulls last, m.user_id`,
+    params: [withDistance, storeId, StoreTeamStatus.Applied],
+  };
+}
+
+interface TeamRequestRow {
+  user: UserStub;
+  first_name: string;
+  verified: boolean;
+  applied_at: Date | string | null;
+  application_message: string | null;
+  distance_km: number | string | null;
+}
+
+export async function listTeamRequests(
+  em: EntityManager,
+  actor: Actor,
+  storeId: number,
+): Promise<StoreTeamRequestList> {
+  const facts = await requireStoreFacts(em, actor, storeId, mayReadStoreTeamRequests);
+  const { sql, params } = teamRequestsQuery(storeId, mayReadApplicantDistance(actor, facts));
+  const rows = await em.execute<TeamRequestRow[]>(sql, params);
+  return rows.map((row) => ({
+    user: row.user,
+    firstName: row.first_name,
+    verified: row.verified,
+    distanceInKm: row.distance_km === null ? null : Number(row.distance_km),
+    date: isoTimestamp(row.applied_at ?? UNKNOWN_DATE),
+    message: row.application_message,
+  }));
+}
+
+/**
+ * The membership change and its log entry in one statement: PostgreSQL runs a data-modifying
+ * WITH as a whole, so a failing log insert leaves the application as it was. No pending request,
+ * no row, no entry.
+ */
+export function acceptTeamRequestQuery(actorId: number, storeId: number, userId: number): SqlQuery {
+  return {
+    sql: `with accepted as (
+            update store_team_memberships set status = ?, joined_at = now()
+             where store_id = ? and user_id = ? and status = ?
+            returning store_id, user_id)
+          insert into store_log_entries (store_id, action_type, actor_id, target_id)
+          select store_id, ?, ?, user_id from accepted
+          returning performed_at`,
+    params: [
+      StoreTeamStatus.Member,
+      storeId,
+      userId,
+      StoreTeamStatus.Applied,
+      StoreLogAction.RequestApproved,
+      actorId,
+    ],
+  };
+}
+
+/** As `acceptTeamRequestQuery`: the application goes, the log records who declined it. */
+export function declineTeamRequestQuery(
+  actorId: number,
+  storeId: number,
+  userId: number,
+): SqlQuery {
+  return {
+    sql: `with declined as (
+            delete from store_team_memberships
+             where store_id = ? and user_id = ? and status = ?
+            returning store_id, user_id)
+          insert into store_log_entries (store_id, action_type, actor_id, target_id)
+          select store_id, ?, ?, user_id from declined
+          returning performed_at`,
+    params: [storeId, userId, StoreTeamStatus.Applied, StoreLogAction.RequestDeclined, actorId],
+  };
+}
+
+export type TeamRequestDecision = StoreTeamRequestDecision['decision'];
+
+export async function decideTeamRequest(
+  em: EntityManager,
+  actor: Actor,
+  storeId: number,
+  userId: number,
+  decision: TeamRequestDecision,
+): Promise<StoreTeamRequestDecision> {
+  await requireStoreFacts(em, actor, storeId, mayDecideStoreTeamRequests);
+  const build = decision === 'accepted' ? acceptTeamRequestQuery : declineTeamRequestQuery;
+  const { sql, params } = build(actor.id, storeId, userId);
+  const rows = await em.execute<{ performed_at: Date | string }[]>(sql, params);
+  const logged = rows[0];
+  if (!logged) {
+    throw new Problem({
+      status: 404,
+      code: 'STORE_TEAM_REQUEST_NOT_FOUND',
+      title: 'Not Found',
+      detail: 'This user has no pending request to join this store team.',
+    });
+  }
+  return { storeId, userId, decision, decidedAt: isoTimestamp(logged.performed_at) };
+}

@@ -1,0 +1,20 @@
+/** The user stub of SPEC.md built in SQL from the users row aliased `alias`, null without one. */
+export function userStubJson(alias: string): string {
+  return `case when ${alias}.id is null then null else json_build_object(
+    'id', ${alias}.id,
+    'name', ${alias}.first_name,
+    'avatar', case when ${alias}.avatar_upload_id is null then null
+                   else '/api/uploads/' || ${alias}.avatar_upload_id end,
+    'isSleeping', ${alias}.sleeping) end`;
+}
+
+/** A timestamptz as the driver hands it over (Date or text), as RFC 3339 (DESIGN.md 3). */
+export function isoTimestamp(value: Date | string): string {
+  return new Date(value).toISOString();
+}
+
+/** A query as the routes run it, so that EXPLAIN can be run on the very same text. */
+export interface SqlQuery {
+  sql: string;
+  params: unknown[];
+}
