@@ -1,3 +1,4 @@
+import { parseKeyEncryptionKey } from '@foodshare/domain';
 import { COMMON_CONFIG_RULES, CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
 import { Type, type Static } from 'typebox';
 
@@ -18,8 +19,16 @@ export const AuthEnvSchema = Type.Object({
   AUTHORIZATION_CODE_TTL_SECONDS: seconds(600, 'Authorization code lifetime'),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600, 'Access token lifetime'),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600, 'Refresh token lifetime'),
-  /** How often an instance re-reads the signing keys, so a rotation reaches it without restart. */
-  SIGNING_KEY_REFRESH_SECONDS: seconds(60, 'Signing key reload interval'),
+  /**
+   * How often an instance re-reads the signing keys, so a rotation reaches it without restart.
+   * Fractions allowed: tests shorten it to a fraction of a second. `keys rotate` must delay
+   * activation longer than this.
+   */
+  SIGNING_KEY_REFRESH_SECONDS: Type.Number({
+    exclusiveMinimum: 0,
+    default: 60,
+    description: 'Signing key reload interval',
+  }),
   /** Token requests per client and minute before 429 (per-client limit of the checklist). */
   TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
 });
@@ -35,7 +44,19 @@ function productionSecretsRule(config: AuthConfig): string[] {
   return problems;
 }
 
+/** The key-encryption key must be exactly 32 bytes (AES-256-GCM), written as hex or base64. */
+function keyEncryptionKeyRule(config: AuthConfig): string[] {
+  if (config.KEY_ENCRYPTION_KEY === undefined) return [];
+  return parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY)
+    ? []
+    : ['KEY_ENCRYPTION_KEY: must be 32 bytes as 64 hex characters or base64'];
+}
+
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
-  return loadConfigFrom(AuthEnvSchema, env, [...COMMON_CONFIG_RULES, productionSecretsRule]);
+  return loadConfigFrom(AuthEnvSchema, env, [
+    ...COMMON_CONFIG_RULES,
+    productionSecretsRule,
+    keyEncryptionKeyRule,
+  ]);
 }

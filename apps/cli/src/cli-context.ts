@@ -1,6 +1,8 @@
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  DEVELOPMENT_KEY_ENCRYPTION_KEY,
   openOrm,
+  parseKeyEncryptionKey,
   type EntityManager,
   type MikroORM,
 } from '@foodshare/domain';
@@ -10,11 +12,18 @@ export interface CliEnvironment {
   DATABASE_URL?: string | undefined;
   CLIENT_SECRET_PEPPER?: string | undefined;
   NODE_ENV?: string | undefined;
+  /** The auth service's key-encryption key (signing keys); `keys rotate` needs the same one. */
+  KEY_ENCRYPTION_KEY?: string | undefined;
+  /** The auth service's key reload interval: a rotation should activate later than this. */
+  SIGNING_KEY_REFRESH_SECONDS?: string | undefined;
+  /** The auth service's access-token lifetime: a retired key outlives the tokens it signed. */
+  ACCESS_TOKEN_TTL_SECONDS?: string | undefined;
 }
 
 export type CliErrorCode =
   | 'MISSING_DATABASE_URL'
   | 'MISSING_CLIENT_SECRET_PEPPER'
+  | 'MISSING_KEY_ENCRYPTION_KEY'
   | 'INVALID_INPUT'
   | 'DATABASE_NOT_EMPTY'
   | 'REFUSED_IN_PRODUCTION';
@@ -60,6 +69,31 @@ export function clientSecretPepper(env: CliEnvironment): string {
     );
   }
   return DEVELOPMENT_CLIENT_SECRET_PEPPER;
+}
+
+/**
+ * The key that encrypts the signing keys' private parts. It must be the auth service's, or the
+ * service cannot use the keys this CLI creates; only development falls back to the development key.
+ */
+export function keyEncryptionKey(env: CliEnvironment): Uint8Array {
+  const value = env.KEY_ENCRYPTION_KEY?.trim();
+  if (!value) {
+    if (isProduction(env)) {
+      throw new CliError(
+        'MISSING_KEY_ENCRYPTION_KEY',
+        'KEY_ENCRYPTION_KEY is not set. In production it must be the key the auth service uses.',
+      );
+    }
+    return DEVELOPMENT_KEY_ENCRYPTION_KEY;
+  }
+  const key = parseKeyEncryptionKey(value);
+  if (!key) {
+    throw new CliError(
+      'INVALID_INPUT',
+      'KEY_ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64.',
+    );
+  }
+  return key;
 }
 
 export async function withOrm<T>(

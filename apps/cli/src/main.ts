@@ -6,6 +6,7 @@ import { adminsCommands } from './commands/admins.command.ts';
 import { clientsCommands } from './commands/clients.command.ts';
 import { dbCommands } from './commands/db.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
+import { keysCommands } from './commands/keys.command.ts';
 import { membershipsCommands } from './commands/memberships.command.ts';
 import { regionsCommands } from './commands/regions.command.ts';
 import { usersCommands } from './commands/users.command.ts';
@@ -15,6 +16,9 @@ const runtime: CliRuntime = {
     DATABASE_URL: process.env.DATABASE_URL,
     CLIENT_SECRET_PEPPER: process.env.CLIENT_SECRET_PEPPER,
     NODE_ENV: process.env.NODE_ENV,
+    KEY_ENCRYPTION_KEY: process.env.KEY_ENCRYPTION_KEY,
+    SIGNING_KEY_REFRESH_SECONDS: process.env.SIGNING_KEY_REFRESH_SECONDS,
+    ACCESS_TOKEN_TTL_SECONDS: process.env.ACCESS_TOKEN_TTL_SECONDS,
   },
   io: {
     stdout: (output) => process.stdout.write(`${output}\n`),
@@ -29,7 +33,7 @@ const runtime: CliRuntime = {
 const program = new Command('foodshare')
   .description(
     'Set up a food-sharing deployment without SQL. Reads DATABASE_URL; clients and demo data ' +
-      'also CLIENT_SECRET_PEPPER (required when NODE_ENV=production).',
+      'also CLIENT_SECRET_PEPPER, keys also KEY_ENCRYPTION_KEY (both required when NODE_ENV=production).',
   )
   .showHelpAfterError()
   .addCommand(usersCommands(runtime))
@@ -38,6 +42,7 @@ const program = new Command('foodshare')
   .addCommand(adminsCommands(runtime))
   .addCommand(clientsCommands(runtime))
   .addCommand(dbCommands(runtime))
-  .addCommand(demoCommands(runtime));
+  .addCommand(demoCommands(runtime))
+  .addCommand(keysCommands(runtime));
 
 await program.parseAsync();

@@ -5,3 +5,4 @@ export * from './orm.ts';
 export * from './entities/index.ts';
 export * from './accounts/index.ts';
 export * from './demo/index.ts';
+export * from './signing-keys/index.ts';

@@ -1,8 +1,25 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { AuthorizationRequestStore } from '../stores/authorization-requests.store.ts';
+import { ConsentStore } from '../stores/consents.store.ts';
 
-/** Remembered consent per user and client (owner: authorize endpoint and consent pages). */
-export const consentsPlugin = fp(async (_app: FastifyInstance) => {}, {
-  name: 'foodshare-consents',
-  dependencies: ['foodshare-oauth-core'],
-});
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Remembered consent per user and client. */
+    consents: ConsentStore;
+    /** Authorization requests parked while the user logs in or decides on consent. */
+    authorizationRequests: AuthorizationRequestStore;
+  }
+}
+
+/**
+ * The user-interaction state of the authorization endpoint: remembered consent and the
+ * requests waiting at the login and consent pages (owner: authorize endpoint and its pages).
+ */
+export const consentsPlugin = fp(
+  async (app: FastifyInstance) => {
+    app.decorate('consents', new ConsentStore(app.kv));
+    app.decorate('authorizationRequests', new AuthorizationRequestStore(app.kv));
+  },
+  { name: 'foodshare-consents', dependencies: ['foodshare-oauth-core'] },
+);

@@ -1,7 +1,29 @@
-import type { FastifyInstance } from 'fastify';
+import {
+  DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  DEVELOPMENT_KEY_ENCRYPTION_KEY,
+  ensureSigningKey,
+  parseKeyEncryptionKey,
+} from '@foodshare/domain';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthConfig } from '../config.ts';
+import { KeyRing } from '../keys/key-ring.ts';
+import { writeAudit, type AuditEvent } from '../observability/audit.ts';
+import { AuthMetrics, registerMetrics } from '../observability/metrics.ts';
 import { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
+
+export type { AuditEvent } from '../observability/audit.ts';
+export { AUDIT_EVENTS } from '../observability/audit.ts';
+export { InvalidTokenError, KeyRing, NoSigningKeyError } from '../keys/key-ring.ts';
+export type { InvalidTokenReason, PublishedJwk } from '../keys/key-ring.ts';
+export type { AuthMetrics } from '../observability/metrics.ts';
+
+export interface OAuthSecrets {
+  /** 32 bytes: encrypts the signing keys' private parts at rest (and may key refresh-token JWE). */
+  keyEncryptionKey: Uint8Array;
+  /** The HMAC key of client-secret hashes (verifyClientSecret from @foodshare/domain). */
+  clientSecretPepper: string;
+}
 
 /** The authorization server's shared parts, built once per app and used by every endpoint. */
 export interface OAuthCore {
@@ -9,6 +31,22 @@ export interface OAuthCore {
   /** `BASE_URL`, byte-identical in discovery and in every token's `iss`. */
   issuer: string;
   codes: AuthorizationCodeStore;
+  /**
+   * Signing keys from PostgreSQL. `keys.signJwt(payload, { typ })` signs RS256 with the active
+   * key (header `kid`, `typ` when given; sets `iss`, defaults `iat`; the caller sets `exp`).
+   * `keys.verifyJwt(token, { typ, audience })` returns the claims or throws InvalidTokenError
+   * (`code: 'invalid_token'`, `reason`). `keys.publicJwks()` is the JWKS body.
+   */
+  keys: KeyRing;
+  secrets: OAuthSecrets;
+  /** Writes an audit log line and counts the event (oauth_audit_events_total{event}). */
+  audit(request: FastifyRequest, event: AuditEvent, fields?: Record<string, unknown>): void;
+  /**
+   * Prometheus metrics (own registry, served at GET /metrics): `metrics.tokensIssued(grant,
+   * clientId)` once per token response, `metrics.oauthError(code)` once per OAuth error answered.
+   * Request latency per route is recorded by a hook.
+   */
+  metrics: AuthMetrics;
 }
 
 declare module 'fastify' {
@@ -17,14 +55,60 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * The secrets from the configuration. Outside production (which refuses to start without them,
+ * config.ts) unset ones fall back to fixed development values, so that a restarted development
+ * server still decrypts the keys it stored and the demo clients' secrets still match.
+ */
+export function resolveSecrets(config: AuthConfig, log: FastifyBaseLogger): OAuthSecrets {
+  let keyEncryptionKey = DEVELOPMENT_KEY_ENCRYPTION_KEY;
+  if (config.KEY_ENCRYPTION_KEY !== undefined) {
+    const parsed = parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY);
+    if (!parsed) throw new Error('KEY_ENCRYPTION_KEY: must be 32 bytes as hex or base64');
+    keyEncryptionKey = parsed;
+  } else if (config.NODE_ENV === 'production') {
+    throw new Error('KEY_ENCRYPTION_KEY: required in production');
+  } else if (config.NODE_ENV === 'development') {
+    log.warn('KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with the development key');
+  }
+  if (config.CLIENT_SECRET_PEPPER === undefined && config.NODE_ENV === 'production') {
+    throw new Error('CLIENT_SECRET_PEPPER: required in production');
+  }
+  return {
+    keyEncryptionKey,
+    clientSecretPepper: config.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  };
+}
+
 export const oauthCorePlugin = fp(
   async (app: FastifyInstance, { config }: { config: AuthConfig }) => {
+    const secrets = resolveSecrets(config, app.log);
+    const metrics = new AuthMetrics();
+    const keys = new KeyRing({
+      orm: app.orm,
+      keyEncryptionKey: secrets.keyEncryptionKey,
+      issuer: config.BASE_URL,
+      refreshMs: config.SIGNING_KEY_REFRESH_SECONDS * 1000,
+      log: app.log,
+    });
     const oauth: OAuthCore = {
       config,
       issuer: config.BASE_URL,
       codes: new AuthorizationCodeStore(app.kv, config.AUTHORIZATION_CODE_TTL_SECONDS * 1000),
+      keys,
+      secrets,
+      audit: (request, event, fields) => writeAudit(metrics, request, event, fields),
+      metrics,
     };
     app.decorate('oauth', oauth);
+    registerMetrics(app, metrics);
+    // The first start of a deployment creates the first key; instances booting together queue
+    // on an advisory lock (ensureSigningKey). A KEK that cannot open the stored key stops here.
+    app.addHook('onReady', async () => {
+      const { kid, created } = await ensureSigningKey(app.orm.em.fork(), secrets.keyEncryptionKey);
+      if (created) app.log.info({ kid }, 'created the first signing key');
+      await keys.prepare();
+    });
   },
-  { name: 'foodshare-oauth-core', dependencies: ['foodshare-key-value-store'] },
+  { name: 'foodshare-oauth-core', dependencies: ['foodshare-key-value-store', 'foodshare-orm'] },
 );

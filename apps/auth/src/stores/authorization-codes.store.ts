@@ -18,9 +18,23 @@ export interface AuthorizationCodeGrant {
   issuedAt: number;
 }
 
+/** What a redeemed code produced: named before the tokens exist, so a reuse can revoke them. */
+export interface CodeRedemption {
+  familyId: string;
+  accessTokenJti: string;
+  /** Milliseconds since the epoch. */
+  accessTokenExpiresAt: number;
+}
+
+const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
+
 /** Codes are stored under a hash: a leaked Redis dump names no redeemable code. */
 export function codeKey(code: string): string {
-  return `oauth:code:${createHash('sha256').update(code).digest('base64url')}`;
+  return `oauth:code:${hashOf(code)}`;
+}
+
+function redemptionKey(code: string): string {
+  return `oauth:code-redeemed:${hashOf(code)}`;
 }
 
 export class AuthorizationCodeStore {
@@ -38,5 +52,37 @@ export class AuthorizationCodeStore {
     const record: AuthorizationCodeGrant = { ...grant, issuedAt: Date.now() };
     await this.store.set(codeKey(code), JSON.stringify(record), this.ttlMs);
     return code;
+  }
+
+  /** The grant of an unredeemed code, or null (unknown, redeemed or past its key's lifetime). */
+  async find(code: string): Promise<AuthorizationCodeGrant | null> {
+    const raw = await this.store.get(codeKey(code));
+    return raw === null ? null : (JSON.parse(raw) as AuthorizationCodeGrant);
+  }
+
+  /** SPEC Limits: a code is good for 10 minutes from its issue, whatever the store still holds. */
+  isExpired(grant: AuthorizationCodeGrant, now = Date.now()): boolean {
+    return now - grant.issuedAt >= this.ttlMs;
+  }
+
+  /**
+   * Marks the code redeemed, atomically: of concurrent callers exactly one gets true. The marker
+   * (what the redemption produced) outlives the code by a code lifetime, so that a second use
+   * finds the tokens to revoke (RFC 6749 4.1.2).
+   */
+  async redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
+    const won = await this.store.setIfAbsent(
+      redemptionKey(code),
+      JSON.stringify(redemption),
+      this.ttlMs,
+    );
+    if (won) await this.store.delete(codeKey(code));
+    return won;
+  }
+
+  /** What an earlier redemption of this code produced, while its marker lives. */
+  async findRedemption(code: string): Promise<CodeRedemption | null> {
+    const raw = await this.store.get(redemptionKey(code));
+    return raw === null ? null : (JSON.parse(raw) as CodeRedemption);
   }
 }

@@ -6,7 +6,9 @@ export type AccountErrorCode =
   | 'REGION_ID_TAKEN'
   | 'REGION_TAKES_NO_MEMBERS'
   | 'CLIENT_ID_TAKEN'
-  | 'INVALID_REDIRECT_URI';
+  | 'INVALID_REDIRECT_URI'
+  | 'CLIENT_NOT_FOUND'
+  | 'CLIENT_NOT_CONFIDENTIAL';
 
 /**
  * A refusal of an account operation. `code` is stable (SCREAMING_SNAKE) so that a route or

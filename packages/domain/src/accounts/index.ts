@@ -2,12 +2,15 @@ export * from './account-errors.ts';
 export * from './client-secrets.ts';
 export * from './identity-sequences.ts';
 export * from './lookups.ts';
+export * from './oauth-client-admin.service.ts';
 export {
+  OAUTH_CLIENT_LIMITS,
   OAUTH_GRANT_TYPES,
   OAUTH_SCOPES,
   assertRedirectUri,
   createOAuthClient,
   redirectUriProblem,
+  redirectUriProblemCode,
   validateOAuthClientInput,
   type CreateOAuthClientOptions,
   type CreatedOAuthClient,
@@ -15,6 +18,7 @@ export {
   type OAuthClientSettings,
   type OAuthGrantType,
   type OAuthScope,
+  type RedirectUriProblemCode,
 } from './oauth-clients.service.ts';
 export * from './regions.service.ts';
 export * from './users.service.ts';

@@ -21,6 +21,14 @@ const MAX_CLIENT_NAME_LENGTH = 100;
 const MAX_REDIRECT_URIS = 20;
 const MAX_REDIRECT_URI_LENGTH = 2000;
 
+/** The limits validateOAuthClientInput enforces, for forms that check them field by field first. */
+export const OAUTH_CLIENT_LIMITS = {
+  clientIdPattern: CLIENT_ID_PATTERN,
+  maxNameLength: MAX_CLIENT_NAME_LENGTH,
+  maxRedirectUris: MAX_REDIRECT_URIS,
+  maxRedirectUriLength: MAX_REDIRECT_URI_LENGTH,
+} as const;
+
 export interface OAuthClientInput {
   clientId: string;
   /** Shown to users on the consent screen. */
@@ -55,32 +63,52 @@ function isLoopbackHost(hostname: string): boolean {
   );
 }
 
+/** Why a redirect URI cannot be registered, as a stable code a page can word in its language. */
+export type RedirectUriProblemCode =
+  | 'LENGTH'
+  | 'WHITE_SPACE'
+  | 'WILDCARD'
+  | 'FRAGMENT'
+  | 'NOT_ABSOLUTE'
+  | 'CREDENTIALS'
+  | 'NO_HOST'
+  | 'NOT_HTTPS';
+
+const REDIRECT_URI_PROBLEMS: Record<RedirectUriProblemCode, string> = {
+  LENGTH: `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`,
+  WHITE_SPACE: 'must not contain white space or control characters',
+  WILDCARD: 'must not contain a wildcard',
+  FRAGMENT: 'must not contain a fragment',
+  NOT_ABSOLUTE: 'must be an absolute URL',
+  CREDENTIALS: 'must not contain credentials',
+  NO_HOST: 'must name a host',
+  NOT_HTTPS: 'must use https (http only on a loopback host)',
+};
+
 /**
  * Why a redirect URI cannot be registered, or null when it can. Redirect URIs are compared as
  * exact strings at the authorization endpoint, so a registered one must name one endpoint:
  * absolute, no fragment (RFC 6749 3.1.2), no wildcard. Codes travel in it, so it must be https;
  * plain http only reaches the user's own machine (RFC 8252 7.3, native apps on loopback).
  */
-export function redirectUriProblem(uri: string): string | null {
-  if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) {
-    return `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`;
-  }
+export function redirectUriProblemCode(uri: string): RedirectUriProblemCode | null {
+  if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) return 'LENGTH';
   // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(uri))
-    return 'must not contain white space or control characters';
-  if (uri.includes('*')) return 'must not contain a wildcard';
-  if (uri.includes('#')) return 'must not contain a fragment';
-  if (!URL.canParse(uri)) return 'must be an absolute URL';
+  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'WHITE_SPACE';
+  if (uri.includes('*')) return 'WILDCARD';
+  if (uri.includes('#')) return 'FRAGMENT';
+  if (!URL.canParse(uri)) return 'NOT_ABSOLUTE';
   const url = new URL(uri);
-  if (url.username !== '' || url.password !== '') return 'must not contain credentials';
-  if (url.protocol === 'https:') {
-    if (url.hostname === '') return 'must name a host';
-    return null;
-  }
-  if (url.protocol === 'http:') {
-    return isLoopbackHost(url.hostname) ? null : 'must use https (http only on a loopback host)';
-  }
-  return 'must use https (http only on a loopback host)';
+  if (url.username !== '' || url.password !== '') return 'CREDENTIALS';
+  if (url.protocol === 'https:') return url.hostname === '' ? 'NO_HOST' : null;
+  if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'NOT_HTTPS';
+  return 'NOT_HTTPS';
+}
+
+/** Why a redirect URI cannot be registered, in English, or null when it can. */
+export function redirectUriProblem(uri: string): string | null {
+  const code = redirectUriProblemCode(uri);
+  return code === null ? null : REDIRECT_URI_PROBLEMS[code];
 }
 
 export function assertRedirectUri(uri: string): void {

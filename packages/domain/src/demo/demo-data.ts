@@ -67,13 +67,13 @@ async function assertNoDemoRows(em: EntityManager): Promise<void> {
   const users = await em.find(
     UserEntity,
     { email: { $in: Object.values(DemoUserEmail) } },
-    { fields: ['email'] },
+    { fields: ['email'], orderBy: { id: 'asc' } },
   );
   conflicts.push(...users.map((user) => `user ${user.email}`));
   const regions = await em.find(
     RegionEntity,
     { id: { $in: Object.values(DemoRegionId) } },
-    { fields: ['id'] },
+    { fields: ['id'], orderBy: { id: 'asc' } },
   );
   conflicts.push(...regions.map((region) => `region ${region.id}`));
   const quizzes = await em.find(QuizEntity, { id: { $in: DEMO_QUIZ_IDS } }, { fields: ['id'] });
@@ -81,7 +81,7 @@ async function assertNoDemoRows(em: EntityManager): Promise<void> {
   const clients = await em.find(
     OAuthClientEntity,
     { clientId: { $in: Object.values(DemoClientId) } },
-    { fields: ['clientId'] },
+    { fields: ['clientId'], orderBy: { clientId: 'asc' } },
   );
   conflicts.push(...clients.map((client) => `OAuth client ${client.clientId}`));
   if (conflicts.length > 0) {

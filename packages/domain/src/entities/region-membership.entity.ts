@@ -12,6 +12,17 @@ export const RegionMembershipEntity = defineEntity({
     joinedAt: p.datetime().defaultRaw('now()'),
   },
   indexes: [{ name: 'region_memberships_user_id_index', properties: ['user'] }],
+  // DOMAIN-FACTS: joining or leaving a region revokes the user's OAuth refresh tokens, so region
+  // claims are never stale for long. In the database, so that every code path that changes a
+  // membership does it (users.tokens_valid_after is read at every refresh).
+  triggers: [
+    {
+      name: 'revoke_oauth_tokens',
+      timing: 'after',
+      events: ['insert', 'update', 'delete'],
+      body: `if tg_op = 'UPDATE' and old.active = new.active and old.user_id = new.user_id and old.region_id = new.region_id then return null; end if; update users set tokens_valid_after = clock_timestamp() where id in (old.user_id, new.user_id); return null;`,
+    },
+  ],
 });
 export type RegionMembership = InferEntity<typeof RegionMembershipEntity>;
 
@@ -24,5 +35,14 @@ export const RegionAdminEntity = defineEntity({
     user: () => p.manyToOne(UserEntity).ref().primary().deleteRule('cascade'),
   },
   indexes: [{ name: 'region_admins_user_id_index', properties: ['user'] }],
+  // DOMAIN-FACTS: a change of region admins revokes the user's OAuth refresh tokens.
+  triggers: [
+    {
+      name: 'revoke_oauth_tokens',
+      timing: 'after',
+      events: ['insert', 'update', 'delete'],
+      body: `update users set tokens_valid_after = clock_timestamp() where id in (old.user_id, new.user_id); return null;`,
+    },
+  ],
 });
 export type RegionAdmin = InferEntity<typeof RegionAdminEntity>;

@@ -29,6 +29,9 @@ export const UserEntity = defineEntity({
     privacyNoticeAcceptedAt: p.datetime().nullable(),
     createdAt: createdAt(),
     lastLoginAt: p.datetime().nullable(),
+    // OAuth refresh-token families created before this are revoked. Set by database triggers
+    // whenever the user's region memberships or admin roles change (Migration20261122060000).
+    tokensValidAfter: p.datetime().nullable(),
   },
   checks: [{ name: 'users_email_lowercase', expression: 'email = lower(email)' }],
 });

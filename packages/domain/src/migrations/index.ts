@@ -1,7 +1,12 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial.ts';
+import { Migration20261122060000_user_tokens_valid_after } from './Migration20261122060000_user_tokens_valid_after.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_initial', class: Migration20261122000000_initial },
+  {
+    name: 'Migration20261122060000_user_tokens_valid_after',
+    class: Migration20261122060000_user_tokens_valid_after,
+  },
 ];

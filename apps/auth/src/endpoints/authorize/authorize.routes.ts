@@ -1,3 +1,65 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { findActiveClient } from '../../clients/registered-clients.ts';
+import { OAuthError } from '../../oauth-errors.ts';
+import { sendInvalidRedirectPage } from '../../pages/error-page.ts';
+import { pickLocale } from '../../pages/locale.ts';
+import {
+  AuthorizationParamsSchema,
+  readParams,
+  type AuthorizationParams,
+} from './authorization-params.ts';
+import { advance } from './authorization-flow.ts';
+import { authorizationContext, sendOutcome } from './authorization-responses.ts';
+import { redirectTarget, validateAuthorizationRequest } from './validate-authorization-request.ts';
 
-export const authorizeRoutes: FastifyPluginAsyncTypebox = async () => {};
+/**
+ * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST: a
+ * bad client or redirect URI gets the error page, every other problem an error redirect, and a
+ * valid request goes on to login, region gate, consent and a code.
+ */
+export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  async function authorize(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    raw: AuthorizationParams,
+    afterPost: boolean,
+  ) {
+    const locale = pickLocale(request.headers['accept-language']);
+    const params = readParams(raw);
+    const client =
+      params.clientId === undefined ? null : await findActiveClient(request.em, params.clientId);
+    const redirectUri = redirectTarget(client, params);
+    if (!client || redirectUri === null) return sendInvalidRedirectPage(reply, locale);
+
+    const target = { redirectUri, state: params.state ?? null };
+    const options = { target, afterPost, locale };
+    let authorization;
+    try {
+      authorization = validateAuthorizationRequest(client, redirectUri, params);
+    } catch (error) {
+      if (!(error instanceof OAuthError)) throw error;
+      return sendOutcome(app, reply, { kind: 'error', error }, options);
+    }
+    const context = authorizationContext(app, request);
+    const outcome = await advance(context, client, authorization, request.session);
+    return sendOutcome(app, reply, outcome, options);
+  }
+
+  app.get(
+    '/oauth/authorize',
+    { schema: { tags: ['oauth'], querystring: AuthorizationParamsSchema } },
+    (request, reply) => authorize(request, reply, request.query, false),
+  );
+
+  app.post(
+    '/oauth/authorize',
+    {
+      // The same request as the GET, only form-posted by the client's page (OIDC Core 3.1.2.1):
+      // it changes nothing a GET could not, and a client's page cannot know our CSRF token.
+      config: { csrf: false },
+      schema: { tags: ['oauth'], body: AuthorizationParamsSchema },
+    },
+    (request, reply) => authorize(request, reply, request.body, true),
+  );
+};

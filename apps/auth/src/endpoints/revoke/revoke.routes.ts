@@ -1,3 +1,69 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { invalidRequest, OAuthErrorBodySchema } from '../../oauth-errors.ts';
+import {
+  answerOAuthError,
+  assertFormEncoded,
+  oauthRouteErrorHandler,
+} from '../token/answer-error.ts';
+import { authenticateClient } from '../token/client-authentication.ts';
+import { revokeToken } from './revoke-token.ts';
 
-export const revokeRoutes: FastifyPluginAsyncTypebox = async () => {};
+const RevocationRequestSchema = Type.Object(
+  {
+    token: Type.Optional(Type.String()),
+    token_type_hint: Type.Optional(Type.String()),
+    client_id: Type.Optional(Type.String()),
+    client_secret: Type.Optional(Type.String()),
+  },
+  { title: 'RevocationRequest' },
+);
+
+export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Browser apps are public clients (SPEC: client record) and redeem their codes from their own
+  // origin. No cookie or session is involved here, so any origin may read the answers.
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('access-control-allow-origin', '*');
+  });
+  app.post(
+    '/oauth/revoke',
+    {
+      config: { csrf: false },
+      attachValidation: true,
+      errorHandler: oauthRouteErrorHandler,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Token revocation (RFC 7009)',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: RevocationRequestSchema,
+        response: {
+          200: Type.Null({ description: 'Revoked, or nothing to revoke; the body is empty' }),
+          400: OAuthErrorBodySchema,
+          401: OAuthErrorBodySchema,
+          500: OAuthErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      try {
+        assertFormEncoded(request);
+        if (request.validationError) throw invalidRequest('Each parameter must be sent once');
+        const { token, client_id: clientId, client_secret: clientSecret } = request.body;
+        // RFC 7009 2.1: the client authenticates as at the token endpoint.
+        const client = await authenticateClient(
+          request.em,
+          { authorization: request.headers.authorization, clientId, clientSecret },
+          app.oauth.secrets.clientSecretPepper,
+        );
+        if (!token) throw invalidRequest('token is required');
+        await revokeToken(app, request, client, token);
+        // RFC 7009 2.2: 200 whether or not there was anything to revoke.
+        // An empty body (the schema's null is never serialized for an absent payload).
+        return reply.code(200).send(undefined as unknown as null);
+      } catch (error) {
+        return answerOAuthError(reply, error);
+      }
+    },
+  );
+};

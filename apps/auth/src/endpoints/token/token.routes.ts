@@ -1,3 +1,83 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyInstance } from 'fastify';
+import {
+  invalidRequest,
+  tooManyRequests,
+  unauthorizedClient,
+  unsupportedGrantType,
+} from '../../oauth-errors.ts';
+import { answerOAuthError, assertFormEncoded, oauthRouteErrorHandler } from './answer-error.ts';
+import { authenticateClient } from './client-authentication.ts';
+import { authorizationCodeGrant } from './grants/authorization-code.ts';
+import type { Grant } from './grants/grant.ts';
+import { refreshTokenGrant } from './grants/refresh-token.ts';
+import { TokenRequestSchema, TokenResponseSchema, tokenErrorResponses } from './token.schemas.ts';
 
-export const tokenRoutes: FastifyPluginAsyncTypebox = async () => {};
+const GRANTS: ReadonlyMap<string, Grant> = new Map(
+  [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
+);
+
+/** The checklist's per-client limit: a fixed one-minute window per authenticated client. */
+async function enforceClientRateLimit(app: FastifyInstance, clientId: string): Promise<void> {
+  const { count, ttlMs } = await app.kv.increment(`oauth:token-rate:${clientId}`, 60_000);
+  if (count > app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE) {
+    throw tooManyRequests(Math.max(1, Math.ceil(ttlMs / 1000)));
+  }
+}
+
+// RFC 6749 5.1: token responses must not be cached.
+const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
+
+export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // Browser apps are public clients (SPEC: client record) and redeem their codes from their own
+  // origin. No cookie or session is involved here, so any origin may read the answers.
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.header('access-control-allow-origin', '*');
+  });
+  app.post(
+    '/oauth/token',
+    {
+      // Clients authenticate themselves; a browser session plays no part here.
+      config: { csrf: false },
+      attachValidation: true,
+      errorHandler: oauthRouteErrorHandler,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Token endpoint (RFC 6749 3.2): authorization_code with PKCE, refresh_token',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: TokenRequestSchema,
+        response: { 200: TokenResponseSchema, ...tokenErrorResponses },
+      },
+    },
+    async (request, reply) => {
+      const requestStartedAt = Date.now() - reply.elapsedTime;
+      void reply.headers(NO_STORE);
+      try {
+        assertFormEncoded(request);
+        if (request.validationError) throw invalidRequest('Each parameter must be sent once');
+        const params = request.body;
+        if (!params.grant_type) throw invalidRequest('grant_type is required');
+        const grant = GRANTS.get(params.grant_type);
+        if (!grant) throw unsupportedGrantType(`Unsupported grant_type ${params.grant_type}`);
+        const client = await authenticateClient(
+          request.em,
+          {
+            authorization: request.headers.authorization,
+            clientId: params.client_id,
+            clientSecret: params.client_secret,
+          },
+          app.oauth.secrets.clientSecretPepper,
+        );
+        await enforceClientRateLimit(app, client.clientId);
+        if (!client.grantTypes.includes(grant.grantType)) {
+          throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
+        }
+        const tokens = await grant.handle({ app, request, client, params, requestStartedAt });
+        app.oauth.metrics.tokensIssued(grant.grantType, client.clientId);
+        return tokens;
+      } catch (error) {
+        return answerOAuthError(reply, error);
+      }
+    },
+  );
+};

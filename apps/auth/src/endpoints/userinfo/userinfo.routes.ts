@@ -1,3 +1,69 @@
+import { UserinfoSchema } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { loadUserClaims } from '../../claims/user-claims.ts';
+import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../token/answer-error.ts';
+import { bearerToken, verifyAccessToken } from './access-token.ts';
 
-export const userinfoRoutes: FastifyPluginAsyncTypebox = async () => {};
+// OAUTH-CHECKLIST: userinfo is called from browser clients of any origin. No cookies are involved
+// (the token travels in a header), so `*` is safe; the challenge header must be readable.
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'WWW-Authenticate',
+};
+
+const schema = {
+  tags: ['oauth'],
+  summary: 'OpenID Connect userinfo (OIDC Core 5.3): the claims of the granted scopes',
+  response: {
+    200: UserinfoSchema,
+    400: OAuthErrorBodySchema,
+    401: OAuthErrorBodySchema,
+    403: OAuthErrorBodySchema,
+  },
+};
+
+export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // On every answer of this scope, errors included, so a browser client can read the 401.
+  app.addHook('onSend', async (_request, reply) => {
+    void reply.headers(CORS);
+  });
+
+  const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
+    void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+    try {
+      const grant = await verifyAccessToken(app, bearerToken(request.headers.authorization));
+      // OIDC Core 5.3: userinfo answers for tokens of an OpenID Connect request only.
+      if (!grant.scopes.includes('openid')) throw insufficientScope('The openid scope is required');
+      const claims = await loadUserClaims(request.em, grant.userId, grant.scopes, app.oauth.issuer);
+      if (!claims) throw invalidToken('The user of this token is not active');
+      return claims;
+    } catch (error) {
+      return answerOAuthError(reply, error);
+    }
+  };
+
+  app.get('/oauth/userinfo', { schema }, userinfo);
+  app.post(
+    '/oauth/userinfo',
+    // The bearer token authenticates the request; a session cookie plays no part.
+    { config: { csrf: false }, errorHandler: oauthRouteErrorHandler, schema },
+    userinfo,
+  );
+  // The Authorization header makes a cross-origin call "non-simple": browsers ask first.
+  app.options(
+    '/oauth/userinfo',
+    { schema: { tags: ['oauth'], response: { 204: Type.Null() } } },
+    async (_request, reply) =>
+      reply
+        .code(204)
+        .headers({
+          'access-control-allow-methods': 'GET, POST',
+          'access-control-allow-headers': 'Authorization, Content-Type',
+          'access-control-max-age': '600',
+        })
+        .send(null),
+  );
+};

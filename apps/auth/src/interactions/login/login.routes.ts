@@ -1,3 +1,210 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { authenticate, Problem } from '@foodshare/server-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { advance, clientOfPending } from '../../endpoints/authorize/authorization-flow.ts';
+import {
+  authorizationContext,
+  LOGIN_PATH,
+  sendOutcome,
+} from '../../endpoints/authorize/authorization-responses.ts';
+import {
+  sendExpiredRequestPage,
+  sendFormExpiredPage,
+  sendInvalidRedirectPage,
+} from '../../pages/error-page.ts';
+import { formTokenMatches } from '../../pages/form-token.ts';
+import { pickLocale, type Locale } from '../../pages/locale.ts';
+import { messagesFor } from '../../pages/messages.ts';
+import { CONNECTED_APPS_PATH } from '../connected-apps/connected-apps-page.ts';
+import { sendLoginPage } from './login-page.ts';
+import { loginToken, loginTokenMatches } from './login-token.ts';
+import { safeReturnPath } from './return-to.ts';
 
-export const loginRoutes: FastifyPluginAsyncTypebox = async () => {};
+const RequestIdSchema = Type.String({ maxLength: 64 });
+
+const ReturnToSchema = Type.String({ maxLength: 2000 });
+
+const LoginQuerySchema = Type.Object({
+  request: Type.Optional(RequestIdSchema),
+  return_to: Type.Optional(ReturnToSchema),
+});
+
+const LoginFormSchema = Type.Object({
+  email: Type.String({ maxLength: 320 }),
+  password: Type.String({ maxLength: 1024 }),
+  rememberMe: Type.Optional(Type.String({ maxLength: 10 })),
+  request: Type.Optional(RequestIdSchema),
+  return_to: Type.Optional(ReturnToSchema),
+  csrf: Type.Optional(Type.String({ maxLength: 64 })),
+});
+
+const LogoutFormSchema = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 64 })) });
+
+/** What authenticate() refuses with, as the page says it (same words for unknown and wrong). */
+function refusal(error: unknown, locale: Locale) {
+  if (!(error instanceof Problem)) return null;
+  const { login } = messagesFor(locale);
+  switch (error.code) {
+    case 'INVALID_CREDENTIALS':
+      return { status: 401, reason: 'invalid_credentials', message: login.invalidCredentials };
+    case 'TOO_MANY_REQUESTS': {
+      const seconds = Number(error.headers?.['retry-after'] ?? 60);
+      return { status: 429, reason: 'throttled', message: login.throttled(seconds), seconds };
+    }
+    case 'ACCOUNT_NOT_ACTIVATED':
+      return { status: 403, reason: 'not_activated', message: login.notActivated };
+    default:
+      return null;
+  }
+}
+
+/**
+ * The login page of the authorization server. It starts the same server-side session as
+ * POST /api/login (same store, cookies, throttle and answers), then continues the parked
+ * authorization request, or shows the page named by `return_to` (the admin pages send people
+ * here), or the connected apps.
+ */
+export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  async function pendingWithClient(request: FastifyRequest, id: string) {
+    const pending = await app.authorizationRequests.find(id);
+    if (!pending) return { pending: null, client: null };
+    return { pending, client: await clientOfPending(request.em, pending) };
+  }
+
+  async function expiredOrInvalid(reply: FastifyReply, locale: Locale, gone: 'request' | 'client') {
+    return gone === 'request'
+      ? sendExpiredRequestPage(reply, locale)
+      : sendInvalidRedirectPage(reply, locale);
+  }
+
+  app.get(
+    LOGIN_PATH,
+    { schema: { tags: ['interaction'], querystring: LoginQuerySchema } },
+    async (request, reply) => {
+      const locale = pickLocale(request.headers['accept-language']);
+      const requestId = request.query.request;
+      if (requestId === undefined) {
+        const returnTo = safeReturnPath(request.query.return_to);
+        if (request.session) return reply.redirect(returnTo ?? CONNECTED_APPS_PATH, 302);
+        return sendLoginPage(reply, {
+          locale,
+          token: loginToken(app, request, reply),
+          ...(returnTo === undefined ? {} : { returnTo }),
+        });
+      }
+      const { pending, client } = await pendingWithClient(request, requestId);
+      if (!pending) return expiredOrInvalid(reply, locale, 'request');
+      if (!client) return expiredOrInvalid(reply, locale, 'client');
+      return sendLoginPage(reply, {
+        locale,
+        token: loginToken(app, request, reply),
+        requestId,
+        clientName: client.name,
+      });
+    },
+  );
+
+  app.post(
+    LOGIN_PATH,
+    {
+      // Checked below against the pre-login cookie: a form cannot send the header, and the
+      // session (if any) is about to be replaced.
+      config: { csrf: false },
+      schema: { tags: ['interaction'], body: LoginFormSchema },
+    },
+    async (request, reply) => {
+      const locale = pickLocale(request.headers['accept-language']);
+      const { email, password, request: requestId } = request.body;
+      const returnTo = safeReturnPath(request.body.return_to);
+      const found = requestId === undefined ? null : await pendingWithClient(request, requestId);
+      if (found && !found.pending) return expiredOrInvalid(reply, locale, 'request');
+      if (found && !found.client) return expiredOrInvalid(reply, locale, 'client');
+      const page = {
+        locale,
+        email,
+        ...(requestId === undefined ? {} : { requestId }),
+        ...(returnTo === undefined ? {} : { returnTo }),
+        ...(found?.client ? { clientName: found.client.name } : {}),
+      };
+
+      if (!loginTokenMatches(app, request, request.body.csrf)) {
+        return sendLoginPage(reply, {
+          ...page,
+          token: loginToken(app, request, reply),
+          status: 403,
+          error: messagesFor(locale).formExpired,
+        });
+      }
+
+      let userId: number;
+      try {
+        userId = await authenticate(request.em, app.loginThrottle, {
+          email,
+          password,
+          ip: request.ip,
+        });
+      } catch (error) {
+        const refused = refusal(error, locale);
+        if (!refused) throw error;
+        app.oauth.audit(request, 'login_failed', {
+          reason: refused.reason,
+          ip: request.ip,
+          ...(found?.client ? { clientId: found.client.clientId } : {}),
+        });
+        if (refused.seconds !== undefined) void reply.header('retry-after', refused.seconds);
+        return sendLoginPage(reply, {
+          ...page,
+          token: loginToken(app, request, reply),
+          status: refused.status,
+          error: refused.message,
+        });
+      }
+
+      // A fresh session id at every login: an id planted before login is worthless after it.
+      if (request.session) await app.sessions.destroy(request.session);
+      const session = await app.sessions.create(userId, {
+        rememberMe: request.body.rememberMe !== undefined,
+      });
+      app.sessionCookies.set(reply, session);
+      app.oauth.audit(request, 'login_succeeded', {
+        userId,
+        ip: request.ip,
+        ...(found?.client ? { clientId: found.client.clientId } : {}),
+      });
+
+      if (!found?.pending || !found.client) {
+        return reply.redirect(returnTo ?? CONNECTED_APPS_PATH, 303);
+      }
+      const pending = await app.authorizationRequests.recordLogin(found.pending.id, session.id);
+      if (!pending) return sendExpiredRequestPage(reply, locale);
+      const outcome = await advance(
+        authorizationContext(app, request),
+        found.client,
+        pending,
+        session,
+      );
+      return sendOutcome(app, reply, outcome, { target: pending, afterPost: true, locale });
+    },
+  );
+
+  app.post(
+    '/logout',
+    {
+      // The form carries the session's token in a field instead of the header.
+      config: { csrf: false },
+      schema: { tags: ['interaction'], body: LogoutFormSchema },
+    },
+    async (request, reply) => {
+      const { session } = request;
+      if (session) {
+        if (!formTokenMatches(session.csrfToken, request.body.csrf)) {
+          return sendFormExpiredPage(reply, pickLocale(request.headers['accept-language']));
+        }
+        await app.sessions.destroy(session);
+      }
+      app.sessionCookies.clear(reply);
+      return reply.redirect(LOGIN_PATH, 303);
+    },
+  );
+};

@@ -1,0 +1,399 @@
+import type { RedirectUriProblemCode } from '@foodshare/domain';
+import type { Locale } from '../pages/locale.ts';
+
+/** Every text of the OAuth client administration pages, in both languages. */
+export interface AdminTexts {
+  title: string;
+  newClient: string;
+  editClient: (clientId: string) => string;
+  backToList: string;
+  auditLog: string;
+  yes: string;
+  no: string;
+  none: string;
+  everybody: string;
+  noClients: string;
+  columns: {
+    clientId: string;
+    name: string;
+    confidential: string;
+    active: string;
+    scopes: string;
+    grantTypes: string;
+    requiredRegions: string;
+    updated: string;
+  };
+  updatedByAt: (who: string, when: string) => string;
+  nobody: string;
+  fields: {
+    clientId: string;
+    clientIdHint: string;
+    name: string;
+    nameHint: string;
+    confidential: string;
+    confidentialHint: string;
+    redirectUris: string;
+    redirectUrisHint: string;
+    scopes: string;
+    grantTypes: string;
+    requiredRegions: string;
+    requiredRegionsHint: string;
+  };
+  scopeDescriptions: Record<string, string>;
+  grantDescriptions: Record<string, string>;
+  create: string;
+  save: string;
+  formHasErrors: string;
+  errors: {
+    clientIdRequired: string;
+    clientIdFormat: string;
+    clientIdTaken: string;
+    nameRequired: string;
+    nameTooLong: (max: number) => string;
+    redirectUrisRequired: string;
+    tooManyRedirectUris: (max: number) => string;
+    redirectUri: Record<RedirectUriProblemCode, string>;
+    unknownScope: (scope: string) => string;
+    openidRequired: string;
+    unknownGrantType: (grant: string) => string;
+    authorizationCodeRequired: string;
+    unknownRegion: string;
+  };
+  notices: Record<string, string>;
+  activation: {
+    activeText: string;
+    inactiveText: string;
+    activate: string;
+    deactivate: string;
+  };
+  secret: {
+    title: string;
+    regenerate: string;
+    regenerateHint: (hours: number) => string;
+    shownOnce: string;
+    forClient: (clientId: string) => string;
+    copyNow: string;
+    previousValidUntil: (when: string) => string;
+    gone: string;
+    publicHasNone: string;
+  };
+  deletion: {
+    link: string;
+    title: (clientId: string) => string;
+    question: (name: string) => string;
+    consequence: string;
+    confirm: string;
+    cancel: string;
+  };
+  audit: {
+    title: string;
+    forClient: string;
+    when: string;
+    who: string;
+    client: string;
+    action: string;
+    changes: string;
+    empty: string;
+    commandLine: string;
+    actions: Record<string, string>;
+    fromTo: string;
+  };
+  forbidden: { title: string; text: string };
+  notFound: { title: string; text: string };
+  formExpired: { title: string; text: string };
+}
+
+const de: AdminTexts = {
+  title: 'OAuth-Clients',
+  newClient: 'Neuer Client',
+  editClient: (clientId) => `Client ${clientId} bearbeiten`,
+  backToList: 'Zurück zur Übersicht',
+  auditLog: 'Änderungsprotokoll',
+  yes: 'ja',
+  no: 'nein',
+  none: '–',
+  everybody: 'alle Nutzer*innen',
+  noClients: 'Es sind noch keine Clients registriert.',
+  columns: {
+    clientId: 'Client-ID',
+    name: 'Name',
+    confidential: 'Vertraulich',
+    active: 'Aktiv',
+    scopes: 'Scopes',
+    grantTypes: 'Grant-Typen',
+    requiredRegions: 'Erforderliche Bezirke',
+    updated: 'Zuletzt geändert',
+  },
+  updatedByAt: (who, when) => `${when} von ${who}`,
+  nobody: 'Kommandozeile',
+  fields: {
+    clientId: 'Client-ID',
+    clientIdHint:
+      'Höchstens 100 Zeichen aus Buchstaben, Ziffern und . _ ~ -; später nicht änderbar.',
+    name: 'Name',
+    nameHint: 'Wird Nutzer*innen auf der Zustimmungsseite angezeigt.',
+    confidential: 'Vertraulicher Client',
+    confidentialHint:
+      'Serveranwendungen sind vertraulich und erhalten ein Geheimnis. Browser- und Mobil-Apps sind öffentlich und nutzen PKCE.',
+    redirectUris: 'Redirect-URIs',
+    redirectUrisHint:
+      'Eine exakte Adresse pro Zeile: https, oder http nur auf localhost, 127.0.0.1 oder [::1]; ohne Fragment (#) und ohne Platzhalter (*).',
+    scopes: 'Scopes',
+    grantTypes: 'Grant-Typen',
+    requiredRegions: 'Erforderliche Bezirke',
+    requiredRegionsHint:
+      'Nur Mitglieder mindestens eines gewählten Bezirks dürfen den Client nutzen. Keine Auswahl: alle Nutzer*innen.',
+  },
+  scopeDescriptions: {
+    openid: 'openid – Nutzer-ID (immer erforderlich)',
+    profile: 'profile – Name, Profilbild, Sprache',
+    email: 'email – E-Mail-Adresse',
+    regions: 'regions – Bezirke und Botschafter*innen-Rollen',
+  },
+  grantDescriptions: {
+    authorization_code: 'authorization_code (immer erforderlich)',
+    refresh_token: 'refresh_token – Refresh-Tokens ausstellen',
+  },
+  create: 'Client anlegen',
+  save: 'Änderungen speichern',
+  formHasErrors: 'Bitte korrigiere die markierten Angaben.',
+  errors: {
+    clientIdRequired: 'Bitte gib eine Client-ID an.',
+    clientIdFormat:
+      'Die Client-ID darf höchstens 100 Zeichen aus Buchstaben, Ziffern und . _ ~ - enthalten.',
+    clientIdTaken: 'Diese Client-ID ist schon vergeben.',
+    nameRequired: 'Bitte gib einen Namen an.',
+    nameTooLong: (max) => `Der Name darf höchstens ${max} Zeichen lang sein.`,
+    redirectUrisRequired: 'Bitte gib mindestens eine Redirect-URI an.',
+    tooManyRedirectUris: (max) => `Höchstens ${max} Redirect-URIs sind erlaubt.`,
+    redirectUri: {
+      LENGTH: 'ist zu lang',
+      WHITE_SPACE: 'enthält Leer- oder Steuerzeichen',
+      WILDCARD: 'enthält einen Platzhalter (*)',
+      FRAGMENT: 'enthält ein Fragment (#)',
+      NOT_ABSOLUTE: 'ist keine absolute URL',
+      CREDENTIALS: 'enthält Zugangsdaten',
+      NO_HOST: 'nennt keinen Host',
+      NOT_HTTPS: 'muss https verwenden (http nur auf localhost, 127.0.0.1 oder [::1])',
+    },
+    unknownScope: (scope) => `Unbekannter Scope: ${scope}`,
+    openidRequired: 'Der Scope openid ist immer erforderlich.',
+    unknownGrantType: (grant) => `Unbekannter Grant-Typ: ${grant}`,
+    authorizationCodeRequired: 'Der Grant-Typ authorization_code ist immer erforderlich.',
+    unknownRegion: 'Ein gewählter Bezirk existiert nicht (mehr).',
+  },
+  notices: {
+    created: 'Der Client wurde angelegt.',
+    updated: 'Die Änderungen wurden gespeichert.',
+    unchanged: 'Es gab nichts zu ändern.',
+    activated: 'Der Client wurde aktiviert.',
+    deactivated: 'Der Client wurde deaktiviert.',
+    deleted: 'Der Client wurde gelöscht.',
+  },
+  activation: {
+    activeText: 'Der Client ist aktiv.',
+    inactiveText: 'Der Client ist deaktiviert: Anmeldungen und Token-Anfragen werden abgelehnt.',
+    activate: 'Aktivieren',
+    deactivate: 'Deaktivieren',
+  },
+  secret: {
+    title: 'Client-Geheimnis',
+    regenerate: 'Neues Geheimnis erzeugen',
+    regenerateHint: (hours) =>
+      `Das bisherige Geheimnis bleibt danach noch ${hours} Stunden gültig, damit die Anwendung umgestellt werden kann.`,
+    shownOnce:
+      'Das Geheimnis wird nur dieses eine Mal angezeigt und nur als Hash gespeichert. Kopiere es jetzt.',
+    forClient: (clientId) => `Geheimnis des Clients ${clientId}`,
+    copyNow: 'Ich habe das Geheimnis gespeichert',
+    previousValidUntil: (when) => `Das vorherige Geheimnis bleibt bis ${when} gültig.`,
+    gone: 'Das Geheimnis wurde bereits angezeigt und kann nicht noch einmal angezeigt werden. Erzeuge bei Bedarf ein neues.',
+    publicHasNone: 'Öffentliche Clients haben kein Geheimnis; sie nutzen PKCE.',
+  },
+  deletion: {
+    link: 'Client löschen',
+    title: (clientId) => `Client ${clientId} löschen?`,
+    question: (name) => `Soll der Client „${name}“ wirklich gelöscht werden?`,
+    consequence:
+      'Die Anwendung kann danach keine Anmeldungen und Token-Anfragen mehr stellen. Das lässt sich nicht rückgängig machen; das Änderungsprotokoll bleibt erhalten.',
+    confirm: 'Endgültig löschen',
+    cancel: 'Abbrechen',
+  },
+  audit: {
+    title: 'Änderungsprotokoll',
+    forClient: 'Änderungen an diesem Client',
+    when: 'Wann',
+    who: 'Wer',
+    client: 'Client',
+    action: 'Aktion',
+    changes: 'Änderungen',
+    empty: 'Keine Einträge.',
+    commandLine: 'Kommandozeile',
+    actions: {
+      create: 'angelegt',
+      update: 'geändert',
+      activate: 'aktiviert',
+      deactivate: 'deaktiviert',
+      delete: 'gelöscht',
+      regenerate_secret: 'Geheimnis neu erzeugt',
+    },
+    fromTo: '→',
+  },
+  forbidden: {
+    title: 'Kein Zugriff',
+    text: 'OAuth-Clients verwalten nur Mitglieder der Organisation in der Arbeitsgruppe OAuth-Client-Verwaltung.',
+  },
+  notFound: { title: 'Nicht gefunden', text: 'Diesen Client gibt es nicht (mehr).' },
+  formExpired: {
+    title: 'Formular abgelaufen',
+    text: 'Das Formular ist abgelaufen oder kam nicht von dieser Seite. Es wurde nichts geändert. Lade die Seite neu und versuche es noch einmal.',
+  },
+};
+
+const en: AdminTexts = {
+  title: 'OAuth clients',
+  newClient: 'New client',
+  editClient: (clientId) => `Edit client ${clientId}`,
+  backToList: 'Back to the list',
+  auditLog: 'Audit log',
+  yes: 'yes',
+  no: 'no',
+  none: '–',
+  everybody: 'every user',
+  noClients: 'No clients are registered yet.',
+  columns: {
+    clientId: 'Client ID',
+    name: 'Name',
+    confidential: 'Confidential',
+    active: 'Active',
+    scopes: 'Scopes',
+    grantTypes: 'Grant types',
+    requiredRegions: 'Required regions',
+    updated: 'Last changed',
+  },
+  updatedByAt: (who, when) => `${when} by ${who}`,
+  nobody: 'command line',
+  fields: {
+    clientId: 'Client ID',
+    clientIdHint: 'Up to 100 letters, digits and . _ ~ -; cannot be changed later.',
+    name: 'Name',
+    nameHint: 'Shown to users on the consent screen.',
+    confidential: 'Confidential client',
+    confidentialHint:
+      'Server applications are confidential and get a secret. Browser and mobile applications are public and use PKCE.',
+    redirectUris: 'Redirect URIs',
+    redirectUrisHint:
+      'One exact address per line: https, or http only on localhost, 127.0.0.1 or [::1]; no fragment (#), no wildcard (*).',
+    scopes: 'Scopes',
+    grantTypes: 'Grant types',
+    requiredRegions: 'Required regions',
+    requiredRegionsHint:
+      'Only members of at least one chosen region may use the client. None chosen: every user.',
+  },
+  scopeDescriptions: {
+    openid: 'openid – user id (always required)',
+    profile: 'profile – name, picture, language',
+    email: 'email – email address',
+    regions: 'regions – regions and ambassador roles',
+  },
+  grantDescriptions: {
+    authorization_code: 'authorization_code (always required)',
+    refresh_token: 'refresh_token – issue refresh tokens',
+  },
+  create: 'Create client',
+  save: 'Save changes',
+  formHasErrors: 'Please correct the marked entries.',
+  errors: {
+    clientIdRequired: 'Please enter a client ID.',
+    clientIdFormat: 'The client ID may have up to 100 letters, digits and . _ ~ -.',
+    clientIdTaken: 'This client ID is already taken.',
+    nameRequired: 'Please enter a name.',
+    nameTooLong: (max) => `The name may have at most ${max} characters.`,
+    redirectUrisRequired: 'Please enter at least one redirect URI.',
+    tooManyRedirectUris: (max) => `At most ${max} redirect URIs are allowed.`,
+    redirectUri: {
+      LENGTH: 'is too long',
+      WHITE_SPACE: 'contains white space or control characters',
+      WILDCARD: 'contains a wildcard (*)',
+      FRAGMENT: 'contains a fragment (#)',
+      NOT_ABSOLUTE: 'is not an absolute URL',
+      CREDENTIALS: 'contains credentials',
+      NO_HOST: 'names no host',
+      NOT_HTTPS: 'must use https (http only on localhost, 127.0.0.1 or [::1])',
+    },
+    unknownScope: (scope) => `Unknown scope: ${scope}`,
+    openidRequired: 'The scope openid is always required.',
+    unknownGrantType: (grant) => `Unknown grant type: ${grant}`,
+    authorizationCodeRequired: 'The grant type authorization_code is always required.',
+    unknownRegion: 'A chosen region does not exist (any more).',
+  },
+  notices: {
+    created: 'The client was created.',
+    updated: 'The changes were saved.',
+    unchanged: 'There was nothing to change.',
+    activated: 'The client was activated.',
+    deactivated: 'The client was deactivated.',
+    deleted: 'The client was deleted.',
+  },
+  activation: {
+    activeText: 'The client is active.',
+    inactiveText: 'The client is deactivated: sign-ins and token requests are refused.',
+    activate: 'Activate',
+    deactivate: 'Deactivate',
+  },
+  secret: {
+    title: 'Client secret',
+    regenerate: 'Generate a new secret',
+    regenerateHint: (hours) =>
+      `The current secret then stays valid for ${hours} more hours, so the application can be switched over.`,
+    shownOnce: 'The secret is shown this once and stored only as a hash. Copy it now.',
+    forClient: (clientId) => `Secret of client ${clientId}`,
+    copyNow: 'I have stored the secret',
+    previousValidUntil: (when) => `The previous secret stays valid until ${when}.`,
+    gone: 'The secret was already shown and cannot be shown again. Generate a new one if needed.',
+    publicHasNone: 'Public clients have no secret; they use PKCE.',
+  },
+  deletion: {
+    link: 'Delete client',
+    title: (clientId) => `Delete client ${clientId}?`,
+    question: (name) => `Do you really want to delete the client “${name}”?`,
+    consequence:
+      'The application can then no longer sign users in or request tokens. This cannot be undone; the audit log is kept.',
+    confirm: 'Delete for good',
+    cancel: 'Cancel',
+  },
+  audit: {
+    title: 'Audit log',
+    forClient: 'Changes to this client',
+    when: 'When',
+    who: 'Who',
+    client: 'Client',
+    action: 'Action',
+    changes: 'Changes',
+    empty: 'No entries.',
+    commandLine: 'command line',
+    actions: {
+      create: 'created',
+      update: 'changed',
+      activate: 'activated',
+      deactivate: 'deactivated',
+      delete: 'deleted',
+      regenerate_secret: 'secret regenerated',
+    },
+    fromTo: '→',
+  },
+  forbidden: {
+    title: 'Access denied',
+    text: 'Only organisation members in the OAuth client administration group manage OAuth clients.',
+  },
+  notFound: { title: 'Not found', text: 'This client does not exist (any more).' },
+  formExpired: {
+    title: 'Form expired',
+    text: 'The form has expired or did not come from this page. Nothing was changed. Reload the page and try again.',
+  },
+};
+
+const TEXTS: Record<Locale, AdminTexts> = { de, en };
+
+export function adminTextsFor(locale: Locale): AdminTexts {
+  return TEXTS[locale];
+}

@@ -1,0 +1,161 @@
+import {
+  OAUTH_CLIENT_LIMITS,
+  OAUTH_GRANT_TYPES,
+  OAUTH_SCOPES,
+  redirectUriProblemCode,
+  type OAuthClientInput,
+} from '@foodshare/domain';
+import { parseIdParam } from '@foodshare/schemas';
+import { Type, type Static } from 'typebox';
+import type { AdminTexts } from './admin-texts.ts';
+import type { ClientDetail } from './oauth-clients-admin.service.ts';
+
+/** An url-encoded form as @fastify/formbody parses it: a repeated name becomes an array. */
+export const FormBodySchema = Type.Record(
+  Type.String(),
+  Type.Union([Type.String(), Type.Array(Type.String())]),
+);
+export type FormBody = Static<typeof FormBodySchema>;
+
+/** What the client form holds, exactly as entered, so a refused form shows it again. */
+export interface ClientFormValues {
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  /** The textarea: one URI per line. */
+  redirectUris: string;
+  scopes: string[];
+  grantTypes: string[];
+  requiredRegionIds: string[];
+}
+
+export type ClientFormField =
+  'clientId' | 'name' | 'redirectUris' | 'scopes' | 'grantTypes' | 'requiredRegionIds';
+
+export type ClientFormErrors = Partial<Record<ClientFormField, string[]>>;
+
+export type ClientFormResult =
+  | { ok: true; input: OAuthClientInput & { requiredRegionIds: number[] } }
+  | { ok: false; errors: ClientFormErrors };
+
+export function formField(body: FormBody | undefined, name: string): string {
+  const value = body?.[name];
+  return (Array.isArray(value) ? value[0] : value) ?? '';
+}
+
+function formList(body: FormBody | undefined, name: string): string[] {
+  const value = body?.[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+export function readClientForm(body: FormBody | undefined): ClientFormValues {
+  return {
+    clientId: formField(body, 'clientId').trim(),
+    name: formField(body, 'name'),
+    confidential: formField(body, 'confidential') !== '',
+    redirectUris: formField(body, 'redirectUris'),
+    scopes: formList(body, 'scopes'),
+    grantTypes: formList(body, 'grantTypes'),
+    requiredRegionIds: formList(body, 'requiredRegionIds'),
+  };
+}
+
+/** A new client starts with what every client needs ticked. */
+export function emptyClientForm(): ClientFormValues {
+  return {
+    clientId: '',
+    name: '',
+    confidential: false,
+    redirectUris: '',
+    scopes: ['openid'],
+    grantTypes: ['authorization_code'],
+    requiredRegionIds: [],
+  };
+}
+
+export function clientFormFromDetail(client: ClientDetail): ClientFormValues {
+  return {
+    clientId: client.clientId,
+    name: client.name,
+    confidential: client.confidential,
+    redirectUris: client.redirectUris.join('\n'),
+    scopes: client.scopes,
+    grantTypes: client.grantTypes,
+    requiredRegionIds: client.requiredRegionIds.map(String),
+  };
+}
+
+function splitLines(text: string): string[] {
+  return text
+    .split(/\r\n|\r|\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
+}
+
+/**
+ * Checks the form field by field, so that every mistake is named next to its field in the
+ * page's language. The domain service checks the same rules again (and the database's
+ * constraints a third time); this pass exists to explain, not to protect.
+ */
+export function validateClientForm(values: ClientFormValues, texts: AdminTexts): ClientFormResult {
+  const errors: ClientFormErrors = {};
+  const add = (field: ClientFormField, message: string) => {
+    (errors[field] ??= []).push(message);
+  };
+  const t = texts.errors;
+
+  if (values.clientId === '') add('clientId', t.clientIdRequired);
+  else if (!OAUTH_CLIENT_LIMITS.clientIdPattern.test(values.clientId)) {
+    add('clientId', t.clientIdFormat);
+  }
+
+  const name = values.name.trim();
+  if (name === '') add('name', t.nameRequired);
+  else if (name.length > OAUTH_CLIENT_LIMITS.maxNameLength) {
+    add('name', t.nameTooLong(OAUTH_CLIENT_LIMITS.maxNameLength));
+  }
+
+  const redirectUris = [...new Set(splitLines(values.redirectUris))];
+  if (redirectUris.length === 0) add('redirectUris', t.redirectUrisRequired);
+  if (redirectUris.length > OAUTH_CLIENT_LIMITS.maxRedirectUris) {
+    add('redirectUris', t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris));
+  }
+  for (const uri of redirectUris) {
+    const problem = redirectUriProblemCode(uri);
+    if (problem !== null) add('redirectUris', `${uri}: ${t.redirectUri[problem]}`);
+  }
+
+  for (const scope of values.scopes) {
+    if (!(OAUTH_SCOPES as readonly string[]).includes(scope)) add('scopes', t.unknownScope(scope));
+  }
+  if (!values.scopes.includes('openid')) add('scopes', t.openidRequired);
+
+  for (const grant of values.grantTypes) {
+    if (!(OAUTH_GRANT_TYPES as readonly string[]).includes(grant)) {
+      add('grantTypes', t.unknownGrantType(grant));
+    }
+  }
+  if (!values.grantTypes.includes('authorization_code')) {
+    add('grantTypes', t.authorizationCodeRequired);
+  }
+
+  const requiredRegionIds = values.requiredRegionIds.map(parseIdParam);
+  if (requiredRegionIds.some((id) => id === undefined || id < 1)) {
+    add('requiredRegionIds', t.unknownRegion);
+  }
+
+  if (Object.keys(errors).length > 0) return { ok: false, errors };
+  return {
+    ok: true,
+    input: {
+      clientId: values.clientId,
+      name,
+      confidential: values.confidential,
+      redirectUris,
+      scopes: [...new Set(values.scopes)],
+      grantTypes: [...new Set(values.grantTypes)],
+      requiredRegionIds: [...new Set(requiredRegionIds as number[])],
+    },
+  };
+}

@@ -1,0 +1,201 @@
+import { DemoClientId, DemoRegionId, Role } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../app.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
+import {
+  auditRowCount,
+  csrfOf,
+  findClientRow,
+  getPage,
+  postForm,
+  signInNewUser,
+} from '../test-support/oauth-admin-helpers.ts';
+
+const ids = inject('demoIds');
+
+type Who = 'anonymous' | 'foodsaver' | 'orga outside 6704' | 'member of 6704, not orga';
+
+describe('who may use /admin/oauthclients', () => {
+  let app: AuthApp;
+  let clientRowId: number;
+  const signedIn = {} as Record<Exclude<Who, 'anonymous'> | 'admin', SignedInClient>;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    await app.ready();
+    signedIn.admin = await signInAs(app, ids.users.orga);
+    signedIn.foodsaver = await signInAs(app, ids.users.bob);
+    signedIn['orga outside 6704'] = await signInNewUser(app, Role.Orga);
+    signedIn['member of 6704, not orga'] = await signInNewUser(app, Role.Ambassador, [
+      DemoRegionId.OAuthClientAdministration,
+    ]);
+    const row = await findClientRow(app, DemoClientId.confidential);
+    if (!row) throw new Error('demo-confidential is missing');
+    clientRowId = row.id;
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const getPaths = () => [
+    '/admin/oauthclients',
+    '/admin/oauthclients/new',
+    '/admin/oauthclients/audit',
+    `/admin/oauthclients/${clientRowId}`,
+    `/admin/oauthclients/${clientRowId}/delete`,
+    `/admin/oauthclients/${clientRowId}/secret`,
+  ];
+  const postPaths = () => [
+    '/admin/oauthclients/new',
+    `/admin/oauthclients/${clientRowId}`,
+    `/admin/oauthclients/${clientRowId}/activate`,
+    `/admin/oauthclients/${clientRowId}/deactivate`,
+    `/admin/oauthclients/${clientRowId}/delete`,
+    `/admin/oauthclients/${clientRowId}/secret`,
+  ];
+
+  /** What a POST would change, to prove a refused one changed nothing. */
+  async function snapshot() {
+    const row = await findClientRow(app, DemoClientId.confidential);
+    return {
+      row: row && {
+        name: row.name,
+        active: row.active,
+        secretHash: row.secretHash,
+        redirectUris: row.redirectUris,
+      },
+      auditRows: await auditRowCount(app),
+      created: await findClientRow(app, 'access-test-client'),
+    };
+  }
+
+  // Fields that would make every POST succeed for someone allowed.
+  const fields = {
+    clientId: 'access-test-client',
+    name: 'Changed by an intruder',
+    redirectUris: 'https://intruder.example.org/cb',
+    scopes: ['openid'],
+    grantTypes: ['authorization_code'],
+  };
+
+  it('lets the demo orga, admin (and so member) of 6704, see every page', async () => {
+    for (const path of getPaths()) {
+      const response = await getPage(app, path, { as: signedIn.admin });
+      expect(response.statusCode, path).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.headers['x-frame-options']).toBe('DENY');
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('sends someone not logged in to the login page, coming back to the page asked for', async () => {
+    for (const path of getPaths()) {
+      const response = await getPage(app, `${path}?done=created`);
+      expect(response.statusCode, path).toBe(303);
+      const location = new URL(String(response.headers.location), 'http://x');
+      expect(location.pathname).toBe('/login');
+      expect(location.searchParams.get('return_to')).toBe(`${path}?done=created`);
+    }
+  });
+
+  it('sends a POST without a session to the login page, back to the list, changing nothing', async () => {
+    const before = await snapshot();
+    for (const path of postPaths()) {
+      const response = await postForm(app, path, { ...fields, csrf: 'whatever' });
+      expect(response.statusCode, path).toBe(303);
+      expect(response.headers.location).toBe('/login?return_to=%2Fadmin%2Foauthclients');
+    }
+    expect(await snapshot()).toEqual(before);
+  });
+
+  it('treats a session whose cookie names no live session as not logged in', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: '/admin/oauthclients',
+      cookies: { fs_session: 'x'.repeat(43) },
+    });
+    expect(response.statusCode).toBe(303);
+  });
+
+  const refused: Exclude<Who, 'anonymous'>[] = [
+    'foodsaver',
+    'orga outside 6704',
+    'member of 6704, not orga',
+  ];
+
+  it.each(refused)('refuses every page to a %s (403)', async (who) => {
+    for (const path of getPaths()) {
+      const response = await getPage(app, path, { as: signedIn[who] });
+      expect(response.statusCode, path).toBe(403);
+      expect(response.body).toContain('Access denied');
+      expect(response.body).not.toContain('demo-confidential');
+    }
+  });
+
+  it.each(refused)(
+    'refuses every POST of a %s (403), even with the right CSRF token, changing nothing',
+    async (who) => {
+      const before = await snapshot();
+      for (const path of postPaths()) {
+        const response = await postForm(
+          app,
+          path,
+          { ...fields, ...csrfOf(signedIn[who]) },
+          { as: signedIn[who] },
+        );
+        expect(response.statusCode, path).toBe(403);
+      }
+      expect(await snapshot()).toEqual(before);
+    },
+  );
+
+  it('takes a membership in 6704 away at once: the next request is refused', async () => {
+    const admin = await signInNewUser(app, Role.Orga, [DemoRegionId.OAuthClientAdministration]);
+    expect((await getPage(app, '/admin/oauthclients', { as: admin })).statusCode).toBe(200);
+    await app.orm.em
+      .fork()
+      .getConnection()
+      .execute('update region_memberships set active = false where user_id = ? and region_id = ?', [
+        admin.userId,
+        DemoRegionId.OAuthClientAdministration,
+      ]);
+    expect((await getPage(app, '/admin/oauthclients', { as: admin })).statusCode).toBe(403);
+  });
+
+  describe('the CSRF field of every form', () => {
+    it.each([
+      ['missing', {}],
+      ['wrong', { csrf: '0'.repeat(32) }],
+      ['empty', { csrf: '' }],
+      ['of another session', 'other'],
+    ] as const)('refuses a %s token with 403 and changes nothing', async (_case, token) => {
+      const other = await signInAs(app, ids.users.orga);
+      const csrf = token === 'other' ? csrfOf(other) : token;
+      const before = await snapshot();
+      for (const path of postPaths()) {
+        const response = await postForm(app, path, { ...fields, ...csrf }, { as: signedIn.admin });
+        expect(response.statusCode, path).toBe(403);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.body).toContain('Nothing was changed');
+      }
+      expect(await snapshot()).toEqual(before);
+    });
+
+    it('does not accept the token in the X-CSRF-Token header instead of the form', async () => {
+      const response = await postForm(
+        app,
+        `/admin/oauthclients/${clientRowId}/deactivate`,
+        {},
+        {
+          as: signedIn.admin,
+          headers: signedIn.admin.headers,
+        },
+      );
+      expect(response.statusCode).toBe(403);
+      expect((await findClientRow(app, DemoClientId.confidential))?.active).toBe(true);
+    });
+  });
+});

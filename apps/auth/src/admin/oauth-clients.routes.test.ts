@@ -1,0 +1,531 @@
+import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../app.ts';
+import { findActiveClient } from '../clients/registered-clients.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
+import {
+  auditActions,
+  csrfOf,
+  findClientRow,
+  getPage,
+  postForm,
+  type FormFields,
+} from '../test-support/oauth-admin-helpers.ts';
+
+const ids = inject('demoIds');
+
+describe('the OAuth client pages of an administrator', () => {
+  let app: AuthApp;
+  let admin: SignedInClient;
+  let sequence = 0;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    await app.ready();
+    admin = await signInAs(app, ids.users.orga);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const pepper = () => app.oauth.secrets.clientSecretPepper;
+
+  function nextClientId(): string {
+    sequence += 1;
+    return `admin-page-${sequence}`;
+  }
+
+  function clientFields(overrides: FormFields = {}): FormFields {
+    return {
+      clientId: nextClientId(),
+      name: 'Page App',
+      redirectUris: 'https://app.example.org/callback',
+      scopes: ['openid', 'profile'],
+      grantTypes: ['authorization_code'],
+      ...overrides,
+    };
+  }
+
+  async function submitNew(fields: FormFields, as: SignedInClient = admin) {
+    return postForm(app, '/admin/oauthclients/new', { ...fields, ...csrfOf(as) }, { as });
+  }
+
+  async function auditCount(event: string): Promise<number> {
+    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
+  }
+
+  /** Creates a client through the form and returns its row and the secret page's secret. */
+  async function createThroughForm(overrides: FormFields = {}) {
+    const fields = clientFields(overrides);
+    const response = await submitNew(fields);
+    expect(response.statusCode, response.body).toBe(303);
+    const row = await findClientRow(app, String(fields.clientId));
+    if (!row) throw new Error('the client was not stored');
+    return { row, response, clientId: String(fields.clientId) };
+  }
+
+  function shownSecret(body: string): string | null {
+    return /<code id="client-secret">([0-9a-f]{64})<\/code>/.exec(body)?.[1] ?? null;
+  }
+
+  describe('the list', () => {
+    it('shows every client with its settings, required regions by name and last change', async () => {
+      const response = await getPage(app, '/admin/oauthclients', { as: admin });
+      expect(response.statusCode).toBe(200);
+      const body = response.body;
+      for (const clientId of ['demo-public', 'demo-confidential', 'demo-regional']) {
+        expect(body).toContain(`<code>${clientId}</code>`);
+      }
+      expect(body).toContain('Demo-App Musterstadt');
+      expect(body).toContain('<td>Musterstadt</td>');
+      expect(body).toContain('openid profile email regions');
+      expect(body).toContain('authorization_code refresh_token');
+      expect(body).toContain('by command line');
+      expect(body).not.toMatch(/[0-9a-f]{64}/);
+    });
+
+    it('is German for Accept-Language de', async () => {
+      const response = await getPage(app, '/admin/oauthclients', {
+        as: admin,
+        headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-language']).toBe('de');
+      expect(response.body).toContain('<html lang="de">');
+      expect(response.body).toContain('Neuer Client');
+      expect(response.body).toContain('Erforderliche Bezirke');
+      expect(response.body).toContain('alle Nutzer*innen');
+    });
+  });
+
+  describe('creating a client', () => {
+    it('offers a form with openid and authorization_code ticked and the region tree indented', async () => {
+      const response = await getPage(app, '/admin/oauthclients/new', { as: admin });
+      expect(response.statusCode).toBe(200);
+      const body = response.body;
+      expect(body).toMatch(/<input type="hidden" name="csrf" value="[0-9a-f]{32}"/);
+      expect(body).toMatch(/name="scopes" value="openid"\s+checked/);
+      expect(body).toMatch(/name="scopes" value="profile"\s+\/>/);
+      expect(body).toMatch(/name="grantTypes" value="authorization_code"\s+checked/);
+      // Depth first, children indented below their parent.
+      const order = ['Deutschland', 'Musterland', 'Beispieldorf', 'Musterstadt'].map((name) =>
+        body.indexOf(`${name}</label`),
+      );
+      expect(order.every((position) => position > 0)).toBe(true);
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect(body).toMatch(
+        /padding-left:3rem"\s*><input\s+type="checkbox"\s+name="requiredRegionIds"\s+value="3"/,
+      );
+    });
+
+    it('creates a public client: 303 to its page, stored without secret, audited', async () => {
+      const createdBefore = await auditCount('client_created');
+      const { row, response, clientId } = await createThroughForm({
+        requiredRegionIds: [String(DemoRegionId.Musterstadt), String(DemoRegionId.Beispieldorf)],
+        grantTypes: ['authorization_code', 'refresh_token'],
+      });
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}?done=created`);
+      expect(row).toMatchObject({
+        name: 'Page App',
+        confidential: false,
+        active: true,
+        redirectUris: ['https://app.example.org/callback'],
+        scopes: ['openid', 'profile'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+        requiredRegionIds: [DemoRegionId.Musterstadt, DemoRegionId.Beispieldorf],
+        secretHash: null,
+      });
+      expect(row.updatedBy?.id).toBe(ids.users.orga);
+      expect(await auditActions(app, clientId)).toMatchObject([
+        { action: 'create', actorId: ids.users.orga },
+      ]);
+      expect(await auditCount('client_created')).toBe(createdBefore + 1);
+
+      const page = await getPage(app, String(response.headers.location), { as: admin });
+      expect(page.body).toContain('The client was created.');
+      expect(page.body).toContain('Public clients have no secret');
+    });
+
+    it('creates a confidential client and shows its secret once, stored only as a hash', async () => {
+      const { row, response } = await createThroughForm({ confidential: 'on' });
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}/secret`);
+      expect(row.confidential).toBe(true);
+
+      const result = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      expect(result.statusCode).toBe(200);
+      expect(result.headers['cache-control']).toBe('no-store');
+      const secret = shownSecret(result.body);
+      expect(secret).not.toBeNull();
+      expect(row.secretHash).not.toBe(secret);
+      expect(verifyClientSecret(secret ?? '', row.secretHash ?? '', pepper())).toBe(true);
+
+      const again = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      expect(again.statusCode).toBe(200);
+      expect(again.body).toContain('cannot be shown again');
+      for (const path of ['/admin/oauthclients', `/admin/oauthclients/${row.id}`]) {
+        const page = await getPage(app, path, { as: admin });
+        expect(page.body).not.toContain(secret);
+        expect(page.body).not.toContain(row.secretHash);
+      }
+      const audit = JSON.stringify(await auditActions(app, row.clientId));
+      expect(audit).not.toContain(secret);
+      expect(audit).not.toContain(row.secretHash);
+    });
+
+    it('shows the secret only in the session that created the client', async () => {
+      const { row } = await createThroughForm({ confidential: 'on' });
+      const otherSession = await signInAs(app, ids.users.orga);
+      const elsewhere = await getPage(app, `/admin/oauthclients/${row.id}/secret`, {
+        as: otherSession,
+      });
+      expect(shownSecret(elsewhere.body)).toBeNull();
+      const here = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      expect(shownSecret(here.body)).not.toBeNull();
+    });
+
+    it('refuses a taken client id kindly, with the form filled in again (400)', async () => {
+      const response = await submitNew(clientFields({ clientId: 'demo-public', name: 'Another' }));
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('This client ID is already taken.');
+      expect(response.body).toContain('value="demo-public"');
+      expect(response.body).toContain('value="Another"');
+      expect((await findClientRow(app, 'demo-public'))?.name).toBe('Demo-App (öffentlich)');
+    });
+
+    it.each([
+      ['https://app.example.org/cb', 303],
+      ['http://localhost:3000/callback', 303],
+      ['http://127.0.0.1:8000/cb', 303],
+      ['http://[::1]:8000/cb', 303],
+      ['http://example.org/callback', 400],
+      ['https://app.example.org/cb#fragment', 400],
+      ['https://*.example.org/cb', 400],
+      ['/callback', 400],
+      ['app.example.org/callback', 400],
+    ])('redirect URI %s -> %i', async (uri, status) => {
+      const fields = clientFields({ redirectUris: `https://ok.example.org/cb\r\n${uri}\r\n` });
+      const response = await submitNew(fields);
+      expect(response.statusCode).toBe(status);
+      const row = await findClientRow(app, String(fields.clientId));
+      if (status === 303) {
+        expect(row?.redirectUris).toEqual(['https://ok.example.org/cb', uri]);
+      } else {
+        expect(row).toBeNull();
+        expect(response.body).toContain(`${uri.replace('#', '#')}:`);
+        // The textarea keeps what was entered.
+        expect(response.body).toContain(`https://ok.example.org/cb\r\n${uri}`);
+      }
+    });
+
+    it.each([
+      ['without openid', { scopes: ['profile'] }, 'The scope openid is always required.'],
+      ['without any scope', { scopes: [] }, 'The scope openid is always required.'],
+      ['with an unknown scope', { scopes: ['openid', 'admin'] }, 'Unknown scope: admin'],
+      [
+        'without authorization_code',
+        { grantTypes: ['refresh_token'] },
+        'The grant type authorization_code is always required.',
+      ],
+      ['with an empty client id', { clientId: '' }, 'Please enter a client ID.'],
+      ['with a client id of 101 characters', { clientId: 'a'.repeat(101) }, 'up to 100'],
+      ['with a space in the client id', { clientId: 'a b' }, 'up to 100'],
+      ['without a name', { name: '  ' }, 'Please enter a name.'],
+      ['without redirect URIs', { redirectUris: '\n \n' }, 'at least one redirect URI'],
+      ['with an unknown region', { requiredRegionIds: ['999999'] }, 'does not exist'],
+      ['with a malformed region id', { requiredRegionIds: ['abc'] }, 'does not exist'],
+    ])('refuses a client %s (400) and stores nothing', async (_case, overrides, message) => {
+      const fields = clientFields(overrides);
+      const response = await submitNew(fields);
+      expect(response.statusCode).toBe(400);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain(message);
+      expect(response.body).toContain('Please correct the marked entries.');
+      if (typeof fields.clientId === 'string' && fields.clientId !== '') {
+        expect(await findClientRow(app, fields.clientId)).toBeNull();
+      }
+    });
+
+    it('accepts a client id of exactly 100 characters', async () => {
+      const clientId = `x${'1'.repeat(99)}`;
+      const response = await submitNew(clientFields({ clientId }));
+      expect(response.statusCode).toBe(303);
+      expect(await findClientRow(app, clientId)).not.toBeNull();
+    });
+
+    it('escapes what was entered, on the refused form and in the list', async () => {
+      const name = '<script>alert("x")</script>';
+      const refused = await submitNew(clientFields({ name, clientId: '<b>bad</b>' }));
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).not.toContain('<script>alert');
+      expect(refused.body).not.toContain('<b>bad</b>');
+      expect(refused.body).toContain('value="&lt;b&gt;bad&lt;/b&gt;"');
+
+      const { row } = await createThroughForm({ name });
+      const list = await getPage(app, '/admin/oauthclients', { as: admin });
+      expect(list.body).not.toContain('<script>alert');
+      expect(list.body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
+      const edit = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+      expect(edit.body).not.toContain('<script>alert');
+      const confirm = await getPage(app, `/admin/oauthclients/${row.id}/delete`, { as: admin });
+      expect(confirm.body).not.toContain('<script>alert');
+    });
+  });
+
+  describe('changing a client', () => {
+    it('saves the changed fields and audits them with old and new values', async () => {
+      const { row, clientId } = await createThroughForm();
+      const changedBefore = await auditCount('client_changed');
+      const response = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        {
+          ...csrfOf(admin),
+          // Ignored: the client id is fixed.
+          clientId: 'renamed-id',
+          name: 'Renamed App',
+          redirectUris: 'https://app.example.org/callback\nhttp://localhost:4000/cb',
+          scopes: ['openid', 'email'],
+          grantTypes: ['authorization_code', 'refresh_token'],
+          requiredRegionIds: [String(DemoRegionId.Musterstadt)],
+        },
+        { as: admin },
+      );
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}?done=updated`);
+      expect(await findClientRow(app, 'renamed-id')).toBeNull();
+      expect(await findClientRow(app, clientId)).toMatchObject({
+        name: 'Renamed App',
+        redirectUris: ['https://app.example.org/callback', 'http://localhost:4000/cb'],
+        scopes: ['openid', 'email'],
+        grantTypes: ['authorization_code', 'refresh_token'],
+        requiredRegionIds: [DemoRegionId.Musterstadt],
+      });
+      const audit = await auditActions(app, clientId);
+      expect(audit.map((entry) => entry.action)).toEqual(['create', 'update']);
+      expect(audit[1]).toEqual({
+        action: 'update',
+        actorId: ids.users.orga,
+        changes: {
+          name: { from: 'Page App', to: 'Renamed App' },
+          redirectUris: {
+            from: ['https://app.example.org/callback'],
+            to: ['https://app.example.org/callback', 'http://localhost:4000/cb'],
+          },
+          scopes: { from: ['openid', 'profile'], to: ['openid', 'email'] },
+          grantTypes: {
+            from: ['authorization_code'],
+            to: ['authorization_code', 'refresh_token'],
+          },
+          requiredRegionIds: { from: [], to: [DemoRegionId.Musterstadt] },
+        },
+      });
+      expect(await auditCount('client_changed')).toBe(changedBefore + 1);
+
+      const page = await getPage(app, String(response.headers.location), { as: admin });
+      expect(page.body).toContain('The changes were saved.');
+      expect(page.body).toContain('Changes to this client');
+      expect(page.body).toContain('Name: Page App → Renamed App');
+      expect(page.body).toContain('Required regions: every user → Musterstadt');
+      expect(page.body).toContain('Olga Orgel');
+
+      const list = await getPage(app, '/admin/oauthclients', { as: admin });
+      expect(list.body).toMatch(/Renamed App[\s\S]*<td>Musterstadt<\/td>[\s\S]*by Olga Orgel/);
+    });
+
+    it('re-renders a wrong edit with its entries and messages (400), changing nothing', async () => {
+      const { row, clientId } = await createThroughForm();
+      const response = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        {
+          ...csrfOf(admin),
+          name: 'Edited <i>',
+          redirectUris: 'http://example.org/cb',
+          scopes: ['openid'],
+          grantTypes: ['authorization_code'],
+        },
+        { as: admin },
+      );
+      expect(response.statusCode).toBe(400);
+      expect(response.body).toContain('value="Edited &lt;i&gt;"');
+      expect(response.body).toContain('http://example.org/cb: must use https');
+      expect((await findClientRow(app, clientId))?.name).toBe('Page App');
+      expect(await auditActions(app, clientId)).toHaveLength(1);
+    });
+
+    it('writes no audit row when nothing changed', async () => {
+      const { row, clientId } = await createThroughForm();
+      const response = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...csrfOf(admin), ...clientFields({ clientId }) },
+        { as: admin },
+      );
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}?done=unchanged`);
+      expect(await auditActions(app, clientId)).toHaveLength(1);
+    });
+
+    it('gives a public client made confidential a secret, shown once', async () => {
+      const { row } = await createThroughForm();
+      const response = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...csrfOf(admin), ...clientFields({ clientId: row.clientId, confidential: 'on' }) },
+        { as: admin },
+      );
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}/secret`);
+      const page = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      const secret = shownSecret(page.body);
+      const stored = await findClientRow(app, row.clientId);
+      expect(verifyClientSecret(secret ?? '', stored?.secretHash ?? '', pepper())).toBe(true);
+    });
+
+    it('deactivates a client, which the protocol then no longer knows, and activates it again', async () => {
+      const { row, clientId } = await createThroughForm();
+      expect(await findActiveClient(app.orm.em.fork(), clientId)).not.toBeNull();
+
+      const off = await postForm(app, `/admin/oauthclients/${row.id}/deactivate`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(off.statusCode).toBe(303);
+      expect(off.headers.location).toBe(`/admin/oauthclients/${row.id}?done=deactivated`);
+      expect(await findActiveClient(app.orm.em.fork(), clientId)).toBeNull();
+      const page = await getPage(app, String(off.headers.location), { as: admin });
+      expect(page.body).toContain('The client is deactivated');
+      expect(page.body).toContain(`action="/admin/oauthclients/${row.id}/activate"`);
+
+      const on = await postForm(app, `/admin/oauthclients/${row.id}/activate`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(on.headers.location).toBe(`/admin/oauthclients/${row.id}?done=activated`);
+      expect(await findActiveClient(app.orm.em.fork(), clientId)).not.toBeNull();
+      expect(await auditActions(app, clientId)).toMatchObject([
+        { action: 'create' },
+        { action: 'deactivate', actorId: ids.users.orga },
+        { action: 'activate', actorId: ids.users.orga },
+      ]);
+    });
+
+    it('regenerates a secret: the new one shown once, the old one valid during the grace period', async () => {
+      const { row, clientId } = await createThroughForm({ confidential: 'on' });
+      const first = shownSecret(
+        (await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin })).body,
+      );
+      const response = await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}/secret`);
+      const page = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      const second = shownSecret(page.body);
+      expect(page.body).toContain('The previous secret stays valid until');
+      expect(second).not.toBeNull();
+      expect(second).not.toBe(first);
+
+      const stored = await findClientRow(app, clientId);
+      if (!stored) throw new Error('client vanished');
+      expect(clientSecretMatches(stored, second ?? '', pepper())).toBe(true);
+      expect(clientSecretMatches(stored, first ?? '', pepper())).toBe(true);
+      const expiry = stored.previousSecretExpiresAt?.getTime() ?? 0;
+      expect(expiry - Date.now()).toBeGreaterThan(23 * 3_600_000);
+      expect(clientSecretMatches(stored, first ?? '', pepper(), new Date(expiry + 1))).toBe(false);
+
+      const audit = await auditActions(app, clientId);
+      expect(audit.map((entry) => [entry.action, entry.actorId])).toEqual([
+        ['create', ids.users.orga],
+        ['regenerate_secret', ids.users.orga],
+      ]);
+      expect(JSON.stringify(audit)).not.toContain(second);
+    });
+
+    it('does not regenerate anything for a public client', async () => {
+      const { row, clientId } = await createThroughForm();
+      const response = await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}`);
+      expect((await findClientRow(app, clientId))?.secretHash).toBeNull();
+      expect(await auditActions(app, clientId)).toHaveLength(1);
+    });
+  });
+
+  describe('deleting a client', () => {
+    it('asks first, then deletes, keeping the audit trail', async () => {
+      const { row, clientId } = await createThroughForm({ name: 'Doomed App' });
+      const confirm = await getPage(app, `/admin/oauthclients/${row.id}/delete`, { as: admin });
+      expect(confirm.statusCode).toBe(200);
+      expect(confirm.body).toContain('Do you really want to delete the client “Doomed App”?');
+      expect(confirm.body).toContain(`action="/admin/oauthclients/${row.id}/delete"`);
+      expect(await findClientRow(app, clientId)).not.toBeNull();
+
+      const deletedBefore = await auditCount('client_deleted');
+      const response = await postForm(app, `/admin/oauthclients/${row.id}/delete`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe('/admin/oauthclients?done=deleted');
+      expect(await findClientRow(app, clientId)).toBeNull();
+      expect(await findActiveClient(app.orm.em.fork(), clientId)).toBeNull();
+      expect(await auditCount('client_deleted')).toBe(deletedBefore + 1);
+      expect(await auditActions(app, clientId)).toMatchObject([
+        { action: 'create' },
+        { action: 'delete', actorId: ids.users.orga, changes: { name: 'Doomed App' } },
+      ]);
+
+      const list = await getPage(app, '/admin/oauthclients?done=deleted', { as: admin });
+      expect(list.body).toContain('The client was deleted.');
+      expect(list.body).not.toContain(`<code>${clientId}</code>`);
+      expect((await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin })).statusCode).toBe(
+        404,
+      );
+      const again = await postForm(app, `/admin/oauthclients/${row.id}/delete`, csrfOf(admin), {
+        as: admin,
+      });
+      expect(again.statusCode).toBe(404);
+    });
+  });
+
+  describe('the audit log of all clients', () => {
+    it('lists who did what to which client, newest first', async () => {
+      const { row, clientId } = await createThroughForm();
+      await postForm(app, `/admin/oauthclients/${row.id}/deactivate`, csrfOf(admin), {
+        as: admin,
+      });
+      const response = await getPage(app, '/admin/oauthclients/audit', { as: admin });
+      expect(response.statusCode).toBe(200);
+      const body = response.body;
+      const deactivated = body.indexOf('<td>deactivated</td>');
+      const created = body.indexOf(`<td><code>${clientId}</code></td>`);
+      expect(deactivated).toBeGreaterThan(0);
+      expect(created).toBeGreaterThan(0);
+      expect(body).toContain('Olga Orgel');
+      expect(body).toContain('Active: yes → no');
+      // The demo clients came from the command line.
+      expect(body).toContain('<td>command line</td>');
+    });
+
+    it('is German for Accept-Language de', async () => {
+      const response = await getPage(app, '/admin/oauthclients/audit', {
+        as: admin,
+        headers: { 'accept-language': 'de' },
+      });
+      expect(response.body).toContain('Änderungsprotokoll');
+      expect(response.body).toContain('<td>angelegt</td>');
+    });
+  });
+
+  it.each([
+    '/admin/oauthclients/999999',
+    '/admin/oauthclients/abc',
+    '/admin/oauthclients/99999999999999999999/delete',
+  ])('answers %s with the 404 page', async (path) => {
+    const response = await getPage(app, path, { as: admin });
+    expect(response.statusCode).toBe(404);
+    expect(response.headers['content-type']).toMatch(/^text\/html/);
+    expect(response.body).toContain('This client does not exist');
+  });
+});

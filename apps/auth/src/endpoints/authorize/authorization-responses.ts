@@ -1,0 +1,105 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sendExpiredRequestPage } from '../../pages/error-page.ts';
+import type { Locale } from '../../pages/locale.ts';
+import type { OAuthError } from '../../oauth-errors.ts';
+import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
+
+/** The paths of the interaction pages (docker/Caddyfile routes both to this service). */
+export const LOGIN_PATH = '/login';
+export const CONSENT_PATH = '/oauth/consent';
+
+export function loginPageUrl(requestId?: string): string {
+  return requestId === undefined
+    ? LOGIN_PATH
+    : `${LOGIN_PATH}?${new URLSearchParams({ request: requestId }).toString()}`;
+}
+
+export function consentPageUrl(requestId: string): string {
+  return `${CONSENT_PATH}?${new URLSearchParams({ request: requestId }).toString()}`;
+}
+
+export function authorizationContext(
+  app: FastifyInstance,
+  request: FastifyRequest,
+): AuthorizationContext {
+  return {
+    em: request.em,
+    codes: app.oauth.codes,
+    consents: app.consents,
+    requests: app.authorizationRequests,
+    audit: (event, fields) => app.oauth.audit(request, event, fields),
+  };
+}
+
+/**
+ * The redirect URI with response parameters added to its query. Appended to the registered
+ * string as it is rather than re-serialised through URL, so the client gets back exactly the
+ * URI it registered (registered URIs carry no fragment).
+ */
+export function clientRedirectUrl(
+  redirectUri: string,
+  params: Record<string, string | null>,
+): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (value !== null) query.append(name, value);
+  }
+  return `${redirectUri}${redirectUri.includes('?') ? '&' : '?'}${query.toString()}`;
+}
+
+/** RFC 6749 4.1.2.1 with RFC 9207's `iss`, so a client talking to several servers can tell. */
+export function errorRedirectUrl(
+  issuer: string,
+  target: { redirectUri: string; state: string | null },
+  error: OAuthError,
+): string {
+  return clientRedirectUrl(target.redirectUri, {
+    error: error.error,
+    error_description: error.description,
+    state: target.state,
+    iss: issuer,
+  });
+}
+
+export interface OutcomeOptions {
+  /** The redirect URI and state of the request the outcome belongs to. */
+  target: { redirectUri: string; state: string | null };
+  /**
+   * After a POST (login, consent, a form-posted authorization request) the answer is 303, so
+   * the browser follows with GET: a 307 would re-send the password to the client (RFC 9700
+   * 4.12). After a GET, 302.
+   */
+  afterPost: boolean;
+  locale: Locale;
+}
+
+export function sendOutcome(
+  app: FastifyInstance,
+  reply: FastifyReply,
+  outcome: AuthorizationOutcome,
+  { target, afterPost, locale }: OutcomeOptions,
+) {
+  const status = afterPost ? 303 : 302;
+  // Responses that carry a code or a page's next step must not be stored anywhere.
+  void reply.header('cache-control', 'no-store');
+  switch (outcome.kind) {
+    case 'error':
+      app.oauth.metrics.oauthError(outcome.error.error);
+      return reply.redirect(errorRedirectUrl(app.oauth.issuer, target, outcome.error), status);
+    case 'code':
+      return reply.redirect(
+        clientRedirectUrl(target.redirectUri, {
+          code: outcome.code,
+          state: target.state,
+          iss: app.oauth.issuer,
+        }),
+        status,
+      );
+    case 'login':
+      return reply.redirect(loginPageUrl(outcome.pending.id), status);
+    case 'consent':
+      return reply.redirect(consentPageUrl(outcome.pending.id), status);
+    case 'expired':
+      return sendExpiredRequestPage(reply, locale);
+  }
+}

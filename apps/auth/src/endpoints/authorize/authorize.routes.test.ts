@@ -1,0 +1,608 @@
+import { createOAuthClient, DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { DEMO_REDIRECT_URI } from '@foodshare/domain';
+import { SessionStore, signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';
+import {
+  allowOnConsentPage,
+  authorizationParams,
+  authorizeUrl,
+  callbackParams,
+  formBody,
+  hiddenField,
+  pendingRequestId,
+  setCookies,
+} from '../../test-support/authorization-helpers.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+const HOUR_MS = 3600 * 1000;
+
+describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
+  let app: AuthApp;
+  let alice: SignedInClient;
+  let bob: SignedInClient;
+  const ISSUER = 'http://localhost:8080';
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({ BASE_URL: ISSUER }));
+    await app.ready();
+    const em = app.orm.em.fork();
+    const pepper = app.oauth.secrets.clientSecretPepper;
+    // Registered for openid only: asking it for more is asking for unregistered scopes.
+    await createOAuthClient(
+      em,
+      {
+        clientId: 'openid-only',
+        name: 'Only OpenID',
+        confidential: false,
+        redirectUris: [DEMO_REDIRECT_URI],
+        scopes: ['openid'],
+        grantTypes: ['authorization_code'],
+      },
+      { pepper },
+    );
+    await createOAuthClient(
+      em,
+      {
+        clientId: 'with-query',
+        name: 'Redirect with query',
+        confidential: false,
+        redirectUris: ['http://localhost:9999/cb?tenant=7'],
+        scopes: ['openid'],
+        grantTypes: ['authorization_code'],
+      },
+      { pepper },
+    );
+    await createOAuthClient(
+      em,
+      {
+        clientId: 'switched-off',
+        name: 'Deactivated',
+        confidential: false,
+        redirectUris: [DEMO_REDIRECT_URI],
+        scopes: ['openid'],
+        grantTypes: ['authorization_code'],
+        active: false,
+      },
+      { pepper },
+    );
+  });
+
+  beforeEach(async () => {
+    alice = await signInAs(app, ids.users.alice);
+    bob = await signInAs(app, ids.users.bob);
+    for (const user of [ids.users.alice, ids.users.bob]) {
+      for (const client of Object.values(DemoClientId)) await app.consents.revoke(user, client);
+    }
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const get = (url: string, signedIn?: SignedInClient, headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url, headers, ...(signedIn ? { cookies: signedIn.cookies } : {}) });
+
+  async function codeRecord(code: string | null): Promise<AuthorizationCodeGrant> {
+    const value = await app.kv.get(codeKey(code ?? ''));
+    if (value === null) throw new Error('no such code');
+    return JSON.parse(value) as AuthorizationCodeGrant;
+  }
+
+  /** A session whose password was entered an hour ago. */
+  async function signedInAnHourAgo(userId: number) {
+    const sessions = new SessionStore(app.kv, undefined, () => Date.now() - HOUR_MS);
+    const session = await sessions.create(userId, { rememberMe: false });
+    return { [app.sessionCookies.names.session]: session.id };
+  }
+
+  async function loginFor(requestId: string, email: string) {
+    const page = await app.inject({ method: 'GET', url: `/login?request=${requestId}` });
+    expect(page.statusCode).toBe(200);
+    return app.inject({
+      method: 'POST',
+      url: '/login',
+      cookies: setCookies(page),
+      ...formBody({
+        email,
+        password: DEMO_PASSWORD,
+        request: hiddenField(page.body, 'request'),
+        csrf: hiddenField(page.body, 'csrf'),
+      }),
+    });
+  }
+
+  describe('an unknown client or a redirect URI not registered: the error page, never a redirect', () => {
+    function expectErrorPage(response: Awaited<ReturnType<typeof get>>) {
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.body).toContain('Invalid redirect_uri');
+    }
+
+    it('refuses an unknown client_id with "Invalid redirect_uri"', async () => {
+      expectErrorPage(await get(authorizeUrl({ client_id: 'no-such-client' })));
+    });
+
+    it('refuses a missing client_id', async () => {
+      expectErrorPage(await get(authorizeUrl({ client_id: null })));
+    });
+
+    it('refuses a deactivated client', async () => {
+      expectErrorPage(await get(authorizeUrl({ client_id: 'switched-off' })));
+    });
+
+    it('refuses a redirect_uri that differs by a trailing slash', async () => {
+      expectErrorPage(await get(authorizeUrl({ redirect_uri: `${DEMO_REDIRECT_URI}/` })));
+    });
+
+    it('refuses a redirect_uri that differs by scheme', async () => {
+      const https = DEMO_REDIRECT_URI.replace('http:', 'https:');
+      expectErrorPage(await get(authorizeUrl({ redirect_uri: https })));
+    });
+
+    it('refuses a redirect_uri that differs by case, port or extra query', async () => {
+      for (const uri of [
+        DEMO_REDIRECT_URI.replace('callback', 'Callback'),
+        DEMO_REDIRECT_URI.replace('9999', '9998'),
+        `${DEMO_REDIRECT_URI}?x=1`,
+      ]) {
+        expectErrorPage(await get(authorizeUrl({ redirect_uri: uri })));
+      }
+    });
+
+    it('refuses a missing redirect_uri', async () => {
+      expectErrorPage(await get(authorizeUrl({ redirect_uri: null })));
+    });
+
+    it('refuses a repeated redirect_uri', async () => {
+      expectErrorPage(await get(`${authorizeUrl()}&redirect_uri=${DEMO_REDIRECT_URI}`));
+    });
+
+    it('refuses a redirect URI registered by another client', async () => {
+      expectErrorPage(
+        await get(
+          authorizeUrl({
+            client_id: 'openid-only',
+            redirect_uri: 'http://localhost:9999/cb?tenant=7',
+          }),
+        ),
+      );
+    });
+
+    it('shows the error page in German with Accept-Language de, and forbids framing', async () => {
+      const response = await get(authorizeUrl({ client_id: 'nope' }), undefined, {
+        'accept-language': 'de-DE,de;q=0.9,en;q=0.5',
+      });
+      expectErrorPage(response);
+      expect(response.headers['content-language']).toBe('de');
+      expect(response.body).toContain('Anmeldung nicht möglich');
+      expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(response.headers['x-frame-options']).toBe('DENY');
+    });
+  });
+
+  describe('all other errors redirect to the client with error, error_description, state and iss', () => {
+    it('redirects an error with exactly error, error_description, state and iss', async () => {
+      const response = await get(authorizeUrl({ response_type: 'token' }), alice);
+      expect(response.statusCode).toBe(302);
+      const params = callbackParams(response);
+      expect([...params.keys()].sort()).toEqual(['error', 'error_description', 'iss', 'state']);
+      expect(params.get('error')).toBe('unsupported_response_type');
+      expect(params.get('state')).toBe('state-123');
+      expect(params.get('iss')).toBe(ISSUER);
+      expect(response.headers['cache-control']).toBe('no-store');
+    });
+
+    it('leaves state out of an error redirect when the request had none', async () => {
+      const params = callbackParams(await get(authorizeUrl({ response_type: null, state: null })));
+      expect(params.get('error')).toBe('invalid_request');
+      expect(params.has('state')).toBe(false);
+      expect(params.get('iss')).toBe(ISSUER);
+    });
+
+    it('keeps the query of a registered redirect URI and adds the error to it', async () => {
+      const response = await get(
+        authorizeUrl({
+          client_id: 'with-query',
+          redirect_uri: 'http://localhost:9999/cb?tenant=7',
+          scope: 'email',
+        }),
+      );
+      const location = String(response.headers.location);
+      expect(location.startsWith('http://localhost:9999/cb?tenant=7&')).toBe(true);
+      expect(new URL(location).searchParams.get('error')).toBe('invalid_scope');
+    });
+
+    // [requirement, parameters, error, description (exact or pattern)]
+    const refusals: [string, Record<string, string | null>, string, string | RegExp][] = [
+      [
+        'response_type other than code: unsupported_response_type',
+        { response_type: 'token' },
+        'unsupported_response_type',
+        /code/,
+      ],
+      [
+        'a missing response_type: invalid_request',
+        { response_type: null },
+        'invalid_request',
+        /response_type/,
+      ],
+      [
+        'a scope without openid: invalid_scope',
+        { scope: 'profile email' },
+        'invalid_scope',
+        /openid/,
+      ],
+      ['a missing scope: invalid_scope', { scope: null }, 'invalid_scope', /openid/],
+      [
+        'an unknown scope: invalid_scope',
+        { scope: 'openid admin' },
+        'invalid_scope',
+        /Unknown scope/,
+      ],
+      [
+        'scope names are case-sensitive',
+        { scope: 'openid Profile' },
+        'invalid_scope',
+        /Unknown scope/,
+      ],
+      [
+        'a public client without code_challenge: "Code challenge required"',
+        { code_challenge: null, code_challenge_method: null },
+        'invalid_request',
+        'Code challenge required',
+      ],
+      [
+        'PKCE plain is refused',
+        { code_challenge: 'a'.repeat(43), code_challenge_method: 'plain' },
+        'invalid_request',
+        /S256/,
+      ],
+      [
+        'a challenge without method (plain by default) is refused',
+        { code_challenge_method: null },
+        'invalid_request',
+        /S256/,
+      ],
+      [
+        'a challenge shorter than 43 characters is refused',
+        { code_challenge: 'a'.repeat(42) },
+        'invalid_request',
+        /43 to 128/,
+      ],
+      [
+        'a challenge longer than 128 characters is refused',
+        { code_challenge: 'a'.repeat(129) },
+        'invalid_request',
+        /43 to 128/,
+      ],
+      [
+        'a challenge with characters outside [A-Za-z0-9-._~] is refused',
+        { code_challenge: `${'a'.repeat(42)}+` },
+        'invalid_request',
+        /43 to 128/,
+      ],
+      [
+        'prompt=none combined with login',
+        { prompt: 'none login' },
+        'invalid_request',
+        /prompt=none/,
+      ],
+      ['an unknown prompt value', { prompt: 'everything' }, 'invalid_request', /prompt/],
+      ['a prompt value not advertised', { prompt: 'select_account' }, 'invalid_request', /prompt/],
+      ['a negative max_age', { max_age: '-1' }, 'invalid_request', /max_age/],
+      ['a non-numeric max_age', { max_age: 'soon' }, 'invalid_request', /max_age/],
+      ['a request object', { request: 'eyJhbGciOiJub25lIn0.e30.' }, 'invalid_request', /request/],
+      [
+        'a response_mode other than query',
+        { response_mode: 'fragment' },
+        'invalid_request',
+        /response_mode/,
+      ],
+    ];
+
+    it.each(refusals)('%s', async (_name, overrides, error, description) => {
+      const response = await get(authorizeUrl(overrides), alice);
+      expect(response.statusCode).toBe(302);
+      const params = callbackParams(response);
+      expect(params.get('error')).toBe(error);
+      if (typeof description === 'string')
+        expect(params.get('error_description')).toBe(description);
+      else expect(params.get('error_description')).toMatch(description);
+      expect(params.get('state')).toBe('state-123');
+      expect(params.get('iss')).toBe(ISSUER);
+      expect(params.has('code')).toBe(false);
+    });
+
+    it('refuses a scope the client is not registered for with invalid_scope', async () => {
+      const params = callbackParams(
+        await get(authorizeUrl({ client_id: 'openid-only', scope: 'openid email' }), alice),
+      );
+      expect(params.get('error')).toBe('invalid_scope');
+      expect(params.get('error_description')).toMatch(/not registered for scope email/);
+    });
+
+    it('refuses a repeated parameter with invalid_request', async () => {
+      const params = callbackParams(await get(`${authorizeUrl()}&scope=openid`, alice));
+      expect(params.get('error')).toBe('invalid_request');
+      expect(params.get('error_description')).toMatch(/scope must not be repeated/);
+    });
+
+    it('lets a confidential client omit PKCE, but not send a method without a challenge', async () => {
+      const params = callbackParams(
+        await get(
+          authorizeUrl({
+            client_id: DemoClientId.confidential,
+            code_challenge: null,
+            code_challenge_method: 'S256',
+          }),
+          alice,
+        ),
+      );
+      expect(params.get('error')).toBe('invalid_request');
+      const withoutPkce = await get(
+        authorizeUrl({
+          client_id: DemoClientId.confidential,
+          code_challenge: null,
+          code_challenge_method: null,
+        }),
+        alice,
+      );
+      expect(String(withoutPkce.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    });
+  });
+
+  describe('success redirects carry code, state and iss', () => {
+    it('issues a code bound to client, user, redirect URI, scopes, challenge, nonce and auth_time', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const params = authorizationParams({ nonce: 'n-0S6_WzA2Mj' });
+      const response = await get(
+        `/oauth/authorize?${new URLSearchParams(params).toString()}`,
+        alice,
+      );
+      expect(response.statusCode).toBe(302);
+      const callback = callbackParams(response);
+      expect([...callback.keys()].sort()).toEqual(['code', 'iss', 'state']);
+      expect(callback.get('state')).toBe('state-123');
+      expect(callback.get('iss')).toBe(ISSUER);
+      const record = await codeRecord(callback.get('code'));
+      const session = await app.sessions.find(alice.cookies.fs_session ?? '');
+      expect(record).toMatchObject({
+        clientId: DemoClientId.public,
+        userId: ids.users.alice,
+        redirectUri: DEMO_REDIRECT_URI,
+        scopes: ['openid', 'profile'],
+        codeChallenge: params.code_challenge,
+        nonce: 'n-0S6_WzA2Mj',
+        authTime: session?.authTime,
+      });
+    });
+
+    it('ignores unknown parameters', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const url = `${authorizeUrl()}&foo=bar&ui_locales=fr&claims_locales=de&display=page`;
+      expect(callbackParams(await get(url, alice)).has('code')).toBe(true);
+    });
+
+    it('answers a form-posted request like a GET, with 303 and without the CSRF header', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/authorize',
+        cookies: alice.cookies,
+        ...formBody(authorizationParams()),
+      });
+      expect(response.statusCode).toBe(303);
+      const callback = callbackParams(response);
+      expect(callback.get('state')).toBe('state-123');
+      expect(callback.has('code')).toBe(true);
+    });
+
+    it('redirects a form-posted error with 303 as well', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/authorize',
+        ...formBody(authorizationParams({ code_challenge: null, code_challenge_method: null })),
+      });
+      expect(response.statusCode).toBe(303);
+      expect(callbackParams(response).get('error_description')).toBe('Code challenge required');
+    });
+
+    it('shows the error page for a form-posted request of an unknown client', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/authorize',
+        ...formBody(authorizationParams({ client_id: 'nobody' })),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+    });
+  });
+
+  describe('login', () => {
+    it('not logged in: the login page, then back to the same authorization request', async () => {
+      const start = await get(authorizeUrl({ state: 'come-back' }));
+      expect(start.statusCode).toBe(302);
+      expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
+      const requestId = pendingRequestId(start);
+      const login = await loginFor(requestId, DemoUserEmail.alice);
+      expect(login.statusCode).toBe(303);
+      expect(login.headers.location).toBe(`/oauth/consent?request=${requestId}`);
+      const decided = await allowOnConsentPage(app, setCookies(login), login);
+      expect(decided.statusCode).toBe(303);
+      const callback = callbackParams(decided);
+      expect(callback.get('state')).toBe('come-back');
+      expect((await codeRecord(callback.get('code'))).userId).toBe(ids.users.alice);
+    });
+
+    it('prompt=none without a session: login_required, no page', async () => {
+      const params = callbackParams(await get(authorizeUrl({ prompt: 'none' })));
+      expect(params.get('error')).toBe('login_required');
+      expect(params.get('state')).toBe('state-123');
+      expect(params.get('iss')).toBe(ISSUER);
+    });
+
+    it('prompt=login shows the login page although logged in, then issues a new auth_time', async () => {
+      const cookies = await signedInAnHourAgo(ids.users.alice);
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const start = await app.inject({
+        method: 'GET',
+        url: authorizeUrl({ prompt: 'login' }),
+        cookies,
+      });
+      expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
+      const before = Math.floor(Date.now() / 1000);
+      const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+      expect(login.statusCode).toBe(303);
+      const record = await codeRecord(callbackParams(login).get('code'));
+      expect(record.authTime).toBeGreaterThanOrEqual(before);
+    });
+
+    it('an exceeded max_age forces a fresh login', async () => {
+      const cookies = await signedInAnHourAgo(ids.users.alice);
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const exceeded = await app.inject({
+        method: 'GET',
+        url: authorizeUrl({ max_age: '60' }),
+        cookies,
+      });
+      expect(String(exceeded.headers.location)).toMatch(/^\/login\?request=/);
+      const before = Math.floor(Date.now() / 1000);
+      const login = await loginFor(pendingRequestId(exceeded), DemoUserEmail.alice);
+      expect((await codeRecord(callbackParams(login).get('code'))).authTime).toBeGreaterThanOrEqual(
+        before,
+      );
+    });
+
+    it('a max_age not yet exceeded needs no login', async () => {
+      const cookies = await signedInAnHourAgo(ids.users.alice);
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await app.inject({
+        method: 'GET',
+        url: authorizeUrl({ max_age: '7200' }),
+        cookies,
+      });
+      const record = await codeRecord(callbackParams(response).get('code'));
+      expect(record.authTime).toBeLessThan(Math.floor(Date.now() / 1000) - 3000);
+    });
+
+    it('max_age=0 asks for a login like prompt=login, and the login ends the round trip', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const start = await get(authorizeUrl({ max_age: '0' }), alice);
+      expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
+      const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+      expect(callbackParams(login).has('code')).toBe(true);
+    });
+
+    it('prompt=none with an exceeded max_age: login_required', async () => {
+      const cookies = await signedInAnHourAgo(ids.users.alice);
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await app.inject({
+        method: 'GET',
+        url: authorizeUrl({ prompt: 'none', max_age: '60' }),
+        cookies,
+      });
+      expect(callbackParams(response).get('error')).toBe('login_required');
+    });
+  });
+
+  describe('consent', () => {
+    it('prompt=none without remembered consent: consent_required, no page', async () => {
+      const params = callbackParams(await get(authorizeUrl({ prompt: 'none' }), alice));
+      expect(params.get('error')).toBe('consent_required');
+      expect(params.get('state')).toBe('state-123');
+    });
+
+    it('prompt=none with remembered consent: a code without any page', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      expect(callbackParams(await get(authorizeUrl({ prompt: 'none' }), alice)).has('code')).toBe(
+        true,
+      );
+    });
+
+    it('a remembered consent skips the screen the second time', async () => {
+      const first = await get(authorizeUrl(), alice);
+      expect(String(first.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+      const decided = await allowOnConsentPage(app, alice.cookies, first, { remember: true });
+      expect(callbackParams(decided).has('code')).toBe(true);
+      const second = await get(authorizeUrl(), alice);
+      expect(callbackParams(second).has('code')).toBe(true);
+      // Fewer scopes are covered too.
+      const fewer = await get(authorizeUrl({ scope: 'openid' }), alice);
+      expect(callbackParams(fewer).has('code')).toBe(true);
+    });
+
+    it('a consent given without "remember" is asked for again', async () => {
+      const first = await get(authorizeUrl(), alice);
+      expect(callbackParams(await allowOnConsentPage(app, alice.cookies, first)).has('code')).toBe(
+        true,
+      );
+      const second = await get(authorizeUrl(), alice);
+      expect(String(second.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    });
+
+    it('more scopes than remembered show the screen again', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await get(authorizeUrl({ scope: 'openid profile email' }), alice);
+      expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    });
+
+    it('prompt=consent shows the screen despite a remembered consent', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await get(authorizeUrl({ prompt: 'consent' }), alice);
+      expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+      const page = await get(String(response.headers.location), alice);
+      expect(page.statusCode).toBe(200);
+    });
+
+    it('a revoked consent shows the screen again', async () => {
+      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await app.consents.revoke(ids.users.alice, DemoClientId.public);
+      const response = await get(authorizeUrl(), alice);
+      expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    });
+  });
+
+  describe('region gating', () => {
+    const regional = { client_id: DemoClientId.regional };
+
+    it('refuses bob (Beispieldorf only) at demo-regional: access_denied "User not in required regions"', async () => {
+      const response = await get(authorizeUrl(regional), bob);
+      expect(response.statusCode).toBe(302);
+      const params = callbackParams(response);
+      expect(params.get('error')).toBe('access_denied');
+      expect(params.get('error_description')).toBe('User not in required regions');
+      expect(params.get('state')).toBe('state-123');
+      expect(params.get('iss')).toBe(ISSUER);
+    });
+
+    it('refuses bob right after the login page, showing nothing else', async () => {
+      const start = await get(authorizeUrl(regional));
+      const login = await loginFor(pendingRequestId(start), DemoUserEmail.bob);
+      expect(login.statusCode).toBe(303);
+      expect(callbackParams(login).get('error_description')).toBe('User not in required regions');
+    });
+
+    it('refuses bob even with a remembered consent and prompt=none', async () => {
+      await app.consents.remember(ids.users.bob, DemoClientId.regional, ['openid', 'profile']);
+      const params = callbackParams(await get(authorizeUrl({ ...regional, prompt: 'none' }), bob));
+      expect(params.get('error')).toBe('access_denied');
+      expect(params.has('code')).toBe(false);
+    });
+
+    it('admits alice (Musterstadt member) at demo-regional', async () => {
+      const response = await get(authorizeUrl(regional), alice);
+      expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+      const decided = await allowOnConsentPage(app, alice.cookies, response);
+      expect(callbackParams(decided).has('code')).toBe(true);
+    });
+
+    it('admits everyone at a client without required regions', async () => {
+      await app.consents.remember(ids.users.bob, DemoClientId.public, ['openid', 'profile']);
+      expect(callbackParams(await get(authorizeUrl(), bob)).has('code')).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import { Type, type Static } from 'typebox';
+
+const Strings = Type.Array(Type.String());
+
+/** OpenID Connect Discovery 1.0 section 3 / RFC 8414 section 2, as far as this server goes. */
+export const ProviderMetadataSchema = Type.Object(
+  {
+    issuer: Type.String(),
+    authorization_endpoint: Type.String(),
+    token_endpoint: Type.String(),
+    userinfo_endpoint: Type.String(),
+    jwks_uri: Type.String(),
+    revocation_endpoint: Type.String(),
+    response_types_supported: Strings,
+    response_modes_supported: Strings,
+    grant_types_supported: Strings,
+    subject_types_supported: Strings,
+    id_token_signing_alg_values_supported: Strings,
+    scopes_supported: Strings,
+    claims_supported: Strings,
+    token_endpoint_auth_methods_supported: Strings,
+    revocation_endpoint_auth_methods_supported: Strings,
+    code_challenge_methods_supported: Strings,
+    prompt_values_supported: Strings,
+    authorization_response_iss_parameter_supported: Type.Boolean(),
+    request_parameter_supported: Type.Boolean(),
+    request_uri_parameter_supported: Type.Boolean(),
+    claims_parameter_supported: Type.Boolean(),
+  },
+  { additionalProperties: false },
+);
+
+export type ProviderMetadata = Static<typeof ProviderMetadataSchema>;
+
+const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+
+/**
+ * What this server enforces, and nothing more: clients change behaviour on every field (a
+ * `plain` PKCE method or an implicit response type advertised here would be used). Booleans
+ * whose default is true (request_uri_parameter_supported, OIDC Discovery 3) are stated false.
+ */
+export function providerMetadata(issuer: string): ProviderMetadata {
+  return {
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    userinfo_endpoint: `${issuer}/oauth/userinfo`,
+    jwks_uri: `${issuer}/.well-known/jwks.json`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    response_types_supported: ['code'],
+    response_modes_supported: ['query'],
+    grant_types_supported: ['authorization_code', 'refresh_token'],
+    subject_types_supported: ['public'],
+    id_token_signing_alg_values_supported: ['RS256'],
+    scopes_supported: ['openid', 'profile', 'email', 'regions'],
+    claims_supported: [
+      'sub',
+      'preferred_username',
+      'name',
+      'given_name',
+      'family_name',
+      'picture',
+      'locale',
+      'email',
+      'email_verified',
+      'region_ids',
+      'region_ambassador',
+      'iss',
+      'aud',
+      'exp',
+      'iat',
+      'auth_time',
+      'nonce',
+      'at_hash',
+      'azp',
+    ],
+    token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    code_challenge_methods_supported: ['S256'],
+    prompt_values_supported: ['none', 'login', 'consent'],
+    authorization_response_iss_parameter_supported: true,
+    request_parameter_supported: false,
+    request_uri_parameter_supported: false,
+    claims_parameter_supported: false,
+  };
+}

@@ -1,0 +1,158 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  basicAuth,
+  confidentialBasic,
+  DEMO_CLIENT_SECRET,
+  DemoClientId,
+  postForm,
+  refreshRequest,
+  tokensFor,
+  userinfoRequest,
+} from '../token/token-test-support.ts';
+
+const ids = inject('demoIds');
+
+describe('POST /oauth/revoke (RFC 7009)', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+  });
+  afterAll(() => app.close());
+
+  const publicTokens = () =>
+    tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+
+  const revoke = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+    postForm(app, '/oauth/revoke', fields, headers);
+
+  const revokeAsPublic = (token: string, extra: Record<string, string> = {}) =>
+    revoke({ token, client_id: DemoClientId.public, ...extra });
+
+  function expectRevoked200(response: Awaited<ReturnType<typeof revoke>>) {
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe('');
+    expect(response.headers['cache-control']).toBe('no-store');
+  }
+
+  it('revokes a refresh token with its family: the refresh and access tokens of the grant die', async () => {
+    const tokens = await publicTokens();
+    expectRevoked200(
+      await revokeAsPublic(tokens.refresh_token!, { token_type_hint: 'refresh_token' }),
+    );
+    const refresh = await refreshRequest(app, DemoClientId.public, tokens.refresh_token!);
+    expect(refresh.statusCode).toBe(400);
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
+  });
+
+  it('revokes an access token: userinfo refuses it, the refresh token still works', async () => {
+    const tokens = await publicTokens();
+    expectRevoked200(await revokeAsPublic(tokens.access_token));
+    expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
+    expect((await refreshRequest(app, DemoClientId.public, tokens.refresh_token!)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('ignores a wrong token_type_hint (RFC 7009 2.1)', async () => {
+    const tokens = await publicTokens();
+    expectRevoked200(
+      await revokeAsPublic(tokens.access_token, { token_type_hint: 'refresh_token' }),
+    );
+    expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
+  });
+
+  it('answers 200 for an unknown or already revoked token', async () => {
+    expectRevoked200(await revokeAsPublic('no-such-token'));
+    const tokens = await publicTokens();
+    expectRevoked200(await revokeAsPublic(tokens.refresh_token!));
+    expectRevoked200(await revokeAsPublic(tokens.refresh_token!));
+  });
+
+  it("does not revoke another client's tokens, and still answers 200", async () => {
+    const tokens = await publicTokens();
+    expectRevoked200(
+      await revoke({ token: tokens.access_token }, { authorization: confidentialBasic() }),
+    );
+    expectRevoked200(
+      await revoke({ token: tokens.refresh_token! }, { authorization: confidentialBasic() }),
+    );
+    expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(200);
+    expect((await refreshRequest(app, DemoClientId.public, tokens.refresh_token!)).statusCode).toBe(
+      200,
+    );
+  });
+
+  it('authenticates confidential clients as the token endpoint does', async () => {
+    const wrong = await revoke(
+      { token: 'whatever' },
+      { authorization: basicAuth(DemoClientId.confidential, 'wrong') },
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(wrong.json()).toMatchObject({ error: 'invalid_client' });
+    expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
+    const post = await revoke({
+      token: 'whatever',
+      client_id: DemoClientId.confidential,
+      client_secret: DEMO_CLIENT_SECRET,
+    });
+    expectRevoked200(post);
+    const anonymous = await revoke({ token: 'whatever' });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
+  it('requires the token parameter: invalid_request', async () => {
+    const response = await revoke({ client_id: DemoClientId.public });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
+  it('accepts form-encoded bodies only', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      payload: { token: 'x', client_id: DemoClientId.public },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ error: 'invalid_request' });
+  });
+});
+
+describe('app.tokenState.revokeGrant (connected apps)', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+  });
+  afterAll(() => app.close());
+
+  it("revokes every family of the user with the client and nothing of others'", async () => {
+    const grant = () => tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.carla });
+    const [one, two] = [await grant(), await grant()];
+    const otherClient = await tokensFor(app, {
+      clientId: DemoClientId.regional,
+      userId: ids.users.carla,
+    });
+    const otherUser = await tokensFor(app, {
+      clientId: DemoClientId.public,
+      userId: ids.users.bob,
+    });
+
+    await app.tokenState.revokeGrant(ids.users.carla, DemoClientId.public);
+
+    for (const tokens of [one, two]) {
+      expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
+      expect(
+        (await refreshRequest(app, DemoClientId.public, tokens.refresh_token!)).statusCode,
+      ).toBe(400);
+    }
+    expect((await userinfoRequest(app, otherClient.access_token)).statusCode).toBe(200);
+    expect((await userinfoRequest(app, otherUser.access_token)).statusCode).toBe(200);
+    expect(
+      (await refreshRequest(app, DemoClientId.regional, otherClient.refresh_token!)).statusCode,
+    ).toBe(200);
+  });
+});

@@ -1,0 +1,127 @@
+import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
+import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
+import { invalidClient, invalidRequest } from '../../oauth-errors.ts';
+
+export type ClientAuthenticationMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
+
+export interface AuthenticatedClient extends RegisteredClient {
+  authenticatedBy: ClientAuthenticationMethod;
+}
+
+/** What a token or revocation request says about its client. */
+export interface ClientCredentialsInput {
+  authorization: string | undefined;
+  clientId: string | undefined;
+  clientSecret: string | undefined;
+}
+
+interface PresentedCredentials {
+  clientId: string;
+  secret: string | null;
+  method: ClientAuthenticationMethod;
+}
+
+/** RFC 6749 2.3.1: Basic credentials are form-url-encoded before base64 ("+" is a space). */
+function formUrlDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value.replaceAll('+', ' '));
+  } catch {
+    return null;
+  }
+}
+
+function parseBasic(authorization: string): { clientId: string; secret: string } | null {
+  const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
+  if (!match?.[1]) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return null;
+  const clientId = formUrlDecode(decoded.slice(0, colon));
+  const secret = formUrlDecode(decoded.slice(colon + 1));
+  return clientId && secret !== null ? { clientId, secret } : null;
+}
+
+function presentedCredentials(input: ClientCredentialsInput): PresentedCredentials {
+  const basic = input.authorization?.match(/^Basic\b/i) ? input.authorization : undefined;
+  if (basic !== undefined) {
+    // RFC 6749 2.3: a client must not use more than one authentication method per request.
+    if (input.clientSecret !== undefined) {
+      throw invalidRequest('Use only one client authentication method');
+    }
+    const credentials = parseBasic(basic);
+    if (!credentials) throw invalidClient('Malformed Basic credentials', true);
+    if (input.clientId !== undefined && input.clientId !== credentials.clientId) {
+      throw invalidRequest('client_id differs from the Basic credentials');
+    }
+    return { ...credentials, method: 'client_secret_basic' };
+  }
+  if (!input.clientId) throw invalidClient('client_id is required');
+  if (input.clientSecret !== undefined) {
+    return { clientId: input.clientId, secret: input.clientSecret, method: 'client_secret_post' };
+  }
+  return { clientId: input.clientId, secret: null, method: 'none' };
+}
+
+interface SecretRow {
+  secret_hash: string | null;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: Date | string | null;
+}
+
+/**
+ * The secret matches the current hash, or the previous one while it is still valid: during a
+ * rotation both secrets work, so a client can switch without a failed request.
+ */
+async function secretMatches(
+  em: EntityManager,
+  clientId: string,
+  secret: string,
+  pepper: string,
+  now: number,
+): Promise<boolean> {
+  const [row] = await em.execute<SecretRow[]>(
+    `select secret_hash, previous_secret_hash, previous_secret_expires_at
+       from oauth_clients where client_id = ? and active`,
+    [clientId],
+  );
+  if (!row) return false;
+  const expiresAt = row.previous_secret_expires_at;
+  return clientSecretMatches(
+    {
+      secretHash: row.secret_hash,
+      previousSecretHash: row.previous_secret_hash,
+      previousSecretExpiresAt: expiresAt === null ? null : new Date(expiresAt),
+    },
+    secret,
+    pepper,
+    new Date(now),
+  );
+}
+
+/**
+ * RFC 6749 2.3 and 3.2.1: confidential clients authenticate with their secret
+ * (client_secret_basic or client_secret_post), public clients identify themselves by client_id
+ * and prove possession of the code by PKCE. Any failure is 401 invalid_client, with a Basic
+ * challenge when the Authorization header was tried (RFC 6749 5.2).
+ */
+export async function authenticateClient(
+  em: EntityManager,
+  input: ClientCredentialsInput,
+  pepper: string,
+  now = Date.now(),
+): Promise<AuthenticatedClient> {
+  const presented = presentedCredentials(input);
+  const viaBasic = presented.method === 'client_secret_basic';
+  const failed = () => invalidClient('Client authentication failed', viaBasic);
+  const client = await findActiveClient(em, presented.clientId);
+  if (!client) throw failed();
+  if (client.confidential) {
+    if (presented.secret === null) throw failed();
+    if (!(await secretMatches(em, client.clientId, presented.secret, pepper, now))) throw failed();
+  } else if (presented.secret !== null && presented.secret !== '') {
+    // A public client has no secret (an empty Basic password is how some libraries say so);
+    // a secret sent anyway means a misconfigured or forged client.
+    throw failed();
+  }
+  return { ...client, authenticatedBy: presented.method };
+}

@@ -1,0 +1,125 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes.store.ts';
+import { newTokenId } from '../../../stores/refresh-families.store.ts';
+import { invalidGrant } from '../../../oauth-errors.ts';
+import type { AuthenticatedClient } from '../client-authentication.ts';
+import { issueTokens, planAccessToken } from '../issue-tokens.ts';
+import { loadTokenSubject } from '../token-subject.ts';
+import { requiredParam, type Grant, type GrantContext } from './grant.ts';
+
+/** SPEC.md's message for a used or expired code. */
+export const INVALID_OR_EXPIRED_CODE = 'Invalid or expired code';
+/** SPEC.md's message when a public client skips PKCE. */
+export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
+
+// RFC 7636 4.1: 43 to 128 unreserved characters.
+const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
+
+function s256(verifier: string): Buffer {
+  return Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+}
+
+/**
+ * RFC 7636 4.6 with DESIGN.md 4: a code with a challenge needs the matching S256 verifier; a
+ * public client always needs one; a verifier for a code without challenge is refused, since it
+ * means the challenge was stripped on the way (a downgrade, RFC 9700 2.1.1).
+ */
+function verifyPkce(
+  grant: AuthorizationCodeGrant,
+  verifier: string | undefined,
+  client: AuthenticatedClient,
+): void {
+  if (grant.codeChallenge === null) {
+    if (verifier !== undefined) {
+      throw invalidGrant('code_verifier sent for a code issued without code_challenge');
+    }
+    if (!client.confidential) throw invalidGrant(CODE_CHALLENGE_REQUIRED);
+    return;
+  }
+  if (verifier === undefined || verifier === '') throw invalidGrant(CODE_CHALLENGE_REQUIRED);
+  if (!CODE_VERIFIER.test(verifier)) throw invalidGrant('Malformed code_verifier');
+  const expected = Buffer.from(grant.codeChallenge);
+  const actual = s256(verifier);
+  if (expected.length !== actual.length || !timingSafeEqual(expected, actual)) {
+    throw invalidGrant('code_verifier does not match the code_challenge');
+  }
+}
+
+/**
+ * A second use of a code: revoke what the first one produced (RFC 6749 4.1.2, 10.5). The
+ * redemption marker names the family and the access token even before they were issued.
+ */
+async function revokeWhatTheCodeIssued(context: GrantContext, code: string): Promise<void> {
+  const { app, request, client } = context;
+  const redemption = await app.oauth.codes.findRedemption(code);
+  if (!redemption) return;
+  await app.tokenState.denyList.deny(redemption.accessTokenJti, redemption.accessTokenExpiresAt);
+  await app.tokenState.families.revoke(redemption.familyId);
+  app.oauth.audit(request, 'code_reused', {
+    clientId: client.clientId,
+    familyId: redemption.familyId,
+  });
+}
+
+/** RFC 6749 4.1.3: exchanges an authorization code for tokens, once. */
+export const authorizationCodeGrant: Grant = {
+  grantType: 'authorization_code',
+
+  async handle(context) {
+    const { app, request, client, params } = context;
+    const code = requiredParam(params, 'code');
+    const redirectUri = requiredParam(params, 'redirect_uri');
+    const { codes } = app.oauth;
+
+    const grant = await codes.find(code);
+    if (!grant) {
+      await revokeWhatTheCodeIssued(context, code);
+      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+    }
+    if (grant.clientId !== client.clientId)
+      throw invalidGrant('The code was issued to another client');
+    if (codes.isExpired(grant)) throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+    // RFC 6749 4.1.3: identical to the redirect_uri of the authorization request.
+    if (redirectUri !== grant.redirectUri) {
+      throw invalidGrant('redirect_uri differs from the authorization request');
+    }
+    verifyPkce(grant, params.code_verifier, client);
+    const subject = await loadTokenSubject(request.em, grant.userId);
+    if (!subject?.active) throw invalidGrant('The user account is not active');
+
+    const familyId = newTokenId();
+    const accessToken = planAccessToken(app);
+    const won = await codes.redeem(code, {
+      familyId,
+      accessTokenJti: accessToken.jti,
+      accessTokenExpiresAt: accessToken.expiresAt,
+    });
+    if (!won) {
+      await revokeWhatTheCodeIssued(context, code);
+      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+    }
+    app.oauth.audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
+
+    const family = await app.tokenState.families.create({
+      id: familyId,
+      userId: grant.userId,
+      clientId: client.clientId,
+      scopes: grant.scopes,
+      authTime: grant.authTime,
+    });
+    const tokens = await issueTokens(app, {
+      family,
+      scopes: grant.scopes,
+      accessToken,
+      nonce: grant.nonce,
+      withRefreshToken: client.grantTypes.includes('refresh_token'),
+    });
+    app.oauth.audit(request, 'tokens_issued', {
+      clientId: client.clientId,
+      userId: grant.userId,
+      familyId,
+      scope: tokens.scope,
+    });
+    return tokens;
+  },
+};

@@ -1,0 +1,37 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { invalidRequest } from '../../../oauth-errors.ts';
+import type { AuthenticatedClient } from '../client-authentication.ts';
+import type { TokenResponse } from '../issue-tokens.ts';
+
+/** The form fields of a token request this server reads (others are ignored, RFC 6749 3.2). */
+export interface TokenRequestParams {
+  grant_type?: string;
+  code?: string;
+  redirect_uri?: string;
+  code_verifier?: string;
+  refresh_token?: string;
+  scope?: string;
+  client_id?: string;
+  client_secret?: string;
+}
+
+export interface GrantContext {
+  app: FastifyInstance;
+  request: FastifyRequest;
+  client: AuthenticatedClient;
+  params: TokenRequestParams;
+  /** When the request arrived (ms): tells a concurrent refresh from a replay. */
+  requestStartedAt: number;
+}
+
+/** One grant type of the token endpoint (RFC 6749 4.1.3, 6). */
+export interface Grant {
+  grantType: 'authorization_code' | 'refresh_token';
+  handle(context: GrantContext): Promise<TokenResponse>;
+}
+
+export function requiredParam(params: TokenRequestParams, name: keyof TokenRequestParams): string {
+  const value = params[name];
+  if (value === undefined || value === '') throw invalidRequest(`${name} is required`);
+  return value;
+}

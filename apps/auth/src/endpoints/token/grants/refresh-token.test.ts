@@ -1,0 +1,235 @@
+import { addAdmin, addMembership, createUser, DemoRegionId } from '@foodshare/domain';
+import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../../app.ts';
+import { buildTestApp } from '../../../test-support/build-test-app.ts';
+import type { TokenResponse } from '../issue-tokens.ts';
+import { DemoClientId, refreshRequest, tokensFor, userinfoRequest } from '../token-test-support.ts';
+
+const ids = inject('demoIds');
+
+describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
+  let app: AuthApp;
+  let users = 0;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+  });
+  afterAll(() => app.close());
+
+  /** A user of this test alone, so membership changes touch nobody else's tokens. */
+  async function newUser(regionIds: number[] = []): Promise<number> {
+    users += 1;
+    const em = app.orm.em.fork();
+    const user = await createUser(em, {
+      firstName: 'Rita',
+      lastName: 'Refresh',
+      email: `refresh-test-${users}@example.org`,
+      password: 'a-long-enough-password',
+    });
+    for (const regionId of regionIds) await addMembership(em, user.id, regionId);
+    return user.id;
+  }
+
+  async function claims(token: string): Promise<JWTPayload> {
+    const { payload } = await jwtVerify(
+      token,
+      createLocalJWKSet(await app.oauth.keys.publicJwks()),
+    );
+    return payload;
+  }
+
+  function expectInvalidGrant(
+    response: Awaited<ReturnType<typeof refreshRequest>>,
+    description?: string,
+  ) {
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: description ?? expect.any(String),
+    });
+  }
+
+  const refresh = (token: string, extra: Record<string, string> = {}) =>
+    refreshRequest(app, DemoClientId.public, token, extra);
+
+  it('rotates on every use: new tokens, and a new refresh token each time', async () => {
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+    const response = await refresh(first.refresh_token!);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['cache-control']).toBe('no-store');
+    const second = response.json<TokenResponse>();
+    expect(second).toMatchObject({
+      token_type: 'Bearer',
+      expires_in: 3600,
+      scope: first.scope,
+      refresh_token: expect.any(String),
+      id_token: expect.any(String),
+    });
+    expect(second.refresh_token).not.toBe(first.refresh_token);
+    expect(second.access_token).not.toBe(first.access_token);
+    expect((await userinfoRequest(app, second.access_token)).statusCode).toBe(200);
+    const third = await refresh(second.refresh_token!);
+    expect(third.statusCode).toBe(200);
+  });
+
+  it('refuses the old refresh token after a rotation, and revokes the whole family', async () => {
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+    const second = (await refresh(first.refresh_token!)).json<TokenResponse>();
+
+    expectInvalidGrant(await refresh(first.refresh_token!));
+
+    // RFC 9700 4.14.2: the reuse may be an attacker's; every token of the family dies.
+    expectInvalidGrant(await refresh(second.refresh_token!));
+    for (const accessToken of [first.access_token, second.access_token]) {
+      expect((await userinfoRequest(app, accessToken)).statusCode).toBe(401);
+    }
+  });
+
+  it('keeps sub, aud and auth_time in the refreshed ID token and drops the nonce (OIDC Core 12.2)', async () => {
+    const authTime = Math.floor(Date.now() / 1000) - 3000;
+    const first = await tokensFor(app, {
+      clientId: DemoClientId.public,
+      userId: ids.users.bob,
+      nonce: 'the-nonce',
+      authTime,
+    });
+    const original = await claims(first.id_token!);
+    expect(original.nonce).toBe('the-nonce');
+    const refreshed = await claims(
+      (await refresh(first.refresh_token!)).json<TokenResponse>().id_token!,
+    );
+    expect(refreshed).not.toHaveProperty('nonce');
+    expect(refreshed).toMatchObject({
+      sub: original.sub,
+      aud: original.aud,
+      azp: DemoClientId.public,
+      auth_time: authTime,
+      iss: app.oauth.issuer,
+    });
+  });
+
+  it('may narrow the scope; the next refresh may still ask for the whole grant', async () => {
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.alice });
+    const narrowed = await refresh(first.refresh_token!, { scope: 'openid email' });
+    expect(narrowed.statusCode).toBe(200);
+    const tokens = narrowed.json<TokenResponse>();
+    expect(tokens.scope).toBe('openid email');
+    expect((await claims(tokens.access_token)).scope).toBe('openid email');
+    const userinfo = (await userinfoRequest(app, tokens.access_token)).json<
+      Record<string, unknown>
+    >();
+    expect(Object.keys(userinfo).sort()).toEqual([
+      'email',
+      'email_verified',
+      'preferred_username',
+      'sub',
+    ]);
+    // RFC 6749 6: the refresh token keeps the originally granted scope.
+    const whole = await refresh(tokens.refresh_token!);
+    expect(whole.json<TokenResponse>().scope).toBe('openid profile email regions');
+  });
+
+  it('refuses a broader scope with invalid_scope and leaves the token usable', async () => {
+    const first = await tokensFor(app, {
+      clientId: DemoClientId.public,
+      userId: ids.users.alice,
+      scopes: ['openid', 'profile'],
+    });
+    const broader = await refresh(first.refresh_token!, { scope: 'openid profile email' });
+    expect(broader.statusCode).toBe(400);
+    expect(broader.json()).toMatchObject({ error: 'invalid_scope' });
+    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+  });
+
+  it('refuses a refresh token presented by another client', async () => {
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.alice });
+    expectInvalidGrant(await refreshRequest(app, DemoClientId.regional, first.refresh_token!));
+    // Not a reuse of the rightful client's token: it keeps working.
+    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+  });
+
+  it.each([
+    ['garbage', 'not-a-token'],
+    ['a JWS instead of a JWE', 'eyJhbGciOiJub25lIn0.eyJmaWQiOiJ4In0.'],
+    [
+      'a forged JWE',
+      'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA',
+    ],
+  ])('refuses %s as refresh token', async (_case, token) => {
+    expectInvalidGrant(await refresh(token));
+  });
+
+  it('checks the region requirement again: a user who left Musterstadt is refused by demo-regional', async () => {
+    const userId = await newUser([DemoRegionId.Musterstadt]);
+    const first = await tokensFor(app, { clientId: DemoClientId.regional, userId });
+    const second = await refreshRequest(app, DemoClientId.regional, first.refresh_token!);
+    expect(second.statusCode).toBe(200);
+    await app.orm.em.fork().execute('delete from region_memberships where user_id = ?', [userId]);
+    expectInvalidGrant(
+      await refreshRequest(app, DemoClientId.regional, second.json<TokenResponse>().refresh_token!),
+      'User not in required regions',
+    );
+  });
+
+  it('lets a member of the required region refresh at demo-regional', async () => {
+    const first = await tokensFor(app, {
+      clientId: DemoClientId.regional,
+      userId: ids.users.alice,
+    });
+    expect(
+      (await refreshRequest(app, DemoClientId.regional, first.refresh_token!)).statusCode,
+    ).toBe(200);
+  });
+
+  it('revokes refresh tokens when the user joins a region (DOMAIN-FACTS)', async () => {
+    const userId = await newUser();
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await addMembership(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
+    expectInvalidGrant(await refresh(first.refresh_token!));
+    // A grant made after the change is not affected.
+    const later = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    expect((await refresh(later.refresh_token!)).statusCode).toBe(200);
+  });
+
+  it('revokes refresh tokens when the user becomes a region admin (DOMAIN-FACTS)', async () => {
+    const userId = await newUser([DemoRegionId.Beispieldorf]);
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
+    expectInvalidGrant(await refresh(first.refresh_token!));
+  });
+
+  it('refuses, and revokes the family, when the user was deactivated', async () => {
+    const userId = await newUser();
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
+    expectInvalidGrant(await refresh(first.refresh_token!));
+    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
+    expect(await app.tokenState.families.find(familyId)).toBeNull();
+    expect(await app.tokenState.isAccessTokenRevoked((await claims(first.access_token)).jti!)).toBe(
+      true,
+    );
+  });
+
+  it('leaves exactly one valid family member after 20 parallel refreshes of one token', async () => {
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => refresh(first.refresh_token!)),
+    );
+    const winners = responses.filter((response) => response.statusCode === 200);
+    expect(winners).toHaveLength(1);
+    for (const loser of responses.filter((response) => response.statusCode !== 200)) {
+      expect(loser.json()).toMatchObject({ error: 'invalid_grant' });
+    }
+    const winner = winners[0]!.json<TokenResponse>();
+    const { refreshTokens, families } = app.tokenState;
+    const original = (await refreshTokens.open(first.refresh_token!))!;
+    const rotated = (await refreshTokens.open(winner.refresh_token!))!;
+    expect(rotated.familyId).toBe(original.familyId);
+    expect(await families.isRefreshTokenLive(original.familyId, original.jti)).toBe(false);
+    expect(await families.isRefreshTokenLive(rotated.familyId, rotated.jti)).toBe(true);
+    // The race was not taken for theft: the winner's tokens work.
+    expect((await userinfoRequest(app, winner.access_token)).statusCode).toBe(200);
+    expect((await refresh(winner.refresh_token!)).statusCode).toBe(200);
+  });
+});

@@ -1,0 +1,97 @@
+import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/region-gate.ts';
+import { invalidGrant, invalidScope } from '../../../oauth-errors.ts';
+import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
+import { issueTokens, planAccessToken } from '../issue-tokens.ts';
+import { loadTokenSubject } from '../token-subject.ts';
+import { requiredParam, type Grant, type GrantContext } from './grant.ts';
+
+const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
+
+/** RFC 6749 6: the requested scope may only narrow the grant; omitted means all of it. */
+function narrowedScopes(requested: string | undefined, granted: string[]): string[] {
+  if (requested === undefined) return granted;
+  const scopes = [...new Set(requested.split(' ').filter((scope) => scope !== ''))];
+  if (scopes.length === 0) throw invalidScope('scope must name at least one scope');
+  const extra = scopes.filter((scope) => !granted.includes(scope));
+  if (extra.length > 0) throw invalidScope(`Not granted originally: ${extra.join(' ')}`);
+  return scopes;
+}
+
+/**
+ * The user may still hold the grant: active, still in one of the client's required regions
+ * (SPEC Authentication 8, checked again at every refresh), and no region or admin change since
+ * the family began (DOMAIN-FACTS). A grant that fails is revoked, not just refused.
+ */
+async function assertGrantStillHolds(context: GrantContext, family: RefreshFamily): Promise<void> {
+  const { app, request, client } = context;
+  const refuse = async (description: string) => {
+    await app.tokenState.families.revoke(family.id);
+    app.oauth.audit(request, 'tokens_revoked', {
+      clientId: client.clientId,
+      userId: family.userId,
+      familyId: family.id,
+      reason: description,
+    });
+    return invalidGrant(description);
+  };
+  const subject = await loadTokenSubject(request.em, family.userId);
+  if (!subject?.active) throw await refuse('The user account is not active');
+  if (!(await passesRegionGate(request.em, family.userId, client.requiredRegionIds))) {
+    throw await refuse(NOT_IN_REQUIRED_REGIONS);
+  }
+  if (subject.tokensValidAfter !== null && subject.tokensValidAfter >= family.createdAt) {
+    throw await refuse('The grant was revoked because the user’s regions changed');
+  }
+}
+
+/**
+ * RFC 6749 6 with RFC 9700 4.14.2: every refresh rotates the token; an old token presented
+ * again revokes the whole family with its access tokens.
+ */
+export const refreshTokenGrant: Grant = {
+  grantType: 'refresh_token',
+
+  async handle(context) {
+    const { app, request, client, params } = context;
+    const { families, refreshTokens } = app.tokenState;
+    const claims = await refreshTokens.open(requiredParam(params, 'refresh_token'));
+    if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    if (claims.clientId !== client.clientId) {
+      throw invalidGrant('The refresh token was issued to another client');
+    }
+    const family = await families.find(claims.familyId);
+    if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    const scopes = narrowedScopes(params.scope, family.scopes);
+
+    const use = await families.consumeRefreshToken(family.id, claims.jti, context.requestStartedAt);
+    if (use === 'replayed') {
+      await families.revoke(family.id);
+      app.oauth.audit(request, 'refresh_reuse_detected', {
+        clientId: client.clientId,
+        userId: family.userId,
+        familyId: family.id,
+      });
+      throw invalidGrant(INVALID_REFRESH_TOKEN);
+    }
+    if (use === 'concurrent') throw invalidGrant(INVALID_REFRESH_TOKEN);
+
+    await assertGrantStillHolds(context, family);
+    const tokens = await issueTokens(app, {
+      family,
+      scopes,
+      accessToken: planAccessToken(app),
+      // OIDC Core 12.2: a refreshed ID token has no nonce; sub, aud and auth_time stay.
+      nonce: null,
+      // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
+      withRefreshToken: true,
+    });
+    await families.completeRotation(family.id, claims.jti);
+    app.oauth.audit(request, 'tokens_refreshed', {
+      clientId: client.clientId,
+      userId: family.userId,
+      familyId: family.id,
+      scope: tokens.scope,
+    });
+    return tokens;
+  },
+};

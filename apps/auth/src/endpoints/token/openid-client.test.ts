@@ -1,0 +1,104 @@
+import * as oidc from 'openid-client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  DEMO_CLIENT_SECRET,
+  DEMO_REDIRECT_URI,
+  DemoClientId,
+  issueCode,
+  pkcePair,
+} from './token-test-support.ts';
+
+const ids = inject('demoIds');
+
+/**
+ * The token, userinfo and revocation endpoints as a certified relying-party library uses them:
+ * it validates the ID token (signature by JWKS, iss, aud, azp, nonce, at_hash when present) and
+ * the response shapes. The code comes straight from the store, as /oauth/authorize would issue it.
+ */
+describe('token endpoint with openid-client', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+  });
+  afterAll(() => app.close());
+
+  const fetchViaInject: oidc.CustomFetch = async (url, options) => {
+    const { pathname, search } = new URL(url);
+    // openid-client sends form bodies as URLSearchParams or strings.
+    const body = options.body instanceof URLSearchParams ? options.body.toString() : options.body;
+    const response = await app.inject({
+      method: options.method as 'GET' | 'POST',
+      url: pathname + search,
+      headers: Object.fromEntries(new Headers(options.headers).entries()),
+      ...(typeof body === 'string' ? { payload: body } : {}),
+    });
+    return new Response(response.rawPayload.length > 0 ? response.rawPayload : null, {
+      status: response.statusCode,
+      headers: response.headers as Record<string, string>,
+    });
+  };
+
+  async function configure(clientId: string, auth: oidc.ClientAuth, secret?: string) {
+    return oidc.discovery(new URL(app.oauth.issuer), clientId, secret, auth, {
+      [oidc.customFetch]: fetchViaInject,
+      execute: [oidc.allowInsecureRequests],
+    });
+  }
+
+  async function callbackWithCode(clientId: string, userId: number) {
+    const { verifier, challenge } = pkcePair();
+    const nonce = oidc.randomNonce();
+    const state = oidc.randomState();
+    const code = await issueCode(app, { clientId, userId, codeChallenge: challenge, nonce });
+    const callback = new URL(DEMO_REDIRECT_URI);
+    callback.search = new URLSearchParams({ code, state, iss: app.oauth.issuer }).toString();
+    return {
+      callback,
+      checks: { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state },
+    };
+  }
+
+  it.each([
+    ['demo-public with PKCE (none)', DemoClientId.public, () => oidc.None(), undefined],
+    [
+      'demo-confidential by client_secret_basic',
+      DemoClientId.confidential,
+      () => oidc.ClientSecretBasic(DEMO_CLIENT_SECRET),
+      DEMO_CLIENT_SECRET,
+    ],
+    [
+      'demo-confidential by client_secret_post',
+      DemoClientId.confidential,
+      () => oidc.ClientSecretPost(DEMO_CLIENT_SECRET),
+      DEMO_CLIENT_SECRET,
+    ],
+  ])(
+    'completes code exchange, userinfo, refresh and revocation: %s',
+    async (_case, clientId, auth, secret) => {
+      const config = await configure(clientId, auth(), secret);
+      const { callback, checks } = await callbackWithCode(clientId, ids.users.alice);
+      const tokens = await oidc.authorizationCodeGrant(config, callback, {
+        ...checks,
+        idTokenExpected: true,
+      });
+      const claims = tokens.claims()!;
+      expect(claims.sub).toBe(String(ids.users.alice));
+      expect(claims.nonce).toBe(checks.expectedNonce);
+
+      const userinfo = await oidc.fetchUserInfo(config, tokens.access_token, claims.sub);
+      expect(userinfo.preferred_username).toBe(`Alice${ids.users.alice}`);
+
+      const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
+      expect(refreshed.claims()!.sub).toBe(claims.sub);
+      expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
+
+      await oidc.tokenRevocation(config, refreshed.refresh_token!);
+      await expect(oidc.refreshTokenGrant(config, refreshed.refresh_token!)).rejects.toMatchObject({
+        error: 'invalid_grant',
+      });
+    },
+  );
+});

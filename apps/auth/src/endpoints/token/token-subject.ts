@@ -1,0 +1,23 @@
+import type { EntityManager } from '@foodshare/domain';
+
+/** What the token endpoint must know of the user before it issues tokens for them. */
+export interface TokenSubject {
+  active: boolean;
+  /**
+   * Milliseconds since the epoch (with microsecond fractions): families created before it are
+   * revoked. Moved by the database when the user's regions or admin roles change.
+   */
+  tokensValidAfter: number | null;
+}
+
+export async function loadTokenSubject(
+  em: EntityManager,
+  userId: number,
+): Promise<TokenSubject | null> {
+  const [row] = await em.execute<{ activated: boolean; valid_after_ms: number | null }[]>(
+    `select activated, (extract(epoch from tokens_valid_after) * 1000)::float8 as valid_after_ms
+       from users where id = ?`,
+    [userId],
+  );
+  return row ? { active: row.activated, tokensValidAfter: row.valid_after_ms } : null;
+}

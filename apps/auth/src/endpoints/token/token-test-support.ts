@@ -1,0 +1,161 @@
+import { createHash, randomBytes } from 'node:crypto';
+import {
+  createOAuthClient,
+  DEMO_CLIENT_SECRET,
+  DEMO_REDIRECT_URI,
+  DemoClientId,
+  hashClientSecret,
+  type OAuthClientInput,
+} from '@foodshare/domain';
+import type { AuthApp } from '../../app.ts';
+import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';
+import type { TokenResponse } from './issue-tokens.ts';
+
+/** Helpers of the token, userinfo and revocation tests: codes without the authorize endpoint. */
+
+export { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId };
+
+export const ALL_SCOPES = ['openid', 'profile', 'email', 'regions'];
+
+export function pkcePair(): { verifier: string; challenge: string } {
+  const verifier = randomBytes(32).toString('base64url');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+export interface CodeOptions {
+  clientId: string;
+  userId: number;
+  scopes?: string[];
+  redirectUri?: string;
+  /** null: a code issued without PKCE. */
+  codeChallenge?: string | null;
+  nonce?: string | null;
+  authTime?: number;
+}
+
+function codeGrant(options: CodeOptions): Omit<AuthorizationCodeGrant, 'issuedAt'> {
+  return {
+    clientId: options.clientId,
+    userId: options.userId,
+    redirectUri: options.redirectUri ?? DEMO_REDIRECT_URI,
+    scopes: options.scopes ?? ALL_SCOPES,
+    codeChallenge: options.codeChallenge ?? null,
+    nonce: options.nonce ?? null,
+    authTime: options.authTime ?? Math.floor(Date.now() / 1000) - 60,
+  };
+}
+
+/** A code as /oauth/authorize would issue it. */
+export function issueCode(app: AuthApp, options: CodeOptions): Promise<string> {
+  return app.oauth.codes.issue(codeGrant(options));
+}
+
+/** A code issued `ageMs` ago: an expired code without waiting for one to expire. */
+export async function issueAgedCode(
+  app: AuthApp,
+  options: CodeOptions,
+  ageMs: number,
+): Promise<string> {
+  const code = randomBytes(32).toString('base64url');
+  const record: AuthorizationCodeGrant = { ...codeGrant(options), issuedAt: Date.now() - ageMs };
+  await app.kv.set(codeKey(code), JSON.stringify(record), 60_000);
+  return code;
+}
+
+/** RFC 6749 2.3.1: each part form-url-encoded, then joined and base64-encoded. */
+export function basicAuth(clientId: string, secret: string): string {
+  const encode = (value: string) => encodeURIComponent(value).replaceAll('%20', '+');
+  return `Basic ${Buffer.from(`${encode(clientId)}:${encode(secret)}`).toString('base64')}`;
+}
+
+export const confidentialBasic = () => basicAuth(DemoClientId.confidential, DEMO_CLIENT_SECRET);
+
+export function postForm(
+  app: AuthApp,
+  url: string,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) {
+  return app.inject({
+    method: 'POST',
+    url,
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    payload: new URLSearchParams(fields).toString(),
+  });
+}
+
+export const tokenRequest = (
+  app: AuthApp,
+  fields: Record<string, string>,
+  headers: Record<string, string> = {},
+) => postForm(app, '/oauth/token', fields, headers);
+
+/** A full code exchange by demo-public with PKCE; the tokens, or the test fails. */
+export async function tokensFor(
+  app: AuthApp,
+  options: Omit<CodeOptions, 'codeChallenge'>,
+): Promise<TokenResponse> {
+  const { verifier, challenge } = pkcePair();
+  const code = await issueCode(app, { ...options, codeChallenge: challenge });
+  const response = await tokenRequest(app, {
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: options.redirectUri ?? DEMO_REDIRECT_URI,
+    code_verifier: verifier,
+    client_id: options.clientId,
+  });
+  if (response.statusCode !== 200) {
+    throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
+  }
+  return response.json<TokenResponse>();
+}
+
+export function refreshRequest(
+  app: AuthApp,
+  clientId: string,
+  refreshToken: string,
+  extra: Record<string, string> = {},
+) {
+  return tokenRequest(app, {
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+    client_id: clientId,
+    ...extra,
+  });
+}
+
+export function userinfoRequest(app: AuthApp, accessToken: string) {
+  return app.inject({
+    method: 'GET',
+    url: '/oauth/userinfo',
+    headers: { authorization: `Bearer ${accessToken}` },
+  });
+}
+
+/** A client of the test's own, with a secret the test chooses (special characters allowed). */
+export async function registerTestClient(
+  app: AuthApp,
+  input: Partial<OAuthClientInput> & { clientId: string },
+  secret?: string,
+): Promise<void> {
+  const em = app.orm.em.fork();
+  const pepper = app.oauth.secrets.clientSecretPepper;
+  await createOAuthClient(
+    em,
+    {
+      name: input.clientId,
+      confidential: secret !== undefined,
+      redirectUris: [DEMO_REDIRECT_URI],
+      scopes: ALL_SCOPES,
+      grantTypes: ['authorization_code', 'refresh_token'],
+      ...input,
+    },
+    { pepper },
+  );
+  if (secret !== undefined) {
+    await em.execute('update oauth_clients set secret_hash = ? where client_id = ?', [
+      hashClientSecret(secret, pepper),
+      input.clientId,
+    ]);
+  }
+}

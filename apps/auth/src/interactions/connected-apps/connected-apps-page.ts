@@ -1,0 +1,75 @@
+import type { FastifyReply } from 'fastify';
+import { formTokenField } from '../../pages/form-token.ts';
+import { html } from '../../pages/html.ts';
+import { sendPage } from '../../pages/layout.ts';
+import type { Locale } from '../../pages/locale.ts';
+import { describeScope, messagesFor } from '../../pages/messages.ts';
+
+export const CONNECTED_APPS_PATH = '/connected-apps';
+
+export function revokePath(clientId: string): string {
+  return `${CONNECTED_APPS_PATH}/${encodeURIComponent(clientId)}/revoke`;
+}
+
+export interface ConnectedApp {
+  clientId: string;
+  /** Escaped like all text: an administrator-entered name is still not markup. */
+  name: string;
+  scopes: readonly string[];
+  grantedAt: Date;
+}
+
+export interface ConnectedAppsPage {
+  locale: Locale;
+  /** The session's CSRF token, echoed by every form. */
+  token: string;
+  apps: readonly ConnectedApp[];
+}
+
+/** The platform is German: times are shown as they were in Germany. */
+function formatTime(locale: Locale, at: Date): string {
+  return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Berlin',
+  }).format(at);
+}
+
+/** The user's remembered consents, each with its own revoke form. */
+export function sendConnectedAppsPage(reply: FastifyReply, page: ConnectedAppsPage) {
+  const messages = messagesFor(page.locale);
+  const { connectedApps } = messages;
+  const list =
+    page.apps.length === 0
+      ? html`<p class="muted">${connectedApps.empty}</p>`
+      : page.apps.map(
+          (app) =>
+            html`<section>
+              <h2>${app.name}</h2>
+              <ul>
+                ${app.scopes.map((scope) => html`<li>${describeScope(messages, scope)}</li>`)}
+              </ul>
+              <p class="muted">
+                ${connectedApps.grantedAt}
+                <time datetime="${app.grantedAt.toISOString()}"
+                  >${formatTime(page.locale, app.grantedAt)}</time
+                >
+              </p>
+              <form method="post" action="${revokePath(app.clientId)}">
+                ${formTokenField(page.token)}
+                <button type="submit">${connectedApps.revoke}</button>
+              </form>
+            </section>`,
+        );
+  return sendPage(reply, {
+    locale: page.locale,
+    title: connectedApps.title,
+    body: html`<h1>${connectedApps.title}</h1>
+      <p>${connectedApps.intro}</p>
+      ${list}
+      <form method="post" action="/logout">
+        ${formTokenField(page.token)}
+        <button type="submit">${connectedApps.logout}</button>
+      </form>`,
+  });
+}

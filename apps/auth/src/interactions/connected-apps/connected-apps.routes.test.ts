@@ -1,0 +1,173 @@
+import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import {
+  allowOnConsentPage,
+  authorizeUrl,
+  callbackParams,
+  formBody,
+  hiddenField,
+  pkcePair,
+} from '../../test-support/authorization-helpers.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+
+describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId}/revoke', () => {
+  let app: AuthApp;
+  let alice: SignedInClient;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    await app.ready();
+  });
+
+  beforeEach(async () => {
+    alice = await signInAs(app, ids.users.alice);
+    for (const client of Object.values(DemoClientId)) {
+      await app.consents.revoke(ids.users.alice, client);
+    }
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const page = (headers: Record<string, string> = {}) =>
+    app.inject({ method: 'GET', url: '/connected-apps', cookies: alice.cookies, headers });
+
+  const revoke = (clientId: string, csrf?: string) =>
+    app.inject({
+      method: 'POST',
+      url: `/connected-apps/${clientId}/revoke`,
+      cookies: alice.cookies,
+      ...formBody(csrf === undefined ? {} : { csrf }),
+    });
+
+  /** Tokens for alice at demo-public through the real flow, remembering the consent. */
+  async function tokensOfAlice() {
+    const { verifier, challenge } = pkcePair();
+    const start = await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ code_challenge: challenge }),
+      cookies: alice.cookies,
+    });
+    const decided = await allowOnConsentPage(app, alice.cookies, start, { remember: true });
+    const code = callbackParams(decided).get('code') ?? '';
+    const response = await app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      ...formBody({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: DEMO_REDIRECT_URI,
+        client_id: DemoClientId.public,
+        code_verifier: verifier,
+      }),
+    });
+    expect(response.statusCode).toBe(200);
+    return response.json<{ access_token: string; refresh_token: string }>();
+  }
+
+  const userinfo = (accessToken: string) =>
+    app.inject({
+      method: 'GET',
+      url: '/oauth/userinfo',
+      headers: { authorization: `Bearer ${accessToken}` },
+    });
+
+  it('sends a visitor without a session to the login page, which leads back here', async () => {
+    const response = await app.inject({ method: 'GET', url: '/connected-apps' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/login');
+  });
+
+  it('says so when nothing is remembered', async () => {
+    const response = await page();
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain('You have not allowed any application lasting access.');
+  });
+
+  it('lists each remembered consent with client name, scopes in words, date and a revoke form', async () => {
+    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'email']);
+    await app.consents.remember(ids.users.alice, DemoClientId.regional, ['openid']);
+    const response = await page();
+    expect(response.body).toContain('Demo-App (öffentlich)');
+    expect(response.body).toContain('Demo-App Musterstadt');
+    expect(response.body).toContain('Your email address');
+    expect(response.body).toMatch(/<time datetime="\d{4}-\d{2}-\d{2}T/);
+    expect(response.body).toContain('action="/connected-apps/demo-public/revoke"');
+    expect(response.body).toContain('action="/connected-apps/demo-regional/revoke"');
+    expect(hiddenField(response.body, 'csrf')).toBe(alice.headers['x-csrf-token']);
+    expect(response.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+  });
+
+  it('speaks German with Accept-Language de', async () => {
+    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'email']);
+    const response = await page({ 'accept-language': 'de-AT' });
+    expect(response.body).toContain('Verbundene Anwendungen');
+    expect(response.body).toContain('Deine E-Mail-Adresse');
+    expect(response.body).toContain('Zugriff widerrufen');
+  });
+
+  it('revokes with the CSRF field: 303 back, consent gone, the screen shows again', async () => {
+    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+    const before = (await app.oauth.metrics.auditEventsTotal.get()).values.find(
+      (value) => value.labels.event === 'consent_revoked',
+    );
+    const response = await revoke(DemoClientId.public, alice.headers['x-csrf-token']);
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/connected-apps');
+    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+    const again = await app.inject({ method: 'GET', url: authorizeUrl(), cookies: alice.cookies });
+    expect(String(again.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    const after = (await app.oauth.metrics.auditEventsTotal.get()).values.find(
+      (value) => value.labels.event === 'consent_revoked',
+    );
+    expect(after?.value).toBe((before?.value ?? 0) + 1);
+  });
+
+  it('refuses a revoke without the CSRF field, keeping the consent', async () => {
+    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
+    const response = await revoke(DemoClientId.public);
+    expect(response.statusCode).toBe(403);
+    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).not.toBeNull();
+  });
+
+  it('checks the form field, not the header: a revoke without the field is refused', async () => {
+    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
+    const form = formBody({});
+    const response = await app.inject({
+      method: 'POST',
+      url: `/connected-apps/${DemoClientId.public}/revoke`,
+      cookies: alice.cookies,
+      headers: { ...form.headers, ...alice.headers },
+      payload: form.payload,
+    });
+    expect(response.statusCode).toBe(403);
+  });
+
+  it('revoking kills the grant’s tokens: userinfo and refresh fail afterwards', async () => {
+    const tokens = await tokensOfAlice();
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(200);
+    await revoke(DemoClientId.public, alice.headers['x-csrf-token']);
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
+    const refresh = await app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      ...formBody({
+        grant_type: 'refresh_token',
+        refresh_token: tokens.refresh_token,
+        client_id: DemoClientId.public,
+      }),
+    });
+    expect(refresh.statusCode).toBe(400);
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
+  });
+
+  it('answers 404 for a client id outside the client id grammar', async () => {
+    const response = await revoke('no%20such', alice.headers['x-csrf-token']);
+    expect(response.statusCode).toBe(404);
+  });
+});

@@ -1,0 +1,238 @@
+import { createOAuthClient, DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import {
+  authorizeUrl,
+  callbackParams,
+  formBody,
+  hiddenField,
+  pendingRequestId,
+} from '../../test-support/authorization-helpers.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+const SCRIPT_NAME = '<script>alert(1)</script>';
+
+describe('the consent screen, GET and POST /oauth/consent', () => {
+  let app: AuthApp;
+  let alice: SignedInClient;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    await app.ready();
+    await createOAuthClient(
+      app.orm.em.fork(),
+      {
+        clientId: 'hostile',
+        name: SCRIPT_NAME,
+        confidential: false,
+        redirectUris: [DEMO_REDIRECT_URI],
+        scopes: ['openid', 'email'],
+        grantTypes: ['authorization_code'],
+      },
+      { pepper: app.oauth.secrets.clientSecretPepper },
+    );
+  });
+
+  beforeEach(async () => {
+    alice = await signInAs(app, ids.users.alice);
+    for (const client of [...Object.values(DemoClientId), 'hostile']) {
+      await app.consents.revoke(ids.users.alice, client);
+    }
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function auditCount(event: string): Promise<number> {
+    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
+  }
+
+  /** The consent page of a fresh request by alice. */
+  async function consentPage(
+    overrides: Record<string, string | null> = {},
+    headers: Record<string, string> = {},
+  ) {
+    const start = await app.inject({
+      method: 'GET',
+      url: authorizeUrl(overrides),
+      cookies: alice.cookies,
+    });
+    expect(String(start.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
+    const page = await app.inject({
+      method: 'GET',
+      url: String(start.headers.location),
+      cookies: alice.cookies,
+      headers,
+    });
+    expect(page.statusCode).toBe(200);
+    return { page, requestId: pendingRequestId(start) };
+  }
+
+  function decide(requestId: string, fields: Record<string, string>, signedIn = alice) {
+    return app.inject({
+      method: 'POST',
+      url: '/oauth/consent',
+      cookies: signedIn.cookies,
+      ...formBody({ request: requestId, ...fields }),
+    });
+  }
+
+  it('names the client, lists the scopes in plain words, offers remember, allow and deny', async () => {
+    const { page, requestId } = await consentPage({ scope: 'openid email regions' });
+    expect(page.body).toContain('Demo-App (öffentlich)');
+    expect(page.body).toContain('Your email address');
+    expect(page.body).toContain('The regions you are a member of');
+    expect(page.body).not.toContain('Your name, profile picture');
+    expect(page.body).toContain('name="remember"');
+    expect(page.body).toContain('value="allow"');
+    expect(page.body).toContain('value="deny"');
+    expect(hiddenField(page.body, 'request')).toBe(requestId);
+    expect(hiddenField(page.body, 'csrf')).toBe(alice.headers['x-csrf-token']);
+  });
+
+  it('escapes the client name: a client named <script>alert(1)</script> stays text', async () => {
+    const { page } = await consentPage({ client_id: 'hostile', scope: 'openid email' });
+    expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+    expect(page.body).not.toContain(SCRIPT_NAME);
+  });
+
+  it('forbids framing (CSP frame-ancestors none, X-Frame-Options DENY) and caching', async () => {
+    const { page } = await consentPage();
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('speaks German with Accept-Language de', async () => {
+    const { page } = await consentPage({ scope: 'openid email' }, { 'accept-language': 'de' });
+    expect(page.body).toContain('Deine E-Mail-Adresse');
+    expect(page.body).toContain('Diese Entscheidung merken');
+    expect(page.body).toContain('Erlauben');
+  });
+
+  it('allow answers 303 with code, state and iss', async () => {
+    const { requestId } = await consentPage();
+    const before = await auditCount('consent_granted');
+    const response = await decide(requestId, {
+      decision: 'allow',
+      csrf: alice.headers['x-csrf-token'],
+    });
+    expect(response.statusCode).toBe(303);
+    const params = callbackParams(response);
+    expect([...params.keys()].sort()).toEqual(['code', 'iss', 'state']);
+    expect(params.get('iss')).toBe(app.oauth.issuer);
+    expect(await auditCount('consent_granted')).toBe(before + 1);
+  });
+
+  it('deny answers 303 with access_denied, state and iss, and issues no code', async () => {
+    const { requestId } = await consentPage();
+    const before = await auditCount('consent_denied');
+    const response = await decide(requestId, {
+      decision: 'deny',
+      csrf: alice.headers['x-csrf-token'],
+    });
+    expect(response.statusCode).toBe(303);
+    const params = callbackParams(response);
+    expect(params.get('error')).toBe('access_denied');
+    expect(params.get('state')).toBe('state-123');
+    expect(params.get('iss')).toBe(app.oauth.issuer);
+    expect(params.has('code')).toBe(false);
+    expect(await auditCount('consent_denied')).toBe(before + 1);
+  });
+
+  it('remembers the consent only when "remember this choice" is ticked', async () => {
+    const first = await consentPage();
+    await decide(first.requestId, { decision: 'allow', csrf: alice.headers['x-csrf-token'] });
+    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+    const second = await consentPage();
+    await decide(second.requestId, {
+      decision: 'allow',
+      remember: 'on',
+      csrf: alice.headers['x-csrf-token'],
+    });
+    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toMatchObject({
+      scopes: ['openid', 'profile'],
+    });
+  });
+
+  it('refuses a consent form without its CSRF field, deciding nothing', async () => {
+    const { requestId } = await consentPage();
+    const refused = await decide(requestId, { decision: 'allow' });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.headers.location).toBeUndefined();
+    const wrong = await decide(requestId, { decision: 'allow', csrf: '0'.repeat(32) });
+    expect(wrong.statusCode).toBe(403);
+    // The request is still open for the real form.
+    const allowed = await decide(requestId, {
+      decision: 'allow',
+      csrf: alice.headers['x-csrf-token'],
+    });
+    expect(callbackParams(allowed).has('code')).toBe(true);
+  });
+
+  it('decides once: a second submit of the form gets the expired page, not a second code', async () => {
+    const { requestId } = await consentPage();
+    const form = { decision: 'allow', csrf: alice.headers['x-csrf-token'] };
+    const [one, two] = await Promise.all([decide(requestId, form), decide(requestId, form)]);
+    expect([one?.statusCode, two?.statusCode].sort()).toEqual([303, 400]);
+  });
+
+  it('sends a visitor without a session to the login page first', async () => {
+    const { requestId } = await consentPage();
+    const page = await app.inject({ method: 'GET', url: `/oauth/consent?request=${requestId}` });
+    expect(page.statusCode).toBe(302);
+    expect(page.headers.location).toBe(`/login?request=${requestId}`);
+    const post = await app.inject({
+      method: 'POST',
+      url: '/oauth/consent',
+      ...formBody({ request: requestId, decision: 'allow', csrf: 'x' }),
+    });
+    expect(post.statusCode).toBe(303);
+    expect(post.headers.location).toBe(`/login?request=${requestId}`);
+  });
+
+  it('shows the expired page for an unknown request', async () => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/oauth/consent?request=${'y'.repeat(32)}`,
+      cookies: alice.cookies,
+    });
+    expect(response.statusCode).toBe(400);
+  });
+
+  it('checks the region gate again for whoever decides: bob cannot finish alice’s regional request', async () => {
+    const { requestId } = await consentPage({ client_id: DemoClientId.regional });
+    const bob = await signInAs(app, ids.users.bob);
+    const response = await decide(
+      requestId,
+      { decision: 'allow', csrf: bob.headers['x-csrf-token'] },
+      bob,
+    );
+    expect(response.statusCode).toBe(303);
+    expect(callbackParams(response).get('error_description')).toBe('User not in required regions');
+  });
+
+  it('gives nothing to a client deactivated while the user decides', async () => {
+    const { requestId } = await consentPage({ client_id: 'hostile', scope: 'openid' });
+    await app.orm.em
+      .fork()
+      .execute(`update oauth_clients set active = false where client_id = ?`, ['hostile']);
+    try {
+      const response = await decide(requestId, {
+        decision: 'allow',
+        csrf: alice.headers['x-csrf-token'],
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+      expect(response.body).toContain('Invalid redirect_uri');
+    } finally {
+      await app.orm.em
+        .fork()
+        .execute(`update oauth_clients set active = true where client_id = ?`, ['hostile']);
+    }
+  });
+});

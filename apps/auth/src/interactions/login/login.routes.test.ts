@@ -1,0 +1,250 @@
+import { DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { signInAs } from '@foodshare/server-kit';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import {
+  authorizeUrl,
+  formBody,
+  hiddenField,
+  pendingRequestId,
+  setCookies,
+} from '../../test-support/authorization-helpers.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+
+const ids = inject('demoIds');
+
+describe('the login page, GET and POST /login, and POST /logout', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({ LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '2' }));
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  async function openLoginPage(url = '/login', headers: Record<string, string> = {}) {
+    const page = await app.inject({ method: 'GET', url, headers });
+    expect(page.statusCode).toBe(200);
+    return { page, cookies: setCookies(page), csrf: hiddenField(page.body, 'csrf') };
+  }
+
+  async function postLogin(
+    fields: Record<string, string>,
+    options: { cookies?: Record<string, string>; remoteAddress?: string } = {},
+  ) {
+    return app.inject({
+      method: 'POST',
+      url: '/login',
+      ...formBody(fields),
+      ...(options.cookies ? { cookies: options.cookies } : {}),
+      ...(options.remoteAddress ? { remoteAddress: options.remoteAddress } : {}),
+    });
+  }
+
+  async function auditCount(event: string): Promise<number> {
+    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
+  }
+
+  it('shows a form with email, password and a CSRF field, backed by an HttpOnly SameSite=Lax cookie', async () => {
+    const { page } = await openLoginPage();
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.body).toContain('name="email"');
+    expect(page.body).toContain('name="password"');
+    const cookie = page.cookies.find((c) => c.name === 'fs_login_csrf');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
+    expect(hiddenField(page.body, 'csrf')).toBe(cookie?.value);
+  });
+
+  it('forbids framing of the login page and keeps it out of caches', async () => {
+    const { page } = await openLoginPage();
+    expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+    expect(page.headers['x-frame-options']).toBe('DENY');
+    expect(page.headers['cache-control']).toBe('no-store');
+  });
+
+  it('speaks German with Accept-Language de', async () => {
+    const { page } = await openLoginPage('/login', { 'accept-language': 'de' });
+    expect(page.body).toContain('Passwort');
+    expect(page.headers['content-language']).toBe('de');
+  });
+
+  it('starts the same session as the REST login, under a new id, and answers 303', async () => {
+    const old = await signInAs(app, ids.users.alice);
+    const { cookies, csrf } = await openLoginPage();
+    const before = await auditCount('login_succeeded');
+    const response = await postLogin(
+      { email: DemoUserEmail.alice, password: DEMO_PASSWORD, csrf },
+      { cookies: { ...cookies, ...old.cookies } },
+    );
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/connected-apps');
+    const sessionCookie = response.cookies.find((c) => c.name === 'fs_session');
+    expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(sessionCookie?.value).not.toBe(old.cookies.fs_session);
+    expect((await app.sessions.find(sessionCookie?.value ?? ''))?.userId).toBe(ids.users.alice);
+    expect(await app.sessions.find(old.cookies.fs_session ?? '')).toBeNull();
+    expect(response.cookies.find((c) => c.name === 'fs_csrf')?.httpOnly).toBeFalsy();
+    expect(await auditCount('login_succeeded')).toBe(before + 1);
+  });
+
+  it('keeps the session beyond the browser with "keep me signed in"', async () => {
+    const { cookies, csrf } = await openLoginPage();
+    const response = await postLogin(
+      { email: DemoUserEmail.carla, password: DEMO_PASSWORD, csrf, rememberMe: 'on' },
+      { cookies },
+    );
+    expect(response.cookies.find((c) => c.name === 'fs_session')?.maxAge).toBeGreaterThan(86400);
+  });
+
+  it('refuses a login form without its CSRF field, starting no session', async () => {
+    const { cookies } = await openLoginPage();
+    const response = await postLogin(
+      { email: DemoUserEmail.alice, password: DEMO_PASSWORD },
+      { cookies },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(response.cookies.find((c) => c.name === 'fs_session')).toBeUndefined();
+    expect(response.body).toContain('The form has expired');
+  });
+
+  it('refuses a login form whose CSRF field does not match the cookie (a cross-site post)', async () => {
+    const { csrf } = await openLoginPage();
+    const response = await postLogin(
+      { email: DemoUserEmail.alice, password: DEMO_PASSWORD, csrf },
+      { cookies: { fs_login_csrf: 'f'.repeat(32) } },
+    );
+    expect(response.statusCode).toBe(403);
+    expect(response.cookies.find((c) => c.name === 'fs_session')).toBeUndefined();
+  });
+
+  it('answers an unknown email and a wrong password with the same message', async () => {
+    const { cookies, csrf } = await openLoginPage();
+    const before = await auditCount('login_failed');
+    const unknown = await postLogin(
+      { email: 'nobody@example.org', password: DEMO_PASSWORD, csrf },
+      { cookies, remoteAddress: '10.1.0.1' },
+    );
+    const wrong = await postLogin(
+      { email: DemoUserEmail.dana, password: 'not the password', csrf },
+      { cookies, remoteAddress: '10.1.0.2' },
+    );
+    expect(unknown.statusCode).toBe(401);
+    expect(wrong.statusCode).toBe(401);
+    const message = (body: string) => /<p class="error"[^>]*>([^<]*)<\/p>/.exec(body)?.[1];
+    expect(message(unknown.body)).toBe('Email address or password is wrong.');
+    expect(message(wrong.body)).toBe(message(unknown.body));
+    // The address typed is kept, the password never echoed.
+    expect(wrong.body).toContain(`value="${DemoUserEmail.dana}"`);
+    expect(wrong.body).not.toContain('not the password');
+    expect(await auditCount('login_failed')).toBe(before + 2);
+  });
+
+  it('throttles like the REST login: 429 with Retry-After and a message saying when', async () => {
+    const { cookies, csrf } = await openLoginPage();
+    const attempt = () =>
+      postLogin(
+        { email: DemoUserEmail.kim, password: 'guess', csrf },
+        { cookies, remoteAddress: '10.2.0.1' },
+      );
+    expect((await attempt()).statusCode).toBe(401);
+    expect((await attempt()).statusCode).toBe(401);
+    const throttled = await attempt();
+    expect(throttled.statusCode).toBe(429);
+    expect(Number(throttled.headers['retry-after'])).toBeGreaterThan(0);
+    expect(throttled.body).toMatch(/Too many sign-in attempts\. Please try again in \d+ seconds\./);
+  });
+
+  it('continues a pending authorization request after login with 303, never 307', async () => {
+    const start = await app.inject({ method: 'GET', url: authorizeUrl() });
+    const requestId = pendingRequestId(start);
+    const { page, cookies, csrf } = await openLoginPage(`/login?request=${requestId}`);
+    expect(page.body).toContain('Demo-App (öffentlich)');
+    expect(hiddenField(page.body, 'request')).toBe(requestId);
+    const response = await postLogin(
+      { email: DemoUserEmail.orga, password: DEMO_PASSWORD, csrf, request: requestId },
+      { cookies },
+    );
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/oauth/consent?request=${requestId}`);
+  });
+
+  it('returns to the local page named by return_to after login (the admin pages use it)', async () => {
+    const { page, cookies, csrf } = await openLoginPage('/login?return_to=%2Fadmin%2Foauthclients');
+    expect(hiddenField(page.body, 'return_to')).toBe('/admin/oauthclients');
+    const response = await postLogin(
+      {
+        email: DemoUserEmail.orga,
+        password: DEMO_PASSWORD,
+        csrf,
+        return_to: '/admin/oauthclients',
+      },
+      { cookies },
+    );
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/admin/oauthclients');
+  });
+
+  it('never returns to another origin: an outside return_to is dropped', async () => {
+    const { page, cookies, csrf } = await openLoginPage('/login?return_to=%2F%2Fevil.example%2F');
+    expect(page.body).not.toContain('evil.example');
+    const response = await postLogin(
+      { email: DemoUserEmail.orga, password: DEMO_PASSWORD, csrf, return_to: '//evil.example/' },
+      { cookies },
+    );
+    expect(response.headers.location).toBe('/connected-apps');
+  });
+
+  it('shows the expired page for an unknown pending request', async () => {
+    const response = await app.inject({ method: 'GET', url: `/login?request=${'x'.repeat(32)}` });
+    expect(response.statusCode).toBe(400);
+    expect(response.body).toContain('Request expired');
+  });
+
+  it('sends a logged-in user without a pending request to the connected apps', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const response = await app.inject({ method: 'GET', url: '/login', cookies: alice.cookies });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/connected-apps');
+  });
+
+  it('shows the login page to a logged-in user when the request asks for a fresh login', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const start = await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ client_id: DemoClientId.public, prompt: 'login' }),
+      cookies: alice.cookies,
+    });
+    const page = await app.inject({
+      method: 'GET',
+      url: String(start.headers.location),
+      cookies: alice.cookies,
+    });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('name="password"');
+  });
+
+  it('logs out with the CSRF field of the session, answering 303 to the login page', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const refused = await app.inject({
+      method: 'POST',
+      url: '/logout',
+      cookies: alice.cookies,
+      ...formBody({}),
+    });
+    expect(refused.statusCode).toBe(403);
+    expect(await app.sessions.find(alice.cookies.fs_session ?? '')).not.toBeNull();
+    const response = await app.inject({
+      method: 'POST',
+      url: '/logout',
+      cookies: alice.cookies,
+      ...formBody({ csrf: alice.headers['x-csrf-token'] }),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe('/login');
+    expect(await app.sessions.find(alice.cookies.fs_session ?? '')).toBeNull();
+  });
+});

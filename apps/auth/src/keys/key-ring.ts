@@ -1,0 +1,246 @@
+import { createPrivateKey, createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import {
+  currentSigningKey,
+  decryptPrivateJwk,
+  isPublished,
+  loadPublishedSigningKeys,
+  SIGNING_KEY_ALGORITHM,
+  type MikroORM,
+  type StoredSigningKey,
+} from '@foodshare/domain';
+import type { FastifyBaseLogger } from 'fastify';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+
+/** Why a token was refused; endpoints answer `invalid_token` whatever the reason. */
+export type InvalidTokenReason =
+  'malformed' | 'unknown_key' | 'signature' | 'expired' | 'not_yet_valid' | 'claims' | 'type';
+
+export class InvalidTokenError extends Error {
+  readonly code = 'invalid_token';
+  readonly reason: InvalidTokenReason;
+
+  constructor(reason: InvalidTokenReason, message: string) {
+    super(message);
+    this.name = 'InvalidTokenError';
+    this.reason = reason;
+  }
+}
+
+/** No key may sign at this moment (every key retired): a configuration fault, never bad input. */
+export class NoSigningKeyError extends Error {
+  constructor() {
+    super('No signing key is active; run `pnpm cli keys rotate --activate-after 0s`');
+    this.name = 'NoSigningKeyError';
+  }
+}
+
+/** A public JWK as the JWKS publishes it: public RSA members only (RFC 7517 4, RFC 7518 6.3.1). */
+export interface PublishedJwk extends JsonWebKey {
+  kid: string;
+  kty: 'RSA';
+  use: 'sig';
+  alg: 'RS256';
+  n: string;
+  e: string;
+}
+
+interface LoadedKey extends StoredSigningKey {
+  publicKey: KeyObject;
+}
+
+export interface KeyRingOptions {
+  orm: MikroORM;
+  keyEncryptionKey: Uint8Array;
+  issuer: string;
+  /** How long loaded keys are trusted before the next use re-reads PostgreSQL. */
+  refreshMs: number;
+  log: FastifyBaseLogger;
+  /** The clock, in milliseconds since the epoch; tests may move it. */
+  now?: () => number;
+}
+
+// An unknown kid may be a key another instance published a moment ago; one forced re-read per
+// interval at most, so tokens with made-up kids cannot turn into a query each.
+const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
+
+/**
+ * The signing keys of every auth instance, read from PostgreSQL and cached. Reloads lazily when
+ * the cache is older than `refreshMs` (no timer keeps the process alive), so a rotation made by
+ * the CLI or another instance reaches this one within that interval; which key signs is decided
+ * at each use from the rows' activation times, so a published next key starts signing on time.
+ *
+ * Verification uses jose against KeyObjects imported once per reload rather than @fastify/jwt:
+ * the lookup is by kid over several published keys, which jose's key-resolver form expresses
+ * directly; fast-jwt's result cache would only save the RSA check (tens of microseconds), while
+ * revocation needs a deny-list look-up per request anyway.
+ */
+export class KeyRing {
+  readonly #options: KeyRingOptions;
+  readonly #now: () => number;
+  #keys: LoadedKey[] = [];
+  #loadedAt = Number.NEGATIVE_INFINITY;
+  #loading: Promise<void> | null = null;
+  readonly #privateKeys = new Map<string, KeyObject>();
+
+  constructor(options: KeyRingOptions) {
+    this.#options = options;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /**
+   * Signs with the active key: RS256, header `kid` and `typ` when given. `iss` is always the
+   * issuer and `iat` defaults to now; the caller sets `exp`, `aud`, `sub` and the rest.
+   */
+  async signJwt(payload: Record<string, unknown>, options: { typ?: string } = {}): Promise<string> {
+    await this.#fresh();
+    const now = this.#now();
+    const key = currentSigningKey(this.#keys, new Date(now));
+    if (!key) throw new NoSigningKeyError();
+    const claims = { iat: Math.floor(now / 1000), ...payload, iss: this.#options.issuer };
+    return new SignJWT(claims)
+      .setProtectedHeader({
+        alg: SIGNING_KEY_ALGORITHM,
+        kid: key.kid,
+        ...(options.typ ? { typ: options.typ } : {}),
+      })
+      .sign(this.#privateKey(key));
+  }
+
+  /**
+   * The claims of a token this server signed: RS256 by a published key (by `kid`), `iss` equal
+   * to the issuer, `exp` present and not passed, `nbf` reached, `typ` and `aud` when asked for.
+   * Throws InvalidTokenError otherwise.
+   */
+  async verifyJwt(
+    token: string,
+    options: { typ?: string; audience?: string },
+  ): Promise<Record<string, unknown>> {
+    let kid: string | undefined;
+    let alg: string | undefined;
+    try {
+      ({ kid, alg } = decodeProtectedHeader(token));
+    } catch {
+      throw new InvalidTokenError('malformed', 'The token is not a JWS');
+    }
+    if (alg !== SIGNING_KEY_ALGORITHM || typeof kid !== 'string') {
+      throw new InvalidTokenError('malformed', 'The token is not RS256 with a kid');
+    }
+    const key = await this.#publishedKey(kid);
+    if (!key) throw new InvalidTokenError('unknown_key', `No published key has kid ${kid}`);
+    try {
+      const { payload } = await jwtVerify(token, key.publicKey, {
+        algorithms: [SIGNING_KEY_ALGORITHM],
+        issuer: this.#options.issuer,
+        requiredClaims: ['exp'],
+        currentDate: new Date(this.#now()),
+        ...(options.typ !== undefined ? { typ: options.typ } : {}),
+        ...(options.audience !== undefined ? { audience: options.audience } : {}),
+      });
+      return payload;
+    } catch (error) {
+      throw toInvalidTokenError(error);
+    }
+  }
+
+  /** The JWKS: every published key (pending, active and retired-but-not-expired), public parts. */
+  async publicJwks(): Promise<{ keys: PublishedJwk[] }> {
+    await this.#fresh();
+    const now = new Date(this.#now());
+    return {
+      keys: this.#keys
+        .filter((key) => isPublished(key, now))
+        .map((key) => ({
+          kid: key.kid,
+          kty: 'RSA',
+          use: 'sig',
+          alg: 'RS256',
+          n: String(key.publicJwk.n),
+          e: String(key.publicJwk.e),
+        })),
+    };
+  }
+
+  /** Re-reads the keys now (tests, and after this process rotated them itself). */
+  reload(): Promise<void> {
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = null;
+    });
+    return this.#loading;
+  }
+
+  /**
+   * Loads the keys and decrypts the active one: at start, so a KEY_ENCRYPTION_KEY that does not
+   * open the stored keys stops the boot instead of failing the first token request.
+   */
+  async prepare(): Promise<void> {
+    await this.reload();
+    const key = currentSigningKey(this.#keys, new Date(this.#now()));
+    if (!key) throw new NoSigningKeyError();
+    this.#privateKey(key);
+  }
+
+  async #fresh(): Promise<void> {
+    if (this.#now() - this.#loadedAt < this.#options.refreshMs) return;
+    try {
+      await this.reload();
+    } catch (error) {
+      // A database hiccup must not stop signing with keys known a moment ago; retried next use.
+      if (this.#keys.length === 0) throw error;
+      this.#options.log.warn({ err: error }, 'signing keys could not be reloaded; using cached');
+    }
+  }
+
+  async #load(): Promise<void> {
+    const startedAt = this.#now();
+    const em = this.#options.orm.em.fork();
+    const rows = await loadPublishedSigningKeys(em, new Date(startedAt));
+    this.#keys = rows.map((row) => ({
+      ...row,
+      publicKey: createPublicKey({ key: row.publicJwk, format: 'jwk' }),
+    }));
+    const known = new Set(rows.map((row) => row.kid));
+    for (const kid of this.#privateKeys.keys()) if (!known.has(kid)) this.#privateKeys.delete(kid);
+    this.#loadedAt = startedAt;
+  }
+
+  async #publishedKey(kid: string): Promise<LoadedKey | undefined> {
+    await this.#fresh();
+    const find = () =>
+      this.#keys.find((key) => key.kid === kid && isPublished(key, new Date(this.#now())));
+    const found = find();
+    if (found || this.#now() - this.#loadedAt < UNKNOWN_KID_RELOAD_INTERVAL_MS) return found;
+    await this.reload();
+    return find();
+  }
+
+  #privateKey(key: LoadedKey): KeyObject {
+    let privateKey = this.#privateKeys.get(key.kid);
+    if (!privateKey) {
+      const jwk = decryptPrivateJwk(
+        key.privateKeyEncrypted,
+        this.#options.keyEncryptionKey,
+        key.kid,
+      );
+      privateKey = createPrivateKey({ key: jwk, format: 'jwk' });
+      this.#privateKeys.set(key.kid, privateKey);
+    }
+    return privateKey;
+  }
+}
+
+function toInvalidTokenError(error: unknown): InvalidTokenError {
+  if (error instanceof joseErrors.JWTExpired) {
+    return new InvalidTokenError('expired', 'The token has expired');
+  }
+  if (error instanceof joseErrors.JWTClaimValidationFailed) {
+    if (error.claim === 'nbf' || error.claim === 'iat') {
+      return new InvalidTokenError('not_yet_valid', `The token is not valid yet (${error.claim})`);
+    }
+    if (error.claim === 'typ') return new InvalidTokenError('type', 'The token has the wrong typ');
+    return new InvalidTokenError('claims', `The token's ${error.claim} claim is not acceptable`);
+  }
+  if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
+    return new InvalidTokenError('signature', 'The token signature does not verify');
+  }
+  return new InvalidTokenError('malformed', 'The token is not a valid JWT');
+}

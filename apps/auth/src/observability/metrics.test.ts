@@ -1,0 +1,91 @@
+import type { FastifyRequest } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuthApp } from '../app.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
+import { AUDIT_EVENTS } from './audit.ts';
+import { AuthMetrics } from './metrics.ts';
+
+let app: AuthApp;
+
+beforeAll(async () => {
+  ({ app } = await buildTestApp());
+});
+afterAll(() => app.close());
+
+async function scrape(): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: '/metrics' });
+  expect(response.statusCode).toBe(200);
+  expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+  return response.body;
+}
+
+describe('GET /metrics', () => {
+  it('times requests by route pattern, never by raw URL', async () => {
+    await app.inject({ method: 'GET', url: '/.well-known/openid-configuration?x=1' });
+    await app.inject({ method: 'GET', url: '/no/such/path/12345' });
+    const body = await scrape();
+    expect(body).toMatch(
+      /http_request_duration_seconds_count\{method="GET",route="\/\.well-known\/openid-configuration",status_code="200"\} 1/,
+    );
+    expect(body).toMatch(/route="unmatched",status_code="404"/);
+    expect(body).not.toContain('12345');
+  });
+
+  it('counts tokens by grant and client, and errors by code', async () => {
+    app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');
+    app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');
+    app.oauth.metrics.tokensIssued('refresh_token', 'demo-confidential');
+    app.oauth.metrics.oauthError('invalid_grant');
+    const body = await scrape();
+    expect(body).toContain(
+      'oauth_tokens_issued_total{grant="authorization_code",client="demo-public"} 2',
+    );
+    expect(body).toContain(
+      'oauth_tokens_issued_total{grant="refresh_token",client="demo-confidential"} 1',
+    );
+    expect(body).toContain('oauth_errors_total{code="invalid_grant"} 1');
+  });
+
+  it('keeps every app its own registry (several apps share a test process)', async () => {
+    const other = new AuthMetrics();
+    other.oauthError('invalid_client');
+    expect(await other.registry.metrics()).toContain('oauth_errors_total{code="invalid_client"} 1');
+    expect(await scrape()).not.toContain('invalid_client');
+  });
+});
+
+describe('audit', () => {
+  it('writes one structured log line per event and counts it', async () => {
+    const lines: unknown[][] = [];
+    const request = {
+      log: { info: (...args: unknown[]) => lines.push(args) },
+    } as unknown as FastifyRequest;
+    app.oauth.audit(request, 'code_reused', { clientId: 'demo-public', userId: 3 });
+    expect(lines).toEqual([
+      [{ audit: 'code_reused', clientId: 'demo-public', userId: 3 }, 'audit: code_reused'],
+    ]);
+    expect(await scrape()).toContain('oauth_audit_events_total{event="code_reused"} 1');
+  });
+
+  it('knows every event of the checklist', () => {
+    expect([...AUDIT_EVENTS].sort()).toEqual(
+      [
+        'login_succeeded',
+        'login_failed',
+        'consent_granted',
+        'consent_denied',
+        'consent_revoked',
+        'code_issued',
+        'code_redeemed',
+        'code_reused',
+        'tokens_issued',
+        'tokens_refreshed',
+        'tokens_revoked',
+        'refresh_reuse_detected',
+        'client_created',
+        'client_changed',
+        'client_deleted',
+      ].sort(),
+    );
+  });
+});

@@ -1,0 +1,145 @@
+import { html, type SafeHtml } from './html.ts';
+import type { Locale } from './locale.ts';
+
+/** Every text of the login, consent, connected-apps and error pages, in both languages. */
+export interface Messages {
+  /** The scopes of SPEC.md in plain words: what the application will learn. */
+  scopes: Record<string, string>;
+  invalidRedirectUri: { title: string; text: string };
+  expiredRequest: { title: string; text: string };
+  formExpired: string;
+  technicalDetail: string;
+  login: {
+    title: string;
+    continueTo: (clientName: string) => SafeHtml;
+    email: string;
+    password: string;
+    rememberMe: string;
+    submit: string;
+    invalidCredentials: string;
+    throttled: (seconds: number) => string;
+    notActivated: string;
+  };
+  consent: {
+    title: string;
+    question: (clientName: string) => SafeHtml;
+    remember: string;
+    allow: string;
+    deny: string;
+  };
+  connectedApps: {
+    title: string;
+    intro: string;
+    empty: string;
+    grantedAt: string;
+    revoke: string;
+    logout: string;
+  };
+}
+
+const de: Messages = {
+  scopes: {
+    openid: 'Wer du bist: deine Nutzer-ID und deinen Benutzernamen',
+    profile: 'Deinen Namen, dein Profilbild und deine Sprache',
+    email: 'Deine E-Mail-Adresse',
+    regions: 'Die Bezirke, in denen du Mitglied bist, und die, die du als Botschafter*in betreust',
+  },
+  invalidRedirectUri: {
+    title: 'Anmeldung nicht möglich',
+    text: 'Die Anwendung, von der du kommst, ist unbekannt oder hat eine nicht registrierte Rücksprungadresse angegeben. Du wirst deshalb nicht zu ihr zurückgeleitet.',
+  },
+  expiredRequest: {
+    title: 'Anfrage abgelaufen',
+    text: 'Diese Anmeldeanfrage ist abgelaufen oder wurde schon abgeschlossen. Kehre zur Anwendung zurück und versuche es noch einmal.',
+  },
+  formExpired: 'Das Formular ist abgelaufen. Bitte versuche es noch einmal.',
+  technicalDetail: 'Technische Angabe',
+  login: {
+    title: 'Anmelden',
+    continueTo: (name) => html`Melde dich an, um mit <strong>${name}</strong> fortzufahren.`,
+    email: 'E-Mail-Adresse',
+    password: 'Passwort',
+    rememberMe: 'Angemeldet bleiben',
+    submit: 'Anmelden',
+    invalidCredentials: 'E-Mail-Adresse oder Passwort ist falsch.',
+    throttled: (seconds) =>
+      `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
+    notActivated: 'Dieses Konto ist noch nicht aktiviert.',
+  },
+  consent: {
+    title: 'Zugriff erlauben?',
+    question: (name) =>
+      html`<strong>${name}</strong> möchte auf Folgendes aus deinem Foodsharing-Konto zugreifen:`,
+    remember: 'Diese Entscheidung merken',
+    allow: 'Erlauben',
+    deny: 'Ablehnen',
+  },
+  connectedApps: {
+    title: 'Verbundene Anwendungen',
+    intro:
+      'Diesen Anwendungen hast du dauerhaft Zugriff erlaubt. Widerrufst du ihn, fragen sie beim nächsten Mal wieder nach und ihre Zugangsschlüssel werden ungültig.',
+    empty: 'Du hast keiner Anwendung dauerhaft Zugriff erlaubt.',
+    grantedAt: 'Erlaubt am',
+    revoke: 'Zugriff widerrufen',
+    logout: 'Abmelden',
+  },
+};
+
+const en: Messages = {
+  scopes: {
+    openid: 'Who you are: your user id and user name',
+    profile: 'Your name, profile picture and language',
+    email: 'Your email address',
+    regions: 'The regions you are a member of, and those you look after as an ambassador',
+  },
+  invalidRedirectUri: {
+    title: 'Sign-in not possible',
+    text: 'The application you came from is unknown or named a redirect address it has not registered, so you are not sent back to it.',
+  },
+  expiredRequest: {
+    title: 'Request expired',
+    text: 'This sign-in request has expired or was already completed. Go back to the application and try again.',
+  },
+  formExpired: 'The form has expired. Please try again.',
+  technicalDetail: 'Technical detail',
+  login: {
+    title: 'Sign in',
+    continueTo: (name) => html`Sign in to continue to <strong>${name}</strong>.`,
+    email: 'Email address',
+    password: 'Password',
+    rememberMe: 'Keep me signed in',
+    submit: 'Sign in',
+    invalidCredentials: 'Email address or password is wrong.',
+    throttled: (seconds) => `Too many sign-in attempts. Please try again in ${seconds} seconds.`,
+    notActivated: 'This account has not been activated yet.',
+  },
+  consent: {
+    title: 'Allow access?',
+    question: (name) =>
+      html`<strong>${name}</strong> would like to access the following from your foodsharing
+        account:`,
+    remember: 'Remember this choice',
+    allow: 'Allow',
+    deny: 'Deny',
+  },
+  connectedApps: {
+    title: 'Connected apps',
+    intro:
+      'You have allowed these applications lasting access. If you revoke it, they ask again next time and their access keys stop working.',
+    empty: 'You have not allowed any application lasting access.',
+    grantedAt: 'Allowed on',
+    revoke: 'Revoke access',
+    logout: 'Sign out',
+  },
+};
+
+const MESSAGES: Record<Locale, Messages> = { de, en };
+
+export function messagesFor(locale: Locale): Messages {
+  return MESSAGES[locale];
+}
+
+/** A scope in plain words; an unexpected one by its name rather than not at all. */
+export function describeScope(messages: Messages, scope: string): string {
+  return messages.scopes[scope] ?? scope;
+}

@@ -1,0 +1,53 @@
+import { MemoryKeyValueStore } from '@foodshare/server-kit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AuthorizationCodeStore } from './authorization-codes.store.ts';
+
+describe('AuthorizationCodeStore', () => {
+  let kv: MemoryKeyValueStore;
+  let codes: AuthorizationCodeStore;
+  const grant = {
+    clientId: 'client',
+    userId: 7,
+    redirectUri: 'https://client.example/cb',
+    scopes: ['openid'],
+    codeChallenge: null,
+    nonce: null,
+    authTime: 1,
+  };
+  const redemption = (familyId: string) => ({
+    familyId,
+    accessTokenJti: `${familyId}-at`,
+    accessTokenExpiresAt: Date.now() + 1000,
+  });
+
+  beforeEach(() => {
+    kv = new MemoryKeyValueStore();
+    codes = new AuthorizationCodeStore(kv, 600_000);
+  });
+  afterEach(() => kv.close());
+
+  it('issues 256-bit codes and keeps only their hash as key', async () => {
+    const code = await codes.issue(grant);
+    expect(Buffer.from(code, 'base64url')).toHaveLength(32);
+    expect(await kv.get(`oauth:code:${code}`)).toBeNull();
+    expect(await codes.find(code)).toMatchObject({ ...grant, issuedAt: expect.any(Number) });
+  });
+
+  it('redeems a code once: of 20 concurrent redemptions exactly one wins', async () => {
+    const code = await codes.issue(grant);
+    const won = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => codes.redeem(code, redemption(`f${i}`))),
+    );
+    expect(won.filter(Boolean)).toHaveLength(1);
+    expect(await codes.find(code)).toBeNull();
+    // The marker names what the winner issued, for a reuse to revoke.
+    const winner = won.indexOf(true);
+    expect(await codes.findRedemption(code)).toMatchObject({ familyId: `f${winner}` });
+  });
+
+  it('counts a code as expired from its tenth minute on', async () => {
+    const issuedAt = Date.now();
+    expect(codes.isExpired({ ...grant, issuedAt }, issuedAt + 599_999)).toBe(false);
+    expect(codes.isExpired({ ...grant, issuedAt }, issuedAt + 600_000)).toBe(true);
+  });
+});

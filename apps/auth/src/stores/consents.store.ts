@@ -1,0 +1,87 @@
+import type { KeyValueStore } from '@foodshare/server-kit';
+
+/** A consent the user asked us to remember ("remember this choice"). */
+export interface RememberedConsent {
+  clientId: string;
+  /** Every scope the user has allowed this client while ticking "remember". */
+  scopes: string[];
+  /** When the user last allowed it, in milliseconds since the epoch. */
+  grantedAt: number;
+}
+
+/** How long a remembered choice holds without being renewed by a new consent. */
+export const REMEMBERED_CONSENT_TTL_MS = 365 * 24 * 60 * 60 * 1000;
+
+function consentKey(userId: number, clientId: string): string {
+  return `oauth:consent:${userId}:${clientId}`;
+}
+
+function indexKey(userId: number): string {
+  return `oauth:consents:${userId}`;
+}
+
+/**
+ * Remembered consent per user and client (DESIGN.md 4). A request for the same or fewer scopes
+ * is covered and skips the consent screen; any scope beyond them shows the screen again. A
+ * per-user index, scored by expiry, lets the connected-apps page list them.
+ */
+export class ConsentStore {
+  readonly store: KeyValueStore;
+  readonly ttlMs: number;
+  private readonly now: () => number;
+
+  constructor(store: KeyValueStore, ttlMs = REMEMBERED_CONSENT_TTL_MS, now = Date.now) {
+    this.store = store;
+    this.ttlMs = ttlMs;
+    this.now = now;
+  }
+
+  async find(userId: number, clientId: string): Promise<RememberedConsent | null> {
+    const value = await this.store.get(consentKey(userId, clientId));
+    return value === null ? null : (JSON.parse(value) as RememberedConsent);
+  }
+
+  /** True when the user has remembered a consent to this client for every scope asked for. */
+  async covers(userId: number, clientId: string, scopes: readonly string[]): Promise<boolean> {
+    const consent = await this.find(userId, clientId);
+    return consent !== null && scopes.every((scope) => consent.scopes.includes(scope));
+  }
+
+  /**
+   * Remembers the scopes just allowed, added to those allowed earlier: neither choice was
+   * taken back, so a request for either set is covered.
+   */
+  async remember(userId: number, clientId: string, scopes: readonly string[]) {
+    const earlier = await this.find(userId, clientId);
+    const now = this.now();
+    const consent: RememberedConsent = {
+      clientId,
+      scopes: [...new Set([...(earlier?.scopes ?? []), ...scopes])],
+      grantedAt: now,
+    };
+    // Indexed first: a crash in between leaves an index entry without a consent (listed as
+    // nothing), never a consent the user cannot see and revoke.
+    await this.store.addToIndex(indexKey(userId), clientId, now + this.ttlMs, {
+      ttlMs: this.ttlMs,
+      pruneBelow: now,
+    });
+    await this.store.set(consentKey(userId, clientId), JSON.stringify(consent), this.ttlMs);
+    return consent;
+  }
+
+  /** The user's remembered consents, most recently granted first. */
+  async list(userId: number): Promise<RememberedConsent[]> {
+    const members = await this.store.indexMembers(indexKey(userId), this.now());
+    const found = await Promise.all(members.map(({ member }) => this.find(userId, member)));
+    return found
+      .filter((consent): consent is RememberedConsent => consent !== null)
+      .sort((a, b) => b.grantedAt - a.grantedAt);
+  }
+
+  /** Forgets the consent; true when there was one. */
+  async revoke(userId: number, clientId: string): Promise<boolean> {
+    const existed = (await this.store.take(consentKey(userId, clientId))) !== null;
+    await this.store.removeFromIndex(indexKey(userId), clientId);
+    return existed;
+  }
+}

@@ -1,0 +1,95 @@
+import { MemoryKeyValueStore } from '@foodshare/server-kit';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
+
+describe('RefreshFamilyStore', () => {
+  let now: number;
+  let kv: MemoryKeyValueStore;
+  let denyList: AccessTokenDenyList;
+  let families: RefreshFamilyStore;
+
+  beforeEach(() => {
+    now = 1_800_000_000_000;
+    const clock = () => now;
+    kv = new MemoryKeyValueStore(clock);
+    denyList = new AccessTokenDenyList(kv, clock);
+    families = new RefreshFamilyStore({ store: kv, denyList, refreshTtlMs: 60_000, now: clock });
+  });
+  afterEach(() => kv.close());
+
+  const newFamily = (id = 'f1', userId = 7, clientId = 'client'): Promise<RefreshFamily> =>
+    families.create({ id, userId, clientId, scopes: ['openid'], authTime: 1 });
+
+  it('keeps one live refresh token per generation', async () => {
+    const family = await newFamily();
+    const first = await families.issueRefreshToken(family);
+    expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(true);
+    expect(await families.consumeRefreshToken(family.id, first.jti, now)).toBe('consumed');
+    const second = await families.issueRefreshToken(family);
+    await families.completeRotation(family.id, first.jti);
+    expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(false);
+    expect(await families.isRefreshTokenLive(family.id, second.jti)).toBe(true);
+  });
+
+  it('lets exactly one of 20 concurrent uses win, and calls the others concurrent', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    const uses = await Promise.all(
+      Array.from({ length: 20 }, () => families.consumeRefreshToken(family.id, jti, now)),
+    );
+    expect(uses.filter((use) => use === 'consumed')).toHaveLength(1);
+    expect(uses.filter((use) => use === 'concurrent')).toHaveLength(19);
+  });
+
+  it('calls a use that started after the rotation completed a replay', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    const startedBefore = now;
+    await families.consumeRefreshToken(family.id, jti, now);
+    now += 5;
+    await families.completeRotation(family.id, jti);
+    expect(await families.consumeRefreshToken(family.id, jti, startedBefore)).toBe('concurrent');
+    now += 5;
+    expect(await families.consumeRefreshToken(family.id, jti, now)).toBe('replayed');
+  });
+
+  it('revokes a family: gone, its unexpired access tokens denied, its grant index emptied', async () => {
+    const family = await newFamily();
+    await families.recordAccessToken(family.id, 'live-at', now + 30_000);
+    await families.recordAccessToken(family.id, 'old-at', now + 10);
+    now += 20;
+    await families.revoke(family.id);
+    expect(await families.find(family.id)).toBeNull();
+    expect(await denyList.isDenied('live-at')).toBe(true);
+    expect(await denyList.isDenied('old-at')).toBe(false);
+    expect(await families.familiesOf(7, 'client')).toEqual([]);
+  });
+
+  it('denies an access token recorded after the family was revoked', async () => {
+    await families.revoke('f-race');
+    const family = await newFamily('f-race');
+    expect(await families.find(family.id)).toBeNull();
+    expect(await families.recordAccessToken(family.id, 'late-at', now + 30_000)).toBe(false);
+    expect(await denyList.isDenied('late-at')).toBe(true);
+  });
+
+  it('lists the live families of a user with a client', async () => {
+    await newFamily('a', 7, 'client');
+    await newFamily('b', 7, 'client');
+    await newFamily('c', 7, 'other');
+    await newFamily('d', 8, 'client');
+    expect((await families.familiesOf(7, 'client')).sort()).toEqual(['a', 'b']);
+    now += 60_001;
+    expect(await families.familiesOf(7, 'client')).toEqual([]);
+  });
+
+  it('denies an access token only for its remaining lifetime', async () => {
+    await denyList.deny('jti', now + 1000);
+    expect(await denyList.isDenied('jti')).toBe(true);
+    now += 1001;
+    expect(await denyList.isDenied('jti')).toBe(false);
+    await denyList.deny('expired', now - 1);
+    expect(await denyList.isDenied('expired')).toBe(false);
+  });
+});

@@ -1,0 +1,179 @@
+import { randomBytes } from 'node:crypto';
+import type { KeyValueStore } from '@foodshare/server-kit';
+import type { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+
+/**
+ * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
+ * tokens of each rotation and the access tokens, belongs to the family, so that reuse of the code
+ * or of an old refresh token can revoke all of them (RFC 6749 4.1.2, RFC 9700 4.14.2).
+ */
+export interface RefreshFamily {
+  id: string;
+  userId: number;
+  clientId: string;
+  /** The scopes granted at authorization; a refresh may narrow them, never widen (RFC 6749 6). */
+  scopes: string[];
+  /** OIDC auth_time (seconds), repeated in every refreshed ID token (OIDC Core 12.2). */
+  authTime: number;
+  /** Milliseconds since the epoch; families older than the user's tokens_valid_after are dead. */
+  createdAt: number;
+}
+
+/** What an attempt to use a refresh token found (see `consumeRefreshToken`). */
+export type RefreshTokenUse = 'consumed' | 'concurrent' | 'replayed';
+
+interface RotationMarker {
+  /** When the winner finished rotating; null while it is still at it. */
+  rotatedAt: number | null;
+}
+
+const familyKey = (id: string) => `oauth:family:${id}`;
+const revokedKey = (id: string) => `oauth:family:${id}:revoked`;
+const accessIndexKey = (id: string) => `oauth:family:${id}:access`;
+const liveRefreshKey = (id: string, jti: string) => `oauth:family:${id}:refresh:${jti}`;
+const rotationKey = (id: string, jti: string) => `oauth:family:${id}:rotated:${jti}`;
+const grantIndexKey = (userId: number, clientId: string) => `oauth:grant:${userId}:${clientId}`;
+
+export const newTokenId = () => randomBytes(16).toString('base64url');
+
+/**
+ * Families in the key-value store. A refresh token is valid while its per-generation key exists;
+ * using it takes that key (atomic: of concurrent uses exactly one wins) and issues the next
+ * generation. Revocation leaves a tombstone that outlives every token of the family, and puts the
+ * family's unexpired access tokens on the deny list.
+ */
+export class RefreshFamilyStore {
+  readonly #store: KeyValueStore;
+  readonly #denyList: AccessTokenDenyList;
+  readonly #refreshTtlMs: number;
+  readonly #now: () => number;
+
+  constructor(options: {
+    store: KeyValueStore;
+    denyList: AccessTokenDenyList;
+    refreshTtlMs: number;
+    now?: () => number;
+  }) {
+    this.#store = options.store;
+    this.#denyList = options.denyList;
+    this.#refreshTtlMs = options.refreshTtlMs;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Starts a family under an id the caller chose (code redemption names it before it wins). */
+  async create(family: Omit<RefreshFamily, 'createdAt'>): Promise<RefreshFamily> {
+    const record: RefreshFamily = { ...family, createdAt: this.#now() };
+    await this.#store.set(familyKey(record.id), JSON.stringify(record), this.#refreshTtlMs);
+    await this.#store.addToIndex(
+      grantIndexKey(record.userId, record.clientId),
+      record.id,
+      this.#now() + this.#refreshTtlMs,
+      { ttlMs: this.#refreshTtlMs, pruneBelow: this.#now() },
+    );
+    return record;
+  }
+
+  /** The family, or null when it expired or was revoked. */
+  async find(id: string): Promise<RefreshFamily | null> {
+    const [record, revoked] = await Promise.all([
+      this.#store.get(familyKey(id)),
+      this.isRevoked(id),
+    ]);
+    return record === null || revoked ? null : (JSON.parse(record) as RefreshFamily);
+  }
+
+  async isRevoked(id: string): Promise<boolean> {
+    return (await this.#store.get(revokedKey(id))) !== null;
+  }
+
+  /**
+   * Remembers an access token of the family so that revoking the family can deny it. Checks the
+   * tombstone afterwards: a revocation that ran between issue and record still catches the token.
+   * False (and the token denied) when the family is revoked.
+   */
+  async recordAccessToken(id: string, jti: string, expiresAt: number): Promise<boolean> {
+    await this.#store.addToIndex(accessIndexKey(id), jti, expiresAt, {
+      ttlMs: Math.max(expiresAt - this.#now(), 1),
+      pruneBelow: this.#now(),
+    });
+    if (!(await this.isRevoked(id))) return true;
+    await this.#denyList.deny(jti, expiresAt);
+    return false;
+  }
+
+  /** A new generation: the one refresh token of the family that may be used next. */
+  async issueRefreshToken(family: RefreshFamily): Promise<{ jti: string; expiresAt: number }> {
+    const jti = newTokenId();
+    const now = this.#now();
+    const expiresAt = now + this.#refreshTtlMs;
+    await this.#store.set(liveRefreshKey(family.id, jti), '1', this.#refreshTtlMs);
+    // The family lives as long as its newest refresh token.
+    await this.#store.expire(familyKey(family.id), this.#refreshTtlMs);
+    await this.#store.addToIndex(
+      grantIndexKey(family.userId, family.clientId),
+      family.id,
+      expiresAt,
+      {
+        ttlMs: this.#refreshTtlMs,
+        pruneBelow: now,
+      },
+    );
+    return { jti, expiresAt };
+  }
+
+  async isRefreshTokenLive(id: string, jti: string): Promise<boolean> {
+    return (await this.#store.get(liveRefreshKey(id, jti))) !== null && !(await this.isRevoked(id));
+  }
+
+  /**
+   * Uses up a refresh token. `consumed`: this caller won and must rotate (then call
+   * `completeRotation`). `replayed`: the token had been rotated before this request arrived, the
+   * reuse RFC 9700 4.14.2 asks to punish by revoking the family. `concurrent`: another request
+   * with the same token, sent before that rotation completed, won the race; it is refused but not
+   * treated as theft, so a client racing itself (two tabs) does not lose its grant.
+   */
+  async consumeRefreshToken(
+    id: string,
+    jti: string,
+    requestStartedAt: number,
+  ): Promise<RefreshTokenUse> {
+    if ((await this.#store.take(liveRefreshKey(id, jti))) !== null) {
+      const marker: RotationMarker = { rotatedAt: null };
+      await this.#store.set(rotationKey(id, jti), JSON.stringify(marker), this.#refreshTtlMs);
+      return 'consumed';
+    }
+    const raw = await this.#store.get(rotationKey(id, jti));
+    // No marker yet: the winner took the key a moment ago and has not written it.
+    if (raw === null) return 'concurrent';
+    const { rotatedAt } = JSON.parse(raw) as RotationMarker;
+    return rotatedAt === null || rotatedAt > requestStartedAt ? 'concurrent' : 'replayed';
+  }
+
+  /** Marks the rotation of `jti` as finished: from now on, presenting `jti` is a replay. */
+  async completeRotation(id: string, jti: string): Promise<void> {
+    const marker: RotationMarker = { rotatedAt: this.#now() };
+    await this.#store.set(rotationKey(id, jti), JSON.stringify(marker), this.#refreshTtlMs);
+  }
+
+  /** Kills the family and every token issued from it; idempotent, also for unknown ids. */
+  async revoke(id: string): Promise<void> {
+    // The tombstone first, so that whatever runs concurrently sees the family as dead.
+    await this.#store.set(revokedKey(id), '1', this.#refreshTtlMs);
+    const [record, accessTokens] = await Promise.all([
+      this.#store.get(familyKey(id)),
+      this.#store.indexMembers(accessIndexKey(id), this.#now()),
+    ]);
+    await Promise.all(accessTokens.map(({ member, score }) => this.#denyList.deny(member, score)));
+    if (record !== null) {
+      const family = JSON.parse(record) as RefreshFamily;
+      await this.#store.removeFromIndex(grantIndexKey(family.userId, family.clientId), id);
+    }
+    await this.#store.delete(familyKey(id), accessIndexKey(id));
+  }
+
+  /** The ids of the user's live families with the client (connected apps, grant revocation). */
+  async familiesOf(userId: number, clientId: string): Promise<string[]> {
+    const members = await this.#store.indexMembers(grantIndexKey(userId, clientId), this.#now());
+    return members.map(({ member }) => member);
+  }
+}

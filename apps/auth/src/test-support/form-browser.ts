@@ -1,0 +1,137 @@
+/**
+ * A browser without JavaScript, for tests on a real socket: fetch with a cookie jar, redirects
+ * followed by hand (so each hop can be seen), and HTML forms filled in and submitted the way a
+ * browser submits them. Enough for the login and consent pages, which need nothing more.
+ */
+export class FormBrowser {
+  readonly origin: string;
+  private readonly cookies = new Map<string, string>();
+  /** The path of every page shown (status 200 HTML), in order. */
+  readonly pagesShown: string[] = [];
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
+
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
+  clearCookies(): void {
+    this.cookies.clear();
+  }
+
+  async request(url: string, init: { method?: string; form?: Record<string, string> } = {}) {
+    const target = new URL(url, this.origin);
+    const headers = new Headers({ 'accept-language': 'en' });
+    if (target.origin === this.origin && this.cookies.size > 0) {
+      headers.set(
+        'cookie',
+        [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; '),
+      );
+    }
+    let body: string | undefined;
+    if (init.form) {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      body = new URLSearchParams(init.form).toString();
+    }
+    const response = await fetch(target, {
+      method: init.method ?? (body === undefined ? 'GET' : 'POST'),
+      headers,
+      body,
+      redirect: 'manual',
+    });
+    for (const line of response.headers.getSetCookie()) this.store(line);
+    return response;
+  }
+
+  private store(line: string): void {
+    const [pair = '', ...attributes] = line.split(';');
+    const separator = pair.indexOf('=');
+    const name = pair.slice(0, separator).trim();
+    const value = pair.slice(separator + 1).trim();
+    const expired = attributes.some((attribute) => {
+      const [key = '', val = ''] = attribute.trim().split('=');
+      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
+      if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
+      return false;
+    });
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
+
+  /**
+   * Follows an authorization request through our pages until it leaves for the client's
+   * redirect URI, and returns that URL (with code or error). `act` fills in each page shown.
+   */
+  async authorize(
+    url: string,
+    act: (page: ShownPage) => { action: string; fields: Record<string, string> },
+  ): Promise<URL> {
+    let response = await this.request(url);
+    for (let hop = 0; hop < 20; hop++) {
+      const location = response.headers.get('location');
+      if (response.status >= 300 && response.status < 400 && location) {
+        const next = new URL(location, this.origin);
+        if (next.origin !== this.origin) return next;
+        response = await this.request(next.href);
+        continue;
+      }
+      const html = await response.text();
+      if (response.status !== 200) {
+        throw new Error(`stopped at ${response.url || url}: ${response.status}\n${html}`);
+      }
+      const page = new ShownPage(html);
+      this.pagesShown.push(page.kind);
+      const { action, fields } = act(page);
+      response = await this.request(action, { form: fields });
+    }
+    throw new Error('too many hops');
+  }
+}
+
+/** A page of ours as the test sees it: which one, and its form's fields. */
+export class ShownPage {
+  readonly html: string;
+  readonly kind: 'login' | 'consent' | 'other';
+
+  constructor(html: string) {
+    this.html = html;
+    if (html.includes('action="/login"')) this.kind = 'login';
+    else if (html.includes('action="/oauth/consent"')) this.kind = 'consent';
+    else this.kind = 'other';
+  }
+
+  get action(): string {
+    const match = /<form method="post" action="([^"]+)"/.exec(this.html);
+    if (!match?.[1]) throw new Error('no form on the page');
+    return match[1].replace(/&amp;/g, '&');
+  }
+
+  /** The hidden fields of the page, as a browser would submit them. */
+  get hiddenFields(): Record<string, string> {
+    const fields: Record<string, string> = {};
+    for (const match of this.html.matchAll(
+      /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
+    )) {
+      if (match[1] !== undefined) fields[match[1]] = match[2] ?? '';
+    }
+    return fields;
+  }
+
+  /** The login form filled in. */
+  login(email: string, password: string): { action: string; fields: Record<string, string> } {
+    return { action: this.action, fields: { ...this.hiddenFields, email, password } };
+  }
+
+  /** The consent form answered with one of its two buttons. */
+  decide(
+    decision: 'allow' | 'deny',
+    remember = false,
+  ): { action: string; fields: Record<string, string> } {
+    return {
+      action: this.action,
+      fields: { ...this.hiddenFields, decision, ...(remember ? { remember: 'on' } : {}) },
+    };
+  }
+}

@@ -1,0 +1,37 @@
+import { createServer } from 'node:net';
+import type { AuthApp } from '../app.ts';
+import { buildTestApp } from './build-test-app.ts';
+
+/** A port nobody listens on right now (the kernel's choice). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * The production app on a real socket at 127.0.0.1, with BASE_URL set to that origin so that
+ * the issuer in discovery and tokens is the URL clients actually use (a relying-party library
+ * compares them byte for byte). For tests that need real HTTP: cookies, redirects, a client
+ * library or a browser.
+ */
+export async function listenTestApp(
+  overrides: Record<string, string> = {},
+): Promise<{ app: AuthApp; origin: string }> {
+  // Another process may take the port between the probe and the listen: try a few.
+  for (let attempt = 0; ; attempt++) {
+    const port = await freePort();
+    const origin = `http://127.0.0.1:${port}`;
+    const { app } = await buildTestApp({ ...overrides, BASE_URL: origin });
+    try {
+      await app.listen({ host: '127.0.0.1', port });
+      return { app, origin };
+    } catch (error) {
+      await app.close();
+      if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    }
+  }
+}

@@ -1,0 +1,394 @@
+import { workerDatabase } from '@foodshare/testing';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
+import { RegionEntity } from '../entities/region.entity.ts';
+import { UserEntity } from '../entities/user.entity.ts';
+import { RegionType, Role } from '../enums.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { AccountError } from './account-errors.ts';
+import { verifyClientSecret } from './client-secrets.ts';
+import {
+  clientSecretMatches,
+  deleteOAuthClient,
+  PREVIOUS_CLIENT_SECRET_GRACE_MS,
+  regenerateOAuthClientSecret,
+  setOAuthClientActive,
+  updateOAuthClient,
+  type OAuthClientUpdate,
+} from './oauth-client-admin.service.ts';
+import { createOAuthClient, redirectUriProblemCode } from './oauth-clients.service.ts';
+
+const PEPPER = 'test-pepper-of-sufficient-length';
+
+let orm: MikroORM;
+let actorId: number;
+let regionId: number;
+let sequence = 0;
+
+const fork = (): EntityManager => orm.em.fork();
+
+beforeAll(async () => {
+  const { url } = await workerDatabase('domain');
+  orm = await openOrm({ url });
+  const em = fork();
+  const actor = em.create(UserEntity, {
+    firstName: 'Olga',
+    lastName: 'Admin',
+    email: 'olga.client-admin@example.org',
+    passwordHash: '$argon2id$not-a-real-hash',
+    role: Role.Orga,
+  });
+  const region = em.create(RegionEntity, { name: 'Clientstadt', type: RegionType.City });
+  await em.flush();
+  actorId = actor.id;
+  regionId = region.id;
+});
+afterAll(() => orm.close());
+
+const baseSettings: OAuthClientUpdate = {
+  name: 'Some App',
+  confidential: true,
+  redirectUris: ['https://app.example.org/callback'],
+  scopes: ['openid', 'profile'],
+  grantTypes: ['authorization_code'],
+  requiredRegionIds: [],
+};
+
+async function newClient(settings: Partial<OAuthClientUpdate> = {}) {
+  sequence += 1;
+  const clientId = `admin-test-${sequence}`;
+  const { client, secret } = await createOAuthClient(
+    fork(),
+    { ...baseSettings, ...settings, clientId },
+    { pepper: PEPPER, actorId },
+  );
+  return { id: client.id, clientId, secret };
+}
+
+async function reload(id: number) {
+  return fork().findOne(OAuthClientEntity, { id });
+}
+
+async function auditRows(clientId: string) {
+  return fork().find(OAuthClientAuditLogEntity, { clientId }, { orderBy: { id: 'asc' } });
+}
+
+async function refusal(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(AccountError);
+  return (error as AccountError).code;
+}
+
+describe('redirectUriProblemCode', () => {
+  it.each([
+    ['https://app.example.org/cb', null],
+    ['http://localhost:3000/cb', null],
+    ['http://127.0.0.1/cb', null],
+    ['http://[::1]:8080/cb', null],
+    ['http://example.org/cb', 'NOT_HTTPS'],
+    ['ftp://example.org/cb', 'NOT_HTTPS'],
+    ['https://app.example.org/cb#fragment', 'FRAGMENT'],
+    ['https://*.example.org/cb', 'WILDCARD'],
+    ['/callback', 'NOT_ABSOLUTE'],
+    ['https://user:pw@example.org/cb', 'CREDENTIALS'],
+    ['https://example.org/a b', 'WHITE_SPACE'],
+    ['', 'LENGTH'],
+  ])('%s -> %s', (uri, expected) => {
+    expect(redirectUriProblemCode(uri)).toBe(expected);
+  });
+});
+
+describe('updateOAuthClient', () => {
+  it('changes the settings and audits each changed field with old and new value', async () => {
+    const { id, clientId } = await newClient();
+    const result = await updateOAuthClient(
+      fork(),
+      { id },
+      {
+        ...baseSettings,
+        name: 'Renamed App',
+        scopes: ['openid', 'email'],
+        requiredRegionIds: [regionId],
+      },
+      { actorId, pepper: PEPPER },
+    );
+    expect(result.changedFields.sort()).toEqual(['name', 'requiredRegionIds', 'scopes']);
+    expect(result.secret).toBeNull();
+    const stored = await reload(id);
+    expect(stored).toMatchObject({
+      name: 'Renamed App',
+      scopes: ['openid', 'email'],
+      requiredRegionIds: [regionId],
+    });
+    expect(stored?.updatedBy?.id).toBe(actorId);
+    const rows = await auditRows(clientId);
+    expect(rows.map((row) => row.action)).toEqual(['create', 'update']);
+    expect(rows[1]?.actor?.id).toBe(actorId);
+    expect(rows[1]?.changes).toEqual({
+      name: { from: 'Some App', to: 'Renamed App' },
+      scopes: { from: ['openid', 'profile'], to: ['openid', 'email'] },
+      requiredRegionIds: { from: [], to: [regionId] },
+    });
+  });
+
+  it('writes no audit row when nothing changed', async () => {
+    const { id, clientId } = await newClient();
+    const result = await updateOAuthClient(fork(), { id }, baseSettings, {
+      actorId,
+      pepper: PEPPER,
+    });
+    expect(result.changedFields).toEqual([]);
+    expect((await auditRows(clientId)).map((row) => row.action)).toEqual(['create']);
+  });
+
+  it('leaves everything as it was when a region does not exist', async () => {
+    const { id, clientId } = await newClient();
+    const code = await refusal(
+      updateOAuthClient(
+        fork(),
+        { id },
+        { ...baseSettings, name: 'Changed', requiredRegionIds: [999_999] },
+        { actorId, pepper: PEPPER },
+      ),
+    );
+    expect(code).toBe('REGION_NOT_FOUND');
+    expect((await reload(id))?.name).toBe('Some App');
+    expect(await auditRows(clientId)).toHaveLength(1);
+  });
+
+  it('refuses settings the create rules refuse', async () => {
+    const { id } = await newClient();
+    const code = await refusal(
+      updateOAuthClient(
+        fork(),
+        { id },
+        { ...baseSettings, redirectUris: ['http://example.org/cb'] },
+        { actorId, pepper: PEPPER },
+      ),
+    );
+    expect(code).toBe('INVALID_REDIRECT_URI');
+  });
+
+  it('refuses an unknown client', async () => {
+    const code = await refusal(
+      updateOAuthClient(fork(), { clientId: 'no-such-client' }, baseSettings, {
+        actorId,
+        pepper: PEPPER,
+      }),
+    );
+    expect(code).toBe('CLIENT_NOT_FOUND');
+  });
+
+  it('gives a public client turned confidential a secret, once, and audits no secret', async () => {
+    const { id, clientId, secret: none } = await newClient({ confidential: false });
+    expect(none).toBeNull();
+    const { secret } = await updateOAuthClient(fork(), { id }, baseSettings, {
+      actorId,
+      pepper: PEPPER,
+    });
+    expect(secret).toMatch(/^[0-9a-f]{64}$/);
+    const stored = await reload(id);
+    expect(verifyClientSecret(secret ?? '', stored?.secretHash ?? '', PEPPER)).toBe(true);
+    const rows = await auditRows(clientId);
+    expect(rows[1]?.changes).toEqual({
+      confidential: { from: false, to: true },
+      secret: 'set',
+    });
+    expect(JSON.stringify(rows)).not.toContain(stored?.secretHash);
+  });
+
+  it('drops the secrets of a confidential client turned public', async () => {
+    const { id } = await newClient();
+    await regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER });
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, confidential: false },
+      { actorId, pepper: PEPPER },
+    );
+    expect(await reload(id)).toMatchObject({
+      confidential: false,
+      secretHash: null,
+      previousSecretHash: null,
+      previousSecretExpiresAt: null,
+    });
+  });
+});
+
+describe('setOAuthClientActive', () => {
+  it('deactivates and activates again, auditing each change', async () => {
+    const { id, clientId } = await newClient();
+    expect(await setOAuthClientActive(fork(), { id }, false, { actorId })).toEqual({
+      clientId,
+      changed: true,
+    });
+    expect((await reload(id))?.active).toBe(false);
+    expect((await setOAuthClientActive(fork(), { id }, false, { actorId })).changed).toBe(false);
+    expect((await setOAuthClientActive(fork(), { clientId }, true, { actorId })).changed).toBe(
+      true,
+    );
+    expect((await reload(id))?.active).toBe(true);
+    const rows = await auditRows(clientId);
+    expect(rows.map((row) => [row.action, row.actor?.id])).toEqual([
+      ['create', actorId],
+      ['deactivate', actorId],
+      ['activate', actorId],
+    ]);
+  });
+});
+
+describe('deleteOAuthClient', () => {
+  it('removes the client and keeps an audit row with its last settings', async () => {
+    const { id, clientId } = await newClient();
+    expect(await deleteOAuthClient(fork(), { id }, { actorId })).toEqual({ clientId });
+    expect(await reload(id)).toBeNull();
+    const rows = await auditRows(clientId);
+    expect(rows.map((row) => row.action)).toEqual(['create', 'delete']);
+    expect(rows[1]?.changes).toMatchObject({ name: 'Some App', confidential: true, active: true });
+  });
+
+  it('refuses an unknown client', async () => {
+    expect(await refusal(deleteOAuthClient(fork(), { id: 2_000_000 }, { actorId }))).toBe(
+      'CLIENT_NOT_FOUND',
+    );
+  });
+});
+
+describe('regenerateOAuthClientSecret', () => {
+  it('accepts the new secret and, during the grace period only, the previous one', async () => {
+    const { id, clientId, secret: first } = await newClient();
+    const now = new Date();
+    const { secret, previousSecretExpiresAt } = await regenerateOAuthClientSecret(
+      fork(),
+      { id },
+      { actorId, pepper: PEPPER, now },
+    );
+    expect(secret).not.toBe(first);
+    expect(previousSecretExpiresAt.getTime()).toBe(now.getTime() + PREVIOUS_CLIENT_SECRET_GRACE_MS);
+    const stored = await reload(id);
+    if (!stored) throw new Error('client vanished');
+    expect(clientSecretMatches(stored, secret, PEPPER)).toBe(true);
+    expect(clientSecretMatches(stored, first ?? '', PEPPER)).toBe(true);
+    const afterGrace = new Date(previousSecretExpiresAt.getTime() + 1);
+    expect(clientSecretMatches(stored, first ?? '', PEPPER, afterGrace)).toBe(false);
+    expect(clientSecretMatches(stored, secret, PEPPER, afterGrace)).toBe(true);
+    expect(clientSecretMatches(stored, 'f'.repeat(64), PEPPER)).toBe(false);
+
+    const rows = await auditRows(clientId);
+    expect(rows.map((row) => row.action)).toEqual(['create', 'regenerate_secret']);
+    const logged = JSON.stringify(rows[1]?.changes);
+    expect(logged).not.toContain(secret);
+    expect(logged).not.toContain(stored.secretHash);
+  });
+
+  it('keeps two secrets at most: a second regeneration ends the first previous one', async () => {
+    const { id, secret: first } = await newClient();
+    const { secret: second } = await regenerateOAuthClientSecret(
+      fork(),
+      { id },
+      { actorId, pepper: PEPPER },
+    );
+    const { secret: third } = await regenerateOAuthClientSecret(
+      fork(),
+      { id },
+      { actorId, pepper: PEPPER },
+    );
+    const stored = await reload(id);
+    if (!stored) throw new Error('client vanished');
+    expect(clientSecretMatches(stored, third, PEPPER)).toBe(true);
+    expect(clientSecretMatches(stored, second, PEPPER)).toBe(true);
+    expect(clientSecretMatches(stored, first ?? '', PEPPER)).toBe(false);
+  });
+
+  it('serialises concurrent regenerations, so neither previous secret is lost', async () => {
+    const { id } = await newClient();
+    const results = await Promise.all(
+      [1, 2].map(() => regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER })),
+    );
+    const stored = await reload(id);
+    if (!stored) throw new Error('client vanished');
+    const valid = results.filter((result) => clientSecretMatches(stored, result.secret, PEPPER));
+    // One is current and the other, regenerated just before it, is the previous secret.
+    expect(valid).toHaveLength(2);
+  });
+
+  it('refuses a public client', async () => {
+    const { id } = await newClient({ confidential: false });
+    expect(
+      await refusal(regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER })),
+    ).toBe('CLIENT_NOT_CONFIDENTIAL');
+  });
+});
+
+describe('a change whose audit row cannot be written', () => {
+  // A trigger refuses the audit rows of some clients, as a full disk or a broken constraint
+  // would: the change itself must then not be kept either.
+  beforeAll(async () => {
+    const connection = fork().getConnection();
+    await connection.execute(`create or replace function refuse_test_audit() returns trigger
+      language plpgsql as $$ begin raise exception 'audit row refused'; end $$`);
+    await connection.execute(`create trigger refuse_test_audit before insert on oauth_client_audit_log
+      for each row when (new.client_id = 'audit-fails-create'
+        or (new.client_id like 'audit-fails-%' and new.action <> 'create'))
+      execute function refuse_test_audit()`);
+  });
+  afterAll(async () => {
+    const connection = fork().getConnection();
+    await connection.execute('drop trigger refuse_test_audit on oauth_client_audit_log');
+    await connection.execute('drop function refuse_test_audit()');
+  });
+
+  async function failingClient() {
+    sequence += 1;
+    const clientId = `audit-fails-${sequence}`;
+    const { client } = await createOAuthClient(
+      fork(),
+      { ...baseSettings, clientId },
+      { pepper: PEPPER, actorId },
+    );
+    return { id: client.id, clientId };
+  }
+
+  async function state(id: number) {
+    const row = await reload(id);
+    return row && { ...row, updatedAt: undefined };
+  }
+
+  it('is not created', async () => {
+    await expect(
+      createOAuthClient(
+        fork(),
+        { ...baseSettings, clientId: 'audit-fails-create' },
+        { pepper: PEPPER, actorId },
+      ),
+    ).rejects.toThrow('audit row refused');
+    expect(await fork().findOne(OAuthClientEntity, { clientId: 'audit-fails-create' })).toBeNull();
+  });
+
+  it.each([
+    [
+      'an update',
+      (id: number) =>
+        updateOAuthClient(
+          fork(),
+          { id },
+          { ...baseSettings, name: 'Never saved' },
+          { actorId, pepper: PEPPER },
+        ),
+    ],
+    ['a deactivation', (id: number) => setOAuthClientActive(fork(), { id }, false, { actorId })],
+    ['a deletion', (id: number) => deleteOAuthClient(fork(), { id }, { actorId })],
+    [
+      'a new secret',
+      (id: number) => regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER }),
+    ],
+  ])('rolls back %s', async (_what, change) => {
+    const { id } = await failingClient();
+    const before = await state(id);
+    await expect(change(id)).rejects.toThrow('audit row refused');
+    expect(await state(id)).toEqual(before);
+  });
+});

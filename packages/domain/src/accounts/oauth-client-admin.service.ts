@@ -1,0 +1,267 @@
+import { LockMode } from '@mikro-orm/core';
+import {
+  OAuthClientAuditLogEntity,
+  OAuthClientEntity,
+  type OAuthClient,
+} from '../entities/oauth-client.entity.ts';
+import { RegionEntity } from '../entities/region.entity.ts';
+import { UserEntity } from '../entities/user.entity.ts';
+import type { EntityManager } from '../orm.ts';
+import { AccountError } from './account-errors.ts';
+import { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secrets.ts';
+import { validateOAuthClientInput, type OAuthClientInput } from './oauth-clients.service.ts';
+
+/** How long the previous secret still works after a regeneration: time to roll it out. */
+export const PREVIOUS_CLIENT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
+
+/** A client named by its row id (admin pages) or by its client_id (command line). */
+export type OAuthClientRef = { id: number } | { clientId: string };
+
+export interface OAuthClientChangeOptions {
+  /** Who makes the change, for the audit trail; null for the command line. */
+  actorId: number | null;
+}
+
+export interface OAuthClientSecretOptions extends OAuthClientChangeOptions {
+  /** The server-side pepper of client secret hashes (CLIENT_SECRET_PEPPER). */
+  pepper: string;
+}
+
+/** Everything of a client but its id, which identifies it for users' consents and tokens. */
+export type OAuthClientUpdate = Omit<OAuthClientInput, 'clientId' | 'active'>;
+
+export interface UpdatedOAuthClient {
+  client: OAuthClient;
+  /** The fields whose value changed; empty when the update changed nothing (no audit row). */
+  changedFields: string[];
+  /** A fresh secret when a public client became confidential: shown once. */
+  secret: string | null;
+}
+
+export interface RegeneratedClientSecret {
+  client: OAuthClient;
+  /** In clear, this once. */
+  secret: string;
+  /** Until then the previous secret is accepted too. */
+  previousSecretExpiresAt: Date;
+}
+
+type AuditAction = 'update' | 'activate' | 'deactivate' | 'delete' | 'regenerate_secret';
+
+const SETTING_FIELDS = [
+  'name',
+  'confidential',
+  'redirectUris',
+  'scopes',
+  'grantTypes',
+  'requiredRegionIds',
+] as const;
+
+function actorRef(em: EntityManager, actorId: number | null) {
+  return actorId === null ? null : em.getReference(UserEntity, actorId, { wrapped: true });
+}
+
+function refFilter(ref: OAuthClientRef) {
+  return 'id' in ref ? { id: ref.id } : { clientId: ref.clientId };
+}
+
+function describeRef(ref: OAuthClientRef): string {
+  return 'id' in ref ? `the id ${ref.id}` : `the client id ${ref.clientId}`;
+}
+
+/** The client locked for the rest of the transaction, so concurrent admins change it in turn. */
+async function lockClient(em: EntityManager, ref: OAuthClientRef): Promise<OAuthClient> {
+  const valid = 'id' in ref ? Number.isSafeInteger(ref.id) : true;
+  const client = valid
+    ? await em.findOne(OAuthClientEntity, refFilter(ref), { lockMode: LockMode.PESSIMISTIC_WRITE })
+    : null;
+  if (!client)
+    throw new AccountError('CLIENT_NOT_FOUND', `No OAuth client has ${describeRef(ref)}`);
+  return client;
+}
+
+function audit(
+  em: EntityManager,
+  client: OAuthClient,
+  action: AuditAction,
+  actorId: number | null,
+  changes: Record<string, unknown>,
+): void {
+  em.create(OAuthClientAuditLogEntity, {
+    clientId: client.clientId,
+    actor: actorId,
+    action,
+    changes,
+  });
+}
+
+async function assertRegionsExist(em: EntityManager, regionIds: readonly number[]): Promise<void> {
+  if (regionIds.length === 0) return;
+  const found = await em.find(RegionEntity, { id: { $in: [...regionIds] } }, { fields: ['id'] });
+  const missing = regionIds.filter((id) => !found.some((region) => region.id === id));
+  if (missing.length > 0) {
+    throw new AccountError('REGION_NOT_FOUND', `No region has the id ${missing.join(', ')}`);
+  }
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) {
+    return a.length === b.length && a.every((value, i) => value === b[i]);
+  }
+  return a === b;
+}
+
+/**
+ * Changes a client's settings. The audit row names each changed field with its old and new
+ * value, never a secret: a public client turned confidential gets a new secret (returned once),
+ * a confidential one turned public loses its secrets. Change and audit row commit together.
+ */
+export async function updateOAuthClient(
+  em: EntityManager,
+  ref: OAuthClientRef,
+  update: OAuthClientUpdate,
+  options: OAuthClientSecretOptions,
+): Promise<UpdatedOAuthClient> {
+  return em.transactional(async (tx) => {
+    const client = await lockClient(tx, ref);
+    const settings = validateOAuthClientInput({ ...update, clientId: client.clientId });
+    await assertRegionsExist(tx, settings.requiredRegionIds);
+
+    const changes: Record<string, { from: unknown; to: unknown }> = {};
+    for (const field of SETTING_FIELDS) {
+      if (!sameValue(client[field], settings[field])) {
+        changes[field] = { from: client[field], to: settings[field] };
+      }
+    }
+    const changedFields = Object.keys(changes);
+    if (changedFields.length === 0) return { client, changedFields, secret: null };
+
+    let secret: string | null = null;
+    const secretChange: Record<string, string> = {};
+    if (settings.confidential && !client.confidential) {
+      secret = generateClientSecret();
+      client.secretHash = hashClientSecret(secret, options.pepper);
+      secretChange.secret = 'set';
+    } else if (!settings.confidential && client.confidential) {
+      client.secretHash = null;
+      client.previousSecretHash = null;
+      client.previousSecretExpiresAt = null;
+      secretChange.secret = 'removed';
+    }
+    Object.assign(client, {
+      name: settings.name,
+      confidential: settings.confidential,
+      redirectUris: settings.redirectUris,
+      scopes: settings.scopes,
+      grantTypes: settings.grantTypes,
+      requiredRegionIds: settings.requiredRegionIds,
+    });
+    client.updatedBy = actorRef(tx, options.actorId);
+    client.updatedAt = new Date();
+    audit(tx, client, 'update', options.actorId, { ...changes, ...secretChange });
+    return { client, changedFields, secret };
+  });
+}
+
+/**
+ * Activates or deactivates a client; a deactivated client is unknown to the protocol endpoints.
+ * `changed` is false when it already was so (and then no audit row is written).
+ */
+export async function setOAuthClientActive(
+  em: EntityManager,
+  ref: OAuthClientRef,
+  active: boolean,
+  options: OAuthClientChangeOptions,
+): Promise<{ clientId: string; changed: boolean }> {
+  return em.transactional(async (tx) => {
+    const client = await lockClient(tx, ref);
+    if (client.active === active) return { clientId: client.clientId, changed: false };
+    client.active = active;
+    client.updatedBy = actorRef(tx, options.actorId);
+    client.updatedAt = new Date();
+    audit(tx, client, active ? 'activate' : 'deactivate', options.actorId, {
+      active: { from: !active, to: active },
+    });
+    return { clientId: client.clientId, changed: true };
+  });
+}
+
+/**
+ * Deletes a client. The audit row keeps its last settings (it outlives the client, naming it by
+ * client_id), so the trail still tells what was removed.
+ */
+export async function deleteOAuthClient(
+  em: EntityManager,
+  ref: OAuthClientRef,
+  options: OAuthClientChangeOptions,
+): Promise<{ clientId: string }> {
+  return em.transactional(async (tx) => {
+    const client = await lockClient(tx, ref);
+    const snapshot = Object.fromEntries(SETTING_FIELDS.map((field) => [field, client[field]]));
+    audit(tx, client, 'delete', options.actorId, { ...snapshot, active: client.active });
+    tx.remove(client);
+    return { clientId: client.clientId };
+  });
+}
+
+/**
+ * A new secret for a confidential client, returned once. The current one becomes the previous
+ * secret and stays valid for the grace period, so the client's operators can switch without an
+ * outage: two secrets are active during a rotation, never more (an older previous one ends).
+ */
+export async function regenerateOAuthClientSecret(
+  em: EntityManager,
+  ref: OAuthClientRef,
+  options: OAuthClientSecretOptions & { graceMs?: number; now?: Date },
+): Promise<RegeneratedClientSecret> {
+  return em.transactional(async (tx) => {
+    const client = await lockClient(tx, ref);
+    if (!client.confidential || client.secretHash === null) {
+      throw new AccountError(
+        'CLIENT_NOT_CONFIDENTIAL',
+        `The client ${client.clientId} is public and has no secret`,
+      );
+    }
+    const now = options.now ?? new Date();
+    const previousSecretExpiresAt = new Date(
+      now.getTime() + (options.graceMs ?? PREVIOUS_CLIENT_SECRET_GRACE_MS),
+    );
+    const secret = generateClientSecret();
+    client.previousSecretHash = client.secretHash;
+    client.previousSecretExpiresAt = previousSecretExpiresAt;
+    client.secretHash = hashClientSecret(secret, options.pepper);
+    client.updatedBy = actorRef(tx, options.actorId);
+    client.updatedAt = now;
+    audit(tx, client, 'regenerate_secret', options.actorId, {
+      secret: 'regenerated',
+      previousSecretExpiresAt: previousSecretExpiresAt.toISOString(),
+    });
+    return { client, secret, previousSecretExpiresAt };
+  });
+}
+
+/** The secret columns of a client, as the token endpoint reads them (an entity will do). */
+export interface ClientSecretHashes {
+  secretHash?: string | null;
+  previousSecretHash?: string | null;
+  previousSecretExpiresAt?: Date | null;
+}
+
+/**
+ * Whether a presented secret is the client's current one, or its previous one within the grace
+ * period of a rotation. Both comparisons always run, so the timing tells nothing about which.
+ */
+export function clientSecretMatches(
+  hashes: ClientSecretHashes,
+  secret: string,
+  pepper: string,
+  now: Date = new Date(),
+): boolean {
+  const { secretHash, previousSecretHash, previousSecretExpiresAt } = hashes;
+  const current = secretHash != null && verifyClientSecret(secret, secretHash, pepper);
+  const previous =
+    previousSecretHash != null && verifyClientSecret(secret, previousSecretHash, pepper);
+  const previousValid =
+    previousSecretExpiresAt != null && previousSecretExpiresAt.getTime() > now.getTime();
+  return current || (previous && previousValid);
+}

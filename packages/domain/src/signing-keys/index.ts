@@ -1,0 +1,2 @@
+export * from './key-encryption.ts';
+export * from './signing-keys.service.ts';

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { workerDatabase } from '@foodshare/testing';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import {
+  DEVELOPMENT_KEY_ENCRYPTION_KEY,
+  decryptPrivateJwk,
+  encryptPrivateJwk,
+  KeyEncryptionError,
+  parseKeyEncryptionKey,
+} from './key-encryption.ts';
+import {
+  currentSigningKey,
+  DEFAULT_RETIRED_KEY_PUBLISHED_MS,
+  ensureSigningKey,
+  listSigningKeys,
+  loadPublishedSigningKeys,
+  rotateSigningKey,
+} from './signing-keys.service.ts';
+
+const kek = new Uint8Array(randomBytes(32));
+const HOUR = 3600 * 1000;
+
+let orm: MikroORM;
+let em: EntityManager;
+
+beforeAll(async () => {
+  const { url } = await workerDatabase('domain');
+  orm = await openOrm({ url, poolSize: 4 });
+});
+afterAll(() => orm.close());
+beforeEach(async () => {
+  em = orm.em.fork();
+  await em.nativeDelete(SigningKeyEntity, {});
+});
+
+async function storedRow(kid: string) {
+  const rows = await orm.em
+    .fork()
+    .getConnection()
+    .execute<{ private_key_encrypted: string; public_jwk: Record<string, unknown> }[]>(
+      'select private_key_encrypted, public_jwk from signing_keys where kid = ?',
+      [kid],
+    );
+  const row = rows[0];
+  if (!row) throw new Error(`no row for ${kid}`);
+  return row;
+}
+
+describe('the key-encryption key', () => {
+  it.each([
+    ['64 hex characters', 'ab'.repeat(32), true],
+    ['base64 of 32 bytes', Buffer.alloc(32, 7).toString('base64'), true],
+    ['base64url of 32 bytes', Buffer.alloc(32, 0xfb).toString('base64url'), true],
+    ['31 bytes of hex', 'ab'.repeat(31), false],
+    ['base64 of 31 bytes', Buffer.alloc(31, 7).toString('base64'), false],
+    ['a passphrase', 'correct horse battery staple correct horse', false],
+  ])('%s (%s): valid %s', (_what, value, valid) => {
+    const parsed = parseKeyEncryptionKey(value);
+    expect(parsed === null ? null : parsed.length).toBe(valid ? 32 : null);
+  });
+
+  it('encrypts with a fresh IV each time and binds the ciphertext to its kid', () => {
+    const jwk = { kty: 'RSA', d: 'secret-d' };
+    const first = encryptPrivateJwk(jwk, kek, 'kid-1');
+    const second = encryptPrivateJwk(jwk, kek, 'kid-1');
+    expect(first).not.toBe(second);
+    expect(first).not.toContain('secret-d');
+    expect(decryptPrivateJwk(first, kek, 'kid-1')).toEqual(jwk);
+    expect(() => decryptPrivateJwk(first, kek, 'kid-2')).toThrow(KeyEncryptionError);
+    expect(() => decryptPrivateJwk(first, DEVELOPMENT_KEY_ENCRYPTION_KEY, 'kid-1')).toThrow(
+      KeyEncryptionError,
+    );
+    const [version, iv, ciphertext, tag] = first.split('.');
+    const flipped = `${ciphertext?.[0] === 'A' ? 'B' : 'A'}${ciphertext?.slice(1)}`;
+    expect(() => decryptPrivateJwk([version, iv, flipped, tag].join('.'), kek, 'kid-1')).toThrow(
+      KeyEncryptionError,
+    );
+  });
+});
+
+describe('ensureSigningKey', () => {
+  it('creates one active key on an empty table, and none when one is active', async () => {
+    const first = await ensureSigningKey(orm.em.fork(), kek);
+    const second = await ensureSigningKey(orm.em.fork(), kek);
+    expect(first.created).toBe(true);
+    expect(second).toEqual({ kid: first.kid, created: false });
+    expect(await orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
+  });
+
+  it('creates exactly one key when several instances boot at once', async () => {
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => ensureSigningKey(orm.em.fork(), kek)),
+    );
+    expect(results.filter((result) => result.created)).toHaveLength(1);
+    expect(new Set(results.map((result) => result.kid)).size).toBe(1);
+    expect(await orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
+  });
+
+  it('does not create a second key for an instance whose clock lags a little behind', async () => {
+    const now = new Date('2026-11-22T10:00:00Z');
+    const first = await ensureSigningKey(orm.em.fork(), kek, { now });
+    const lagging = await ensureSigningKey(orm.em.fork(), kek, {
+      now: new Date(now.getTime() - 30_000),
+    });
+    expect(lagging).toEqual({ kid: first.kid, created: false });
+  });
+
+  it('stores the private key encrypted: no private member in clear, the public JWK public only', async () => {
+    const { kid } = await ensureSigningKey(orm.em.fork(), kek);
+    const row = await storedRow(kid);
+    const privateJwk = decryptPrivateJwk(row.private_key_encrypted, kek, kid);
+    expect(typeof privateJwk.d).toBe('string');
+    expect(row.private_key_encrypted).not.toContain(String(privateJwk.d));
+    expect(row.private_key_encrypted).not.toContain(String(privateJwk.p));
+    expect(Object.keys(row.public_jwk).sort()).toEqual(['alg', 'e', 'kid', 'kty', 'n', 'use']);
+    expect(() =>
+      decryptPrivateJwk(row.private_key_encrypted, new Uint8Array(randomBytes(32)), kid),
+    ).toThrow(KeyEncryptionError);
+  });
+});
+
+describe('rotateSigningKey', () => {
+  const t0 = new Date('2026-11-22T10:00:00Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+
+  it('publishes the next key at once, activates it after the delay, retires the old one then', async () => {
+    const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    const rotation = await rotateSigningKey(orm.em.fork(), kek, {
+      activateAfterMs: HOUR,
+      retireAfterMs: 2 * HOUR,
+      now: t0,
+    });
+    expect(rotation.activatesAt).toEqual(at(HOUR));
+    expect(rotation.retired).toEqual([{ kid: old, retiresAt: at(HOUR), expiresAt: at(3 * HOUR) }]);
+
+    const published = (now: Date) =>
+      loadPublishedSigningKeys(orm.em.fork(), now).then((keys) => keys.map((key) => key.kid));
+    const signer = async (now: Date) =>
+      currentSigningKey(await loadPublishedSigningKeys(orm.em.fork(), now), now)?.kid;
+
+    // Before activation: both published, the old one still signs.
+    expect(await published(at(1))).toEqual([rotation.kid, old]);
+    expect(await signer(at(HOUR - 1))).toBe(old);
+    // From activation: the new one signs, the old one stays published until it expires.
+    expect(await signer(at(HOUR))).toBe(rotation.kid);
+    expect(await published(at(3 * HOUR - 1))).toEqual([rotation.kid, old]);
+    expect(await published(at(3 * HOUR))).toEqual([rotation.kid]);
+
+    const listed = await listSigningKeys(orm.em.fork(), at(2 * HOUR));
+    expect(listed.map(({ kid, status }) => ({ kid, status }))).toEqual([
+      { kid: rotation.kid, status: 'active' },
+      { kid: old, status: 'retired' },
+    ]);
+  });
+
+  it('keeps a retired key published for a day past the access-token lifetime by default', async () => {
+    await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    const rotation = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, now: t0 });
+    expect(rotation.retired[0]?.expiresAt).toEqual(at(DEFAULT_RETIRED_KEY_PUBLISHED_MS));
+    expect(DEFAULT_RETIRED_KEY_PUBLISHED_MS).toBeGreaterThan(HOUR + 23 * HOUR);
+  });
+
+  it('a second rotation before the first activates retires the pending key unused', async () => {
+    const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    const first = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: HOUR, now: t0 });
+    const second = await rotateSigningKey(orm.em.fork(), kek, {
+      activateAfterMs: HOUR,
+      now: at(10),
+    });
+    const keys = await loadPublishedSigningKeys(orm.em.fork(), at(20));
+    const byKid = new Map(keys.map((key) => [key.kid, key]));
+    expect(byKid.get(old)?.retiresAt).toEqual(at(HOUR));
+    expect(byKid.get(first.kid)?.retiresAt).toEqual(at(HOUR + 10));
+    expect(currentSigningKey(keys, at(HOUR + 5))?.kid).toBe(first.kid);
+    expect(currentSigningKey(keys, at(HOUR + 10))?.kid).toBe(second.kid);
+  });
+
+  it('deletes keys whose publication has ended', async () => {
+    const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    await rotateSigningKey(orm.em.fork(), kek, {
+      activateAfterMs: 0,
+      retireAfterMs: HOUR,
+      now: t0,
+    });
+    const later = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, now: at(HOUR) });
+    expect(later.pruned).toEqual([old]);
+    expect(await orm.em.fork().count(SigningKeyEntity, { kid: old })).toBe(0);
+  });
+
+  it('refuses negative delays', async () => {
+    await expect(rotateSigningKey(em, kek, { activateAfterMs: -1 })).rejects.toThrow(RangeError);
+  });
+});
