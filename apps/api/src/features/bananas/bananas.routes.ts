@@ -11,7 +11,7 @@ import {
 import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { plainIntegerParams } from './plain-integer-params.ts';
+import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 
 const tags = ['bananas'];

@@ -8,7 +8,7 @@ import {
 } from '@foodshare/domain';
 import type { Banana, BananaList, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { isoTimestamp, userStubJson } from './user-stub.sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /** A banana vouches for someone, so its text must say something (DOMAIN-FACTS 17). */
 const BANANA_MESSAGE_MIN_LENGTH = 100;

@@ -7,7 +7,7 @@ import {
 import type { Conversation, ConversationReadState, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
-import { isoTimestamp, userStubJson } from './user-stub.sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 interface ConversationRow {
   id: number;

@@ -7,7 +7,7 @@ import {
 import type { ConversationMessageList, Message, MessageBody, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
-import { isoTimestamp, userStubJson } from './user-stub.sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
 

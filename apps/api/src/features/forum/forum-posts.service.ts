@@ -21,7 +21,7 @@ import {
   threadAccessParams,
   type ThreadAccessRow,
 } from './forum-access.ts';
-import { isoTimestamp, userStubJson } from './user-stub.sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
 

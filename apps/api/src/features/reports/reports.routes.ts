@@ -1,7 +1,7 @@
 import { ProblemSchema, ReportListSchema, UserIdParamsSchema } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { plainIntegerParams } from './plain-integer-params.ts';
+import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { listUserReports } from './reports.service.ts';
 
 export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { storeFactsQuery } from '../stores/store-facts.repository.ts';
 import { teamRequestsQuery } from '../stores/store-requests.service.ts';
-import type { SqlQuery } from '../stores/store-sql.ts';
+import type { SqlQuery } from '../../shared/sql.ts';
 import { storeLogPageQuery } from './store-log.service.ts';
 import type { StoreLogAction } from '@foodshare/domain';
 

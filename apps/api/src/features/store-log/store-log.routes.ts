@@ -1,5 +1,4 @@
 import {
-  DIGITS_PATTERN,
   ProblemSchema,
   STORE_LOG_DEFAULT_LIMIT,
   StoreLogParamsSchema,
@@ -10,11 +9,13 @@ import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { parseActionTypes, parseWindow } from './store-log-window.ts';
+import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readStoreLog } from './store-log.service.ts';
 
 const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
-const digits = new RegExp(DIGITS_PATTERN);
 const integer = /^-?\d+$/;
+
+const requireDigitStoreId = plainIntegerParams('storeId');
 
 /**
  * The schemas convert before they check, and would read `1e3`, `0x10`, ` 7` or `1.5` as
@@ -22,8 +23,7 @@ const integer = /^-?\d+$/;
  * offset must be written as integers (400).
  */
 async function requireIntegerSegments(request: FastifyRequest): Promise<void> {
-  const { storeId } = request.params as { storeId?: unknown };
-  if (typeof storeId !== 'string' || !digits.test(storeId)) throw Problem.notFound();
+  await requireDigitStoreId(request);
   const query = request.query as Record<string, unknown>;
   const errors = ['limit', 'offset']
     .filter((name) => query[name] !== undefined)

@@ -7,7 +7,7 @@ import {
 import type { StoreLog, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadStoreFacts } from '../stores/store-facts.repository.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../stores/store-sql.ts';
+import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 import type { StoreLogWindow } from './store-log-window.ts';
 
 export interface StoreLogPage extends StoreLogWindow {

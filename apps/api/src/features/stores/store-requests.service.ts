@@ -11,7 +11,7 @@ import {
 import type { StoreTeamRequestDecision, StoreTeamRequestList, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadStoreFacts } from './store-facts.repository.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from './store-sql.ts';
+import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 
 const EARTH_RADIUS_KM = 6371;
 /** A request without a recorded date (legacy rows) shows the epoch rather than failing the list. */

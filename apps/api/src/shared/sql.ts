@@ -1,3 +1,5 @@
+// SQL fragments the features share, so that every response builds a user stub the same way.
+
 /** The user stub of SPEC.md built in SQL from the users row aliased `alias`, null without one. */
 export function userStubJson(alias: string): string {
   return `case when ${alias}.id is null then null else json_build_object(
