@@ -1,21 +1,15 @@
 import {
   ChainIdParamsSchema,
   ProblemSchema,
-  parseIdParam,
   StoreChainReadSchema,
   StoreChainUpdateBodySchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChain, updateChain } from './chains.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
-
-function idOrNotFound(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound();
-  return id;
-}
+const problems = resourceProblems;
 
 export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -29,7 +23,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) =>
-      readChain(request.em, await requireActor(request), idOrNotFound(request.params.chainId)),
+      readChain(request.em, await requireActor(request), idFromPath(request.params.chainId)),
   );
 
   app.patch(
@@ -52,7 +46,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       updateChain(
         request.em,
         await requireActor(request),
-        idOrNotFound(request.params.chainId),
+        idFromPath(request.params.chainId),
         request.body,
       ),
   );

@@ -6,26 +6,23 @@ import {
   ConversationSchema,
   MessageBodySchema,
   MessageSchema,
-  parseIdParam,
   ProblemSchema,
   ReadStatusQuerySchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getConversation, setReadStatus } from './conversations.service.ts';
 import { listMessages, sendMessage } from './messages.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const tags = ['conversations'];
 
-const readProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+const readProblems = resourceProblems;
 const problems = { 400: ProblemSchema, ...readProblems };
 
 /** `\d+` allows leading zeros; a value beyond 32 bits names no conversation (DESIGN.md 3). */
-function conversationIdOf(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound('There is no conversation with this id.');
-  return id;
-}
+const conversationIdOf = (value: string) =>
+  idFromPath(value, 'There is no conversation with this id.');
 
 export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(

@@ -3,26 +3,19 @@ import {
   ForumPostHideStateSchema,
   ForumPostListSchema,
   ForumThreadPostsQuerySchema,
-  parseIdParam,
   PostIdParamsSchema,
   ProblemSchema,
   ThreadIdParamsSchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getHideState, hidePost, listThreadPosts, restorePost } from './forum-posts.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const tags = ['forum'];
 
-const readProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+const readProblems = resourceProblems;
 const writeProblems = { 400: ProblemSchema, ...readProblems };
-
-/** A path id beyond 32 bits names no row: 404 like a pattern mismatch (DESIGN.md 3). */
-function idOf(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound();
-  return id;
-}
 
 export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -36,7 +29,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const postId = idOf(request.params.postId);
+      const postId = idFromPath(request.params.postId);
       return getHideState(request.em, await requireActor(request), postId);
     },
   );
@@ -53,7 +46,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const postId = idOf(request.params.postId);
+      const postId = idFromPath(request.params.postId);
       const actor = await requireActor(request);
       return hidePost(request.em, actor, postId, request.body.reason);
     },
@@ -70,7 +63,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const postId = idOf(request.params.postId);
+      const postId = idFromPath(request.params.postId);
       return restorePost(request.em, await requireActor(request), postId);
     },
   );
@@ -87,7 +80,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const threadId = idOf(request.params.threadId);
+      const threadId = idFromPath(request.params.threadId);
       const actor = await requireActor(request);
       return listThreadPosts(request.em, actor, threadId, request.query);
     },

@@ -1,6 +1,5 @@
 import {
   ProblemSchema,
-  parseIdParam,
   QuizAnswerListSchema,
   QuizAnswerParamsSchema,
   QuizAnswerSchema,
@@ -8,18 +7,13 @@ import {
   QuizIdParamsSchema,
   QuizQuestionParamsSchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor, requireSession } from '@foodshare/server-kit';
+import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
-
-function idOrNotFound(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound();
-  return id;
-}
+const problems = resourceProblems;
 
 export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -38,7 +32,7 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const confirmed = await confirmPassedQuiz(
         request.em,
         actor,
-        idOrNotFound(request.params.quizId),
+        idFromPath(request.params.quizId),
       );
       // After the commit: the other sessions must not outlive the role they were opened with,
       // and a retry after a failure here confirms again harmlessly and ends them then.
@@ -65,8 +59,8 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const actor = await requireActor(request);
       const { quizId, questionId } = request.params;
       return listQuizAnswers(request.em, actor, {
-        quizId: idOrNotFound(quizId),
-        questionId: idOrNotFound(questionId),
+        quizId: idFromPath(quizId),
+        questionId: idFromPath(questionId),
       });
     },
   );
@@ -85,9 +79,9 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const actor = await requireActor(request);
       const { quizId, questionId, answerId } = request.params;
       return deleteQuizAnswer(request.em, actor, {
-        quizId: idOrNotFound(quizId),
-        questionId: idOrNotFound(questionId),
-        answerId: idOrNotFound(answerId),
+        quizId: idFromPath(quizId),
+        questionId: idFromPath(questionId),
+        answerId: idFromPath(answerId),
       });
     },
   );

@@ -13,8 +13,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readRegionOptions, updateRegionOptions } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
+import { resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+const problems = resourceProblems;
 export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/regions/:regionId',

@@ -11,8 +11,9 @@ import type { FastifyRequest } from 'fastify';
 import { parseActionTypes, parseWindow } from './store-log-window.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readStoreLog } from './store-log.service.ts';
+import { resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+const problems = resourceProblems;
 const integer = /^-?\d+$/;
 
 const requireDigitStoreId = plainIntegerParams('storeId');

@@ -1,22 +1,15 @@
 import {
-  parseIdParam,
-  ProblemSchema,
   StoreIdParamsSchema,
   StoreTeamRequestDecisionSchema,
   StoreTeamRequestListSchema,
   StoreTeamRequestParamsSchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
-
-function idOrNotFound(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound();
-  return id;
-}
+const problems = resourceProblems;
 
 export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -31,7 +24,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listTeamRequests(request.em, actor, idOrNotFound(request.params.storeId));
+      return listTeamRequests(request.em, actor, idFromPath(request.params.storeId));
     },
   );
 
@@ -51,8 +44,8 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return decideTeamRequest(
         request.em,
         actor,
-        idOrNotFound(storeId),
-        idOrNotFound(userId),
+        idFromPath(storeId),
+        idFromPath(userId),
         'accepted',
       );
     },
@@ -74,8 +67,8 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return decideTeamRequest(
         request.em,
         actor,
-        idOrNotFound(storeId),
-        idOrNotFound(userId),
+        idFromPath(storeId),
+        idFromPath(userId),
         'declined',
       );
     },

@@ -1,23 +1,16 @@
 import {
   GroupApplicationParamsSchema,
-  ProblemSchema,
-  parseIdParam,
   PositiveIdParam,
   WorkGroupApplicationDeclinedSchema,
   WorkGroupApplicationListSchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
-const problems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
-
-function idOrNotFound(value: string): number {
-  const id = parseIdParam(value);
-  if (id === undefined) throw Problem.notFound();
-  return id;
-}
+const problems = resourceProblems;
 
 export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -32,7 +25,7 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listApplications(request.em, actor, idOrNotFound(request.params.groupId));
+      return listApplications(request.em, actor, idFromPath(request.params.groupId));
     },
   );
 
@@ -49,7 +42,7 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const actor = await requireActor(request);
       const { groupId, userId } = request.params;
-      return declineApplication(request.em, actor, idOrNotFound(groupId), idOrNotFound(userId));
+      return declineApplication(request.em, actor, idFromPath(groupId), idFromPath(userId));
     },
   );
 };

@@ -1,0 +1,15 @@
+import { ProblemSchema, parseIdParam } from '@foodshare/schemas';
+import { Problem } from '@foodshare/server-kit';
+
+/** The error answers every route that names a resource by its path can give. */
+export const resourceProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
+
+/**
+ * The id a path segment names, once its pattern has matched. A value beyond 32 bits names no
+ * row: 404 like a pattern mismatch (DESIGN.md 3).
+ */
+export function idFromPath(value: string, detail?: string): number {
+  const id = parseIdParam(value);
+  if (id === undefined) throw Problem.notFound(detail);
+  return id;
+}
