@@ -12,6 +12,8 @@ export interface OrmConfig {
   debug?: boolean;
   /** Upper bound of the connection pool of this process. */
   poolSize?: number;
+  /** Called with MikroORM's line for every query sent, e.g. to count queries per request. */
+  onQuery?: (line: string) => void;
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -20,6 +22,7 @@ export function ormOptions({
   url,
   debug = false,
   poolSize = DEFAULT_POOL_SIZE,
+  onQuery,
 }: OrmConfig): Options {
   return defineConfig({
     driver: PostgreSqlDriver,
@@ -35,7 +38,7 @@ export function ormOptions({
       allOrNothing: true,
     },
     pool: { min: 0, max: poolSize },
-    debug,
+    ...(onQuery ? { debug: ['query' as const], logger: onQuery } : { debug }),
     colors: false,
     // The schema belongs to the migrations: the ORM never creates databases or syncs tables.
     ensureDatabase: false,
