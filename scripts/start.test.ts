@@ -99,6 +99,24 @@ describe('pnpm start', () => {
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 
+  it('lets openid-client sign alice in through demo-public and demo-confidential (pnpm oidc:demo)', async () => {
+    const demo = spawn(
+      process.execPath,
+      ['--conditions=development', path.join(import.meta.dirname, 'oidc-demo.ts'), origin],
+      { env: { PATH: process.env.PATH }, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let printed = '';
+    demo.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    demo.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    const [exitCode] = (await once(demo, 'exit')) as [number | null];
+    expect(printed).toContain('demo-public (none): signed in');
+    expect(printed).toContain('demo-confidential (client_secret_basic): signed in');
+    expect(printed.match(/pages shown: {3}login, consent/g)).toHaveLength(2);
+    expect(printed.match(/rotated, old one refused/g)).toHaveLength(2);
+    expect(printed).toContain('"email":"alice@example.org"');
+    expect(exitCode).toBe(0);
+  }, 60_000);
+
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
     expect(await stopDuringRequest(child, origin)).toEqual({ status: 401, exitCode: 0 });
   });

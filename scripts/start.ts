@@ -39,9 +39,44 @@ function parsePort(raw: string): number {
   process.exit(1);
 }
 const port = parsePort(process.env.PORT ?? '8080');
+const host = process.env.HOST ?? '127.0.0.1';
+
+// Bound first, so that the default BASE_URL (the issuer in every token and in discovery)
+// names the port really listened on, PORT=0 included. Until both services are ready, 503.
+type Service = Awaited<ReturnType<typeof buildApiApp | typeof buildAuthApp>>;
+let services: { api: Service; auth: Service } | undefined;
+// The same split as the reverse proxy of a deployment (docker/Caddyfile).
+function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Service }) {
+  const url = request.url ?? '/';
+  return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/')
+    ? ready.api
+    : ready.auth;
+}
+
+// Answers still being written when a stop is asked for end their connection, so that a
+// keep-alive client cannot hold the shutdown open.
+const unfinished = new Set<ServerResponse>();
+let closing = false;
+const server = createServer((request, response) => {
+  if (!services) {
+    response.writeHead(503, { 'retry-after': '1' }).end();
+    return;
+  }
+  if (closing) response.shouldKeepAlive = false;
+  unfinished.add(response);
+  response.once('close', () => unfinished.delete(response));
+  serviceFor(request, services).routing(request, response);
+});
+await new Promise<void>((resolve) => server.listen(port, host, resolve));
+const address = server.address();
+const boundPort = typeof address === 'object' && address ? address.port : port;
 
 const database = await databaseUrl();
-const env = { ...process.env, DATABASE_URL: database.url };
+const env = {
+  ...process.env,
+  DATABASE_URL: database.url,
+  BASE_URL: process.env.BASE_URL ?? `http://localhost:${boundPort}`,
+};
 const apiConfig = loadApiConfig(env);
 const authConfig = loadAuthConfig(env);
 
@@ -60,28 +95,8 @@ const kv = await openKeyValueStore({
 const api = await buildApiApp(apiConfig, { orm, kv });
 const auth = await buildAuthApp(authConfig, { orm, kv });
 await Promise.all([api.ready(), auth.ready()]);
-
-// The same split as the reverse proxy of a deployment (docker/Caddyfile).
-function serviceFor(request: IncomingMessage) {
-  const url = request.url ?? '/';
-  return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/') ? api : auth;
-}
-
-// Answers still being written when a stop is asked for end their connection, so that a
-// keep-alive client cannot hold the shutdown open.
-const unfinished = new Set<ServerResponse>();
-let closing = false;
-const server = createServer((request, response) => {
-  if (closing) response.shouldKeepAlive = false;
-  unfinished.add(response);
-  response.once('close', () => unfinished.delete(response));
-  serviceFor(request).routing(request, response);
-});
-const host = process.env.HOST ?? '127.0.0.1';
-await new Promise<void>((resolve) => server.listen(port, host, resolve));
-const address = server.address();
-const boundPort = typeof address === 'object' && address ? address.port : port;
-log(`listening on http://localhost:${boundPort} (store: ${kv.kind})`);
+services = { api, auth };
+log(`listening on ${env.BASE_URL} (port ${boundPort}, store: ${kv.kind})`);
 
 closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   if (err) console.error(err);

@@ -2,7 +2,7 @@ import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/doma
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { FormBrowser } from '../test-support/form-browser.ts';
+import { FormBrowser } from './form-browser.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import {
   authorizeInBrowser,

@@ -2,7 +2,7 @@ import { DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import type * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { FormBrowser } from '../test-support/form-browser.ts';
+import { FormBrowser } from './form-browser.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
 

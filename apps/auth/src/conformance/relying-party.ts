@@ -1,6 +1,6 @@
 import { DEMO_PASSWORD, DEMO_REDIRECT_URI } from '@foodshare/domain';
 import * as client from 'openid-client';
-import type { FormBrowser, ShownPage } from '../test-support/form-browser.ts';
+import type { FormBrowser, ShownPage } from './form-browser.ts';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
