@@ -44,7 +44,7 @@ const host = process.env.HOST ?? '127.0.0.1';
 // Bound first, so that the default BASE_URL (the issuer in every token and in discovery)
 // names the port really listened on, PORT=0 included. Until both services are ready, 503.
 type Service = Awaited<ReturnType<typeof buildApiApp | typeof buildAuthApp>>;
-let services: { api: Service; auth: Service } | undefined;
+let services: { api: Service; auth: Service } | undefined = undefined;
 // The same split as the reverse proxy of a deployment (docker/Caddyfile).
 function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Service }) {
   const url = request.url ?? '/';
