@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
 import { DEFAULT_DATABASE_URL, stopDuringRequest, withDatabaseName } from '@foodshare/testing';
+import { readmeEndpointExamples, runReadmeExamples } from './readme-examples.ts';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
@@ -115,6 +116,18 @@ describe('pnpm start', () => {
     expect(printed.match(/rotated, old one refused/g)).toHaveLength(2);
     expect(printed).toContain('"email":"alice@example.org"');
     expect(exitCode).toBe(0);
+  }, 60_000);
+
+  it("runs every curl example of the README's endpoint section, each answered with 2xx", async () => {
+    const [setup = '', examples = ''] = await readmeEndpointExamples();
+    // One example (at least) for each of SPEC.md's 18 rows, numbered as there.
+    const rows = [...examples.matchAll(/^# (\d+)\. /gm)].map((match) => Number(match[1]));
+    expect(rows).toEqual(Array.from({ length: 18 }, (_, index) => index + 1));
+    const statuses = await runReadmeExamples(origin);
+    // Every call ran: one per login of the set-up, one per curl line of the examples.
+    const logins = /for user in ([\w ]+); do login/.exec(setup)?.[1]?.split(' ') ?? [];
+    expect(statuses).toHaveLength(logins.length + (examples.match(/^curl /gm) ?? []).length);
+    expect(statuses.filter((line) => !/^2\d\d /.test(line))).toEqual([]);
   }, 60_000);
 
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
