@@ -20,15 +20,22 @@ export function mayReadChain(actor: Actor): boolean {
 }
 
 /**
- * Store counts, notes, the forum thread and the region are the chain team's working material
- * (negotiation state with the company); other readers get them as null.
+ * Store counts, notes, the forum thread, the region and the KAMs are the chain team's working
+ * material (negotiation state with the company); other readers get them as null. Only for
+ * those who may read the chain at all.
  */
 export function maySeeChainDetails(actor: Actor, facts: ChainDetailFacts): boolean {
-  return isOrga(actor) || facts.isStoreChainGroupMember || facts.isChainKam;
+  return (
+    mayReadChain(actor) && (isOrga(actor) || facts.isStoreChainGroupMember || facts.isChainKam)
+  );
 }
 
+/**
+ * An editor must also be allowed to read the chain: the update answers with the whole record,
+ * and a foodsharer (who may not read chains) must not learn or change it by editing.
+ */
 export function mayEditChain(actor: Actor, facts: ChainEditFacts): boolean {
-  return isOrga(actor) || facts.isStoreChainGroupAdmin || facts.isChainKam;
+  return mayReadChain(actor) && (isOrga(actor) || facts.isStoreChainGroupAdmin || facts.isChainKam);
 }
 
 /** A KAM must not appoint or remove KAMs, their own chain's included. */
@@ -36,5 +43,5 @@ export function mayChangeChainKams(
   actor: Actor,
   facts: Pick<ChainEditFacts, 'isStoreChainGroupAdmin'>,
 ): boolean {
-  return isOrga(actor) || facts.isStoreChainGroupAdmin;
+  return mayReadChain(actor) && (isOrga(actor) || facts.isStoreChainGroupAdmin);
 }
