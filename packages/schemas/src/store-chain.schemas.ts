@@ -1,5 +1,6 @@
 import { type Static, Type } from 'typebox';
 import { DateTime, Id, MAX_ID, Nullable } from './common.schemas.ts';
+import { UserStubSchema } from './user.schemas.ts';
 
 /** 0 not cooperating, 1 waiting, 2 cooperating, 3 insufficient branches, 4 closed. */
 export const ChainStatusSchema = Type.Integer({ minimum: 0, maximum: 4, title: 'ChainStatus' });
@@ -62,3 +63,7 @@ export const StoreChainUpdateBodySchema = Type.Object(
   { title: 'StoreChainUpdateBody', additionalProperties: false, minProperties: 1 },
 );
 export type StoreChainUpdateBody = Static<typeof StoreChainUpdateBodySchema>;
+
+/** The chain's key account managers, by id; for orga, the store-chain group and the KAMs. */
+export const StoreChainKamsSchema = Type.Array(UserStubSchema, { title: 'StoreChainKams' });
+export type StoreChainKams = Static<typeof StoreChainKamsSchema>;

@@ -1,5 +1,5 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
-import { StoreChainReadSchema } from '@foodshare/schemas';
+import { StoreChainKamsSchema, StoreChainReadSchema } from '@foodshare/schemas';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -64,6 +64,29 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       .name;
 
   const client = (userId: number) => signInAs(app, userId);
+
+  const readKams = (who: SignedInClient | null, chainId: number | string) =>
+    app.inject({
+      method: 'GET',
+      url: `/api/chains/${chainId}/kams`,
+      ...(who ? { cookies: who.cookies } : {}),
+    });
+
+  /** The user stub of a user created by createUser. */
+  const stub = (id: number) => ({ id, name: 'Chris', avatar: null, isSleeping: false });
+
+  /** Waits until `count` statements of this test database wait for a lock. */
+  async function lockWaiters(count: number): Promise<void> {
+    for (let attempt = 0; attempt < 500; attempt += 1) {
+      const rows = await sql<{ n: number }[]>(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`,
+      );
+      if (rows[0]!.n >= count) return;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`fewer than ${count} statements came to wait for the lock`);
+  }
 
   const read = (who: SignedInClient | null, chainId: number | string) =>
     app.inject({
@@ -204,6 +227,77 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       ['an id beyond 32 bits', '4294967296'],
     ])('answers 404 for %s', async (_what, chainId) => {
       const response = await read(await client(ids.users.kim), chainId);
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+    });
+  });
+
+  describe('GET /api/chains/{chainId}/kams', () => {
+    it('gives back the KAMs a PATCH set, as user stubs by id', async () => {
+      const chainId = await createChain();
+      const admin = await client(groupAdmin);
+      const patched = await patch(admin, chainId, { kams: [groupMember, ids.users.kim] });
+      expect(patched.statusCode).toBe(200);
+      const response = await readKams(admin, chainId);
+      expect(response.statusCode).toBe(200);
+      const body = response.json();
+      expect(Value.Check(StoreChainKamsSchema, body)).toBe(true);
+      const kim = { id: ids.users.kim, name: 'Kim', avatar: null, isSleeping: false };
+      expect(body).toEqual([kim, stub(groupMember)].sort((a, b) => a.id - b.id));
+
+      expect((await patch(admin, chainId, { kams: [groupMember] })).statusCode).toBe(200);
+      expect((await readKams(admin, chainId)).json()).toEqual([stub(groupMember)]);
+      expect((await patch(admin, chainId, { kams: [] })).statusCode).toBe(200);
+      expect((await readKams(admin, chainId)).json()).toEqual([]);
+    });
+
+    it.each([
+      ['foodsharer (0)', () => roleUsers[0]!, false],
+      ['foodsaver (1)', () => roleUsers[1]!, false],
+      ['store manager (2)', () => roleUsers[2]!, false],
+      ['ambassador (3)', () => roleUsers[3]!, false],
+      ['orga (4)', () => roleUsers[4]!, true],
+      ['member of the store-chain group', () => groupMember, true],
+      ['admin of the store-chain group', () => groupAdmin, true],
+      ['KAM of the chain (kim)', () => ids.users.kim, true],
+      ['KAM of another chain, member of group 332', () => otherKam, true],
+      ['alice, manager of a store of the chain', () => ids.users.alice, false],
+    ])('%s sees the KAMs: %s', async (_who, user, allowed) => {
+      const response = await readKams(await client(user()), ids.chainId);
+      expect(response.statusCode).toBe(allowed ? 200 : 403);
+      if (allowed)
+        expect(response.json()).toContainEqual(expect.objectContaining({ id: ids.users.kim }));
+      else expect(response.json().code).toMatch(/^CHAIN_(READ|KAMS_READ)_FORBIDDEN$/);
+    });
+
+    it('shows a KAM outside group 332 their own chain only; a foodsharer KAM none', async () => {
+      const outsider = await createUser(1);
+      const chainId = await createChain([outsider]);
+      const own = await readKams(await client(outsider), chainId);
+      expect(own.statusCode).toBe(200);
+      expect(own.json()).toEqual([stub(outsider)]);
+      expect((await readKams(await client(outsider), ids.chainId)).statusCode).toBe(403);
+
+      const foodsharer = await createUser(0);
+      const theirs = await createChain([foodsharer]);
+      const refused = await readKams(await client(foodsharer), theirs);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'CHAIN_READ_FORBIDDEN' });
+    });
+
+    it('answers 401 without a session', async () => {
+      const response = await readKams(null, ids.chainId);
+      expect(response.statusCode).toBe(401);
+    });
+
+    it.each([
+      ['an unknown chain', '999999'],
+      ['a leading zero', `0${ids.chainId}`],
+      ['letters', 'abc'],
+      ['0', '0'],
+      ['an id beyond 32 bits', '4294967296'],
+    ])('answers 404 for %s', async (_what, chainId) => {
+      const response = await readKams(await client(ids.users.kim), chainId);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
     });
@@ -370,6 +464,56 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
         if (accepted) expect(response.json().chain).toMatchObject(payload);
         else expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
       });
+    });
+
+    it('refuses a KAM who is a foodsharer: who may not read a chain may not edit it', async () => {
+      const foodsharer = await createUser(0);
+      const chainId = await createChain([foodsharer]);
+      const kam = await client(foodsharer);
+      expect((await read(kam, chainId)).statusCode).toBe(403);
+      const response = await patch(kam, chainId, { name: 'Von einer Foodsharerin' });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'CHAIN_EDIT_FORBIDDEN' });
+      expect(await nameOf(chainId)).toBe(`Testkette ${chainCount}`);
+    });
+
+    it('checks a KAM against the chain as a concurrent patch left it', async () => {
+      const kam = await createUser(1);
+      const chainId = await createChain([kam]);
+      const name = await nameOf(chainId);
+      const [admin, former] = [await client(groupAdmin), await client(kam)];
+      let removal: ReturnType<typeof patch> | undefined;
+      let rename: ReturnType<typeof patch> | undefined;
+      // The test holds the chain row, so that both patches arrive before either may write:
+      // the admin's removal of the KAM first, the KAM's rename second.
+      await orm.em.fork().transactional(async (tx) => {
+        await tx.execute('select id from store_chains where id = ? for update', [chainId]);
+        removal = patch(admin, chainId, { kams: [] });
+        await lockWaiters(1);
+        rename = patch(former, chainId, { name: 'Umbenannt nach dem Entzug' });
+        await lockWaiters(2);
+      });
+      expect((await removal!).statusCode).toBe(200);
+      const refused = await rename!;
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json()).toMatchObject({ code: 'CHAIN_EDIT_FORBIDDEN' });
+      expect(await nameOf(chainId)).toBe(name);
+      expect(await kamsOf(chainId)).toEqual([]);
+    });
+
+    it('answers 400 to the second of two identical concurrent patches', async () => {
+      const chainId = await createChain();
+      const kim = await client(ids.users.kim);
+      const responses: ReturnType<typeof patch>[] = [];
+      await orm.em.fork().transactional(async (tx) => {
+        await tx.execute('select id from store_chains where id = ? for update', [chainId]);
+        responses.push(patch(kim, chainId, { status: 4 }));
+        await lockWaiters(1);
+        responses.push(patch(kim, chainId, { status: 4 }));
+        await lockWaiters(2);
+      });
+      const statuses = (await Promise.all(responses)).map((response) => response.statusCode);
+      expect(statuses).toEqual([200, 400]);
     });
 
     it('answers 404 before 403: an unknown chain is 404 even for a foodsharer', async () => {

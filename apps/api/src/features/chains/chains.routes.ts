@@ -1,12 +1,13 @@
 import {
   ChainIdParamsSchema,
   ProblemSchema,
+  StoreChainKamsSchema,
   StoreChainReadSchema,
   StoreChainUpdateBodySchema,
 } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readChain, updateChain } from './chains.service.ts';
+import { readChain, readChainKams, updateChain } from './chains.service.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
@@ -24,6 +25,23 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) =>
       readChain(request.em, await requireActor(request), idFromPath(request.params.chainId)),
+  );
+
+  app.get(
+    '/chains/:chainId/kams',
+    {
+      schema: {
+        tags: ['store chains'],
+        summary: 'The key account managers of a store chain',
+        description:
+          'As user stubs, by id. For orga, members of the store-chain group (332) and the ' +
+          'chain’s KAMs; PATCH /api/chains/{chainId} with `kams` replaces them.',
+        params: ChainIdParamsSchema,
+        response: { 200: StoreChainKamsSchema, ...problems },
+      },
+    },
+    async (request) =>
+      readChainKams(request.em, await requireActor(request), idFromPath(request.params.chainId)),
   );
 
   app.patch(

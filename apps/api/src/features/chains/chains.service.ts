@@ -4,11 +4,13 @@ import {
   mayChangeChainKams,
   mayEditChain,
   mayReadChain,
+  maySeeChainDetails,
   WellKnownUnit,
 } from '@foodshare/domain';
-import type { StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
+import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { type ChainRow, loadChain, toChainRead } from './chain-read.ts';
+import { userStubJson } from '../../shared/sql.ts';
 
 type ScalarKey = Exclude<keyof StoreChainUpdateBody, 'kams'>;
 
@@ -108,8 +110,11 @@ async function checkReferences(
 
 /**
  * Applies a patch (DOMAIN-FACTS 11): 404 before 403; only orga and store-chain group admins
- * change the KAMs; a patch that changes nothing is a 400. The chain and its KAMs change in
- * one transaction, so the answer is the whole patch or none of it.
+ * change the KAMs; a patch that changes nothing is a 400. The chain row is locked
+ * (SELECT ... FOR UPDATE) inside the transaction that changes it, and every check runs on what
+ * was read after the lock: a concurrent patch (a KAM removed, the same change made) is seen,
+ * not overwritten. The chain and its KAMs change together, so the answer is the whole patch or
+ * none of it.
  */
 export async function updateChain(
   em: EntityManager,
@@ -117,31 +122,38 @@ export async function updateChain(
   chainId: number,
   body: StoreChainUpdateBody,
 ): Promise<StoreChainRead> {
-  const current = await loadChain(em, actor, chainId);
-  if (!current) throw Problem.notFound('There is no store chain with this id.');
-  const relations = { isStoreChainGroupAdmin: current.is_group_admin, isChainKam: current.is_kam };
-  if (!mayEditChain(actor, relations)) {
-    throw Problem.forbidden(
-      'CHAIN_EDIT_FORBIDDEN',
-      'Only orga, admins of the store-chain group and KAMs of the chain edit it.',
-    );
-  }
-  const kams = body.kams !== undefined && !sameIds(body.kams, current.kam_ids) ? body.kams : null;
-  if (kams !== null && !mayChangeChainKams(actor, relations)) {
-    throw Problem.forbidden(
-      'CHAIN_KAMS_FORBIDDEN',
-      'Only orga and admins of the store-chain group appoint key account managers.',
-    );
-  }
-  const changed = changes(current, body);
-  if (changed.length === 0 && kams === null) {
-    throw Problem.badRequest('CHAIN_UNCHANGED', 'The patch changes nothing.');
-  }
-  const thread = changed.includes('forumThread') ? body.forumThread : undefined;
-  if (kams !== null || thread !== undefined) await checkReferences(em, kams ?? undefined, thread);
-
   return em.transactional(async (tx) => {
-    // Updating the chain row first locks it: concurrent patches of its KAMs run one after the other.
+    // Lock first, then read in a statement of its own: under READ COMMITTED that read sees
+    // whatever a patch committed while this one waited for the lock, KAMs included.
+    const locked = await tx.execute('select id from store_chains where id = ? for update', [
+      chainId,
+    ]);
+    const current = locked.length > 0 ? await loadChain(tx, actor, chainId) : undefined;
+    if (!current) throw Problem.notFound('There is no store chain with this id.');
+    const relations = {
+      isStoreChainGroupAdmin: current.is_group_admin,
+      isChainKam: current.is_kam,
+    };
+    if (!mayEditChain(actor, relations)) {
+      throw Problem.forbidden(
+        'CHAIN_EDIT_FORBIDDEN',
+        'Only orga, admins of the store-chain group and KAMs of the chain (foodsavers and above) edit it.',
+      );
+    }
+    const kams = body.kams !== undefined && !sameIds(body.kams, current.kam_ids) ? body.kams : null;
+    if (kams !== null && !mayChangeChainKams(actor, relations)) {
+      throw Problem.forbidden(
+        'CHAIN_KAMS_FORBIDDEN',
+        'Only orga and admins of the store-chain group appoint key account managers.',
+      );
+    }
+    const changed = changes(current, body);
+    if (changed.length === 0 && kams === null) {
+      throw Problem.badRequest('CHAIN_UNCHANGED', 'The patch changes nothing.');
+    }
+    const thread = changed.includes('forumThread') ? body.forumThread : undefined;
+    if (kams !== null || thread !== undefined) await checkReferences(tx, kams ?? undefined, thread);
+
     const assignments = changed.map((key) => `${COLUMNS[key]} = ?`);
     await tx.execute(
       `update store_chains set ${[...assignments, 'modification_date = now()'].join(', ')}
@@ -161,4 +173,50 @@ export async function updateChain(
     if (!updated) throw new Error('the updated chain vanished');
     return toChainRead(actor, updated);
   });
+}
+
+/**
+ * The chain's key account managers as user stubs, by id. They are the chain team's working
+ * material like the notes (DOMAIN-FACTS 9): orga, the store-chain group and the chain's KAMs.
+ * A foodsharer is refused before the lookup, as for the chain itself; 404 before 403 otherwise.
+ */
+export async function readChainKams(
+  em: EntityManager,
+  actor: Actor,
+  chainId: number,
+): Promise<StoreChainKams> {
+  if (!mayReadChain(actor)) {
+    throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
+  }
+  const group = WellKnownUnit.StoreChainGroup;
+  const rows = await em.execute<
+    { is_group_member: boolean; is_kam: boolean; kams: StoreChainKams }[]
+  >(
+    `select exists (select 1 from region_memberships m
+                     where m.region_id = ${group} and m.user_id = ? and m.active)
+              or exists (select 1 from region_admins a
+                          where a.region_id = ${group} and a.user_id = ?) as is_group_member,
+            exists (select 1 from store_chain_kams k
+                     where k.chain_id = c.id and k.user_id = ?) as is_kam,
+            coalesce((select json_agg(${userStubJson('u')} order by u.id)
+                        from store_chain_kams k join users u on u.id = k.user_id
+                       where k.chain_id = c.id), '[]'::json) as kams
+       from store_chains c
+      where c.id = ?`,
+    [actor.id, actor.id, actor.id, chainId],
+  );
+  const row = rows[0];
+  if (!row) throw Problem.notFound('There is no store chain with this id.');
+  if (
+    !maySeeChainDetails(actor, {
+      isStoreChainGroupMember: row.is_group_member,
+      isChainKam: row.is_kam,
+    })
+  ) {
+    throw Problem.forbidden(
+      'CHAIN_KAMS_READ_FORBIDDEN',
+      'Only orga, the store-chain group and KAMs of the chain see its key account managers.',
+    );
+  }
+  return row.kams;
 }
