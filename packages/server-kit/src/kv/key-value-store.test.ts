@@ -37,6 +37,14 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     expect(await store.get('missing')).toBeNull();
   });
 
+  it('reads several keys at once, in order, null for missing ones and for an index', async () => {
+    await store.set('m1', 'one', 10_000);
+    await store.set('m2', 'two', 10_000);
+    await store.addToIndex('m-index', 'member', 1, { ttlMs: 10_000, pruneBelow: 0 });
+    expect(await store.getMany('m2', 'missing', 'm1', 'm-index')).toEqual(['two', null, 'one', null]);
+    expect(await store.getMany()).toEqual([]);
+  });
+
   it('forgets a key once its lifetime has passed', async () => {
     await store.set('short', 'x', SHORT_MS);
     expect(await store.get('short')).toBe('x');

@@ -8,6 +8,11 @@
 export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';
   get(key: string): Promise<string | null>;
+  /**
+   * Several values in one round trip (Redis MGET), in the order of the keys; null for each
+   * missing one. For hot paths that would otherwise read key after key.
+   */
+  getMany(...keys: string[]): Promise<(string | null)[]>;
   /** The value and its remaining lifetime, read together. */
   getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;

@@ -44,6 +44,10 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return this.liveString(key);
   }
 
+  async getMany(...keys: string[]): Promise<(string | null)[]> {
+    return keys.map((key) => this.liveString(key));
+  }
+
   async getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null> {
     const entry = this.live(key);
     return entry && typeof entry.value === 'string'

@@ -65,6 +65,10 @@ export class RedisKeyValueStore implements KeyValueStore {
     return this.client.get(key);
   }
 
+  async getMany(...keys: string[]): Promise<(string | null)[]> {
+    return keys.length === 0 ? [] : this.client.mget(...keys);
+  }
+
   async getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null> {
     const found = await this.scripts.getWithTtl(key);
     return found ? { value: found[0], ttlMs: found[1] } : null;
