@@ -19,6 +19,8 @@ import {
 import { createOAuthClient, redirectUriProblemCode } from './oauth-clients.service.ts';
 
 const PEPPER = 'test-pepper-of-sufficient-length';
+/** The key-value side of ending a client's grants, which this package does not know. */
+const noGrants = async () => {};
 
 let orm: MikroORM;
 let actorId: number;
@@ -221,15 +223,20 @@ describe('updateOAuthClient', () => {
 describe('setOAuthClientActive', () => {
   it('deactivates and activates again, auditing each change', async () => {
     const { id, clientId } = await newClient();
-    expect(await setOAuthClientActive(fork(), { id }, false, { actorId })).toEqual({
+    expect(
+      await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants: noGrants }),
+    ).toEqual({
       clientId,
       changed: true,
     });
     expect((await reload(id))?.active).toBe(false);
-    expect((await setOAuthClientActive(fork(), { id }, false, { actorId })).changed).toBe(false);
-    expect((await setOAuthClientActive(fork(), { clientId }, true, { actorId })).changed).toBe(
-      true,
-    );
+    expect(
+      (await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants: noGrants })).changed,
+    ).toBe(false);
+    expect(
+      (await setOAuthClientActive(fork(), { clientId }, true, { actorId, endGrants: noGrants }))
+        .changed,
+    ).toBe(true);
     expect((await reload(id))?.active).toBe(true);
     const rows = await auditRows(clientId);
     expect(rows.map((row) => [row.action, row.actor?.id])).toEqual([
@@ -238,12 +245,41 @@ describe('setOAuthClientActive', () => {
       ['activate', actorId],
     ]);
   });
+
+  it('ends the grants on deactivation only, once, after the change is written', async () => {
+    const { id, clientId } = await newClient();
+    const ended: { clientId: string; activeInTransaction: boolean | undefined }[] = [];
+    const endGrants = async (endedId: string) => {
+      const row = await orm.em
+        .fork()
+        .getConnection()
+        .execute<{ active: boolean }[]>('select active from oauth_clients where id = ?', [id]);
+      // Outside the transaction the change is not visible yet: it commits after endGrants.
+      ended.push({ clientId: endedId, activeInTransaction: row[0]?.active });
+    };
+    await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants });
+    await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants });
+    await setOAuthClientActive(fork(), { id }, true, { actorId, endGrants });
+    expect(ended).toEqual([{ clientId, activeInTransaction: true }]);
+  });
+
+  it('stays active when its grants cannot be ended', async () => {
+    const { id, clientId } = await newClient();
+    const endGrants = () => Promise.reject(new Error('key-value store down'));
+    await expect(
+      setOAuthClientActive(fork(), { id }, false, { actorId, endGrants }),
+    ).rejects.toThrow('key-value store down');
+    expect((await reload(id))?.active).toBe(true);
+    expect((await auditRows(clientId)).map((row) => row.action)).toEqual(['create']);
+  });
 });
 
 describe('deleteOAuthClient', () => {
   it('removes the client and keeps an audit row with its last settings', async () => {
     const { id, clientId } = await newClient();
-    expect(await deleteOAuthClient(fork(), { id }, { actorId })).toEqual({ clientId });
+    expect(await deleteOAuthClient(fork(), { id }, { actorId, endGrants: noGrants })).toEqual({
+      clientId,
+    });
     expect(await reload(id)).toBeNull();
     const rows = await auditRows(clientId);
     expect(rows.map((row) => row.action)).toEqual(['create', 'delete']);
@@ -251,9 +287,27 @@ describe('deleteOAuthClient', () => {
   });
 
   it('refuses an unknown client', async () => {
-    expect(await refusal(deleteOAuthClient(fork(), { id: 2_000_000 }, { actorId }))).toBe(
-      'CLIENT_NOT_FOUND',
-    );
+    expect(
+      await refusal(deleteOAuthClient(fork(), { id: 2_000_000 }, { actorId, endGrants: noGrants })),
+    ).toBe('CLIENT_NOT_FOUND');
+  });
+
+  it('ends the grants of the deleted client, and keeps the client when that fails', async () => {
+    const kept = await newClient();
+    const failing = () => Promise.reject(new Error('key-value store down'));
+    await expect(
+      deleteOAuthClient(fork(), { id: kept.id }, { actorId, endGrants: failing }),
+    ).rejects.toThrow('key-value store down');
+    expect(await reload(kept.id)).not.toBeNull();
+    expect((await auditRows(kept.clientId)).map((row) => row.action)).toEqual(['create']);
+
+    const ended: string[] = [];
+    const endGrants = async (clientId: string) => {
+      ended.push(clientId);
+    };
+    await deleteOAuthClient(fork(), { id: kept.id }, { actorId, endGrants });
+    expect(ended).toEqual([kept.clientId]);
+    expect(await reload(kept.id)).toBeNull();
   });
 });
 
@@ -379,8 +433,14 @@ describe('a change whose audit row cannot be written', () => {
           { actorId, pepper: PEPPER },
         ),
     ],
-    ['a deactivation', (id: number) => setOAuthClientActive(fork(), { id }, false, { actorId })],
-    ['a deletion', (id: number) => deleteOAuthClient(fork(), { id }, { actorId })],
+    [
+      'a deactivation',
+      (id: number) => setOAuthClientActive(fork(), { id }, false, { actorId, endGrants: noGrants }),
+    ],
+    [
+      'a deletion',
+      (id: number) => deleteOAuthClient(fork(), { id }, { actorId, endGrants: noGrants }),
+    ],
     [
       'a new secret',
       (id: number) => regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER }),

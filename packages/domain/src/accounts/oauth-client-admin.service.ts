@@ -22,6 +22,18 @@ export interface OAuthClientChangeOptions {
   actorId: number | null;
 }
 
+export interface OAuthClientEndOptions extends OAuthClientChangeOptions {
+  /**
+   * Ends every grant the client holds: users' remembered consents, codes, refresh and access
+   * tokens (they live in the authorization server's key-value store, which this package does
+   * not know). Called when a client is deactivated or deleted, inside the transaction after the
+   * change is flushed and before it commits: if it throws, the change is rolled back, so a client
+   * is never gone while its grants live on (a client_id registered again later, or the client
+   * reactivated, must not inherit them). Required, so that no caller can forget it.
+   */
+  endGrants: (clientId: string) => Promise<void>;
+}
+
 export interface OAuthClientSecretOptions extends OAuthClientChangeOptions {
   /** The server-side pepper of client secret hashes (CLIENT_SECRET_PEPPER). */
   pepper: string;
@@ -171,7 +183,7 @@ export async function setOAuthClientActive(
   em: EntityManager,
   ref: OAuthClientRef,
   active: boolean,
-  options: OAuthClientChangeOptions,
+  options: OAuthClientEndOptions,
 ): Promise<{ clientId: string; changed: boolean }> {
   return em.transactional(async (tx) => {
     const client = await lockClient(tx, ref);
@@ -182,24 +194,31 @@ export async function setOAuthClientActive(
     audit(tx, client, active ? 'activate' : 'deactivate', options.actorId, {
       active: { from: !active, to: active },
     });
+    if (!active) {
+      await tx.flush();
+      await options.endGrants(client.clientId);
+    }
     return { clientId: client.clientId, changed: true };
   });
 }
 
 /**
  * Deletes a client. The audit row keeps its last settings (it outlives the client, naming it by
- * client_id), so the trail still tells what was removed.
+ * client_id), so the trail still tells what was removed. Its grants end with it (`endGrants`):
+ * the client_id may be registered again, by someone else.
  */
 export async function deleteOAuthClient(
   em: EntityManager,
   ref: OAuthClientRef,
-  options: OAuthClientChangeOptions,
+  options: OAuthClientEndOptions,
 ): Promise<{ clientId: string }> {
   return em.transactional(async (tx) => {
     const client = await lockClient(tx, ref);
     const snapshot = Object.fromEntries(SETTING_FIELDS.map((field) => [field, client[field]]));
     audit(tx, client, 'delete', options.actorId, { ...snapshot, active: client.active });
     tx.remove(client);
+    await tx.flush();
+    await options.endGrants(client.clientId);
     return { clientId: client.clientId };
   });
 }
