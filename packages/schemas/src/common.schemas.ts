@@ -25,3 +25,36 @@ export function DateTime(options: { title?: string; description?: string } = {})
 export function SqlDateTime(options: { title?: string; description?: string } = {}) {
   return Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', ...options });
 }
+
+/**
+ * Every character that counts as white space somewhere a text passes through: JavaScript's `\s`
+ * and PostgreSQL's `[[:space:]]`, under the libc (C.UTF-8) and under ICU collations alike. ICU
+ * also counts U+001C..U+001F, U+0085, U+00A0, U+2007 and U+202F, which `\s` partly misses; a
+ * text blank by any of them is blank here, so a text these schemas accept never fails a
+ * database CHECK such as `body ~ '[^[:space:]]'`.
+ */
+export const SPACE_CHARACTERS =
+  '\\t\\n\\v\\f\\r\\u001c-\\u001f \\u0085\\u00a0\\u1680\\u2000-\\u200a\\u2028\\u2029\\u202f\\u205f\\u3000\\ufeff';
+
+/** Matches a text with at least one character that is not white space (SPACE_CHARACTERS). */
+export const NOT_BLANK_PATTERN = `[^${SPACE_CHARACTERS}]`;
+
+const SPACE = new RegExp(`[${SPACE_CHARACTERS}]`);
+
+/**
+ * The text without leading and trailing white space of SPACE_CHARACTERS: the trim that agrees
+ * with NOT_BLANK_PATTERN (String.prototype.trim keeps U+0085 and U+001C..U+001F). A loop rather
+ * than a regular expression, so a long run of inner spaces costs linear time.
+ */
+export function trimSpace(text: string): string {
+  let start = 0;
+  let end = text.length;
+  while (start < end && SPACE.test(text.charAt(start))) start += 1;
+  while (end > start && SPACE.test(text.charAt(end - 1))) end -= 1;
+  return text.slice(start, end);
+}
+
+/** A text with at least one character that is not white space; stored trimmed (trimSpace). */
+export function NonBlankText(options: { maxLength: number; description?: string }) {
+  return Type.String({ minLength: 1, pattern: NOT_BLANK_PATTERN, ...options });
+}

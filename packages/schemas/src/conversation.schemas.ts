@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Id, MAX_ID, Nullable } from './common.schemas.ts';
+import { DateTime, Id, MAX_ID, NonBlankText, Nullable } from './common.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
 export const MESSAGE_BODY_MAX_LENGTH = 10_000;
@@ -7,7 +7,7 @@ export const MESSAGE_BODY_MAX_LENGTH = 10_000;
 export const MessageBodySchema = Type.Object(
   {
     // At least one non-space character: a blank message is refused, whatever its length.
-    body: Type.String({ minLength: 1, maxLength: MESSAGE_BODY_MAX_LENGTH, pattern: '\\S' }),
+    body: NonBlankText({ maxLength: MESSAGE_BODY_MAX_LENGTH }),
     clientKey: Type.Optional(
       Type.String({
         pattern: '^[0-9a-f]{12}$',

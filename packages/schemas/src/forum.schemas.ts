@@ -1,10 +1,10 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Id, MAX_ID, Nullable } from './common.schemas.ts';
+import { DateTime, Id, MAX_ID, NonBlankText, Nullable } from './common.schemas.ts';
 import { PositiveIdParam } from './params.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
 export const ForumPostHideBodySchema = Type.Object(
-  { reason: Type.String({ minLength: 1, maxLength: 255, pattern: '\\S' }) },
+  { reason: NonBlankText({ maxLength: 255 }) },
   { title: 'ForumPostHideBody', additionalProperties: false },
 );
 export type ForumPostHideBody = Static<typeof ForumPostHideBodySchema>;

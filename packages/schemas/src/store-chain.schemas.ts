@@ -1,5 +1,5 @@
 import { type Static, Type } from 'typebox';
-import { DateTime, Id, MAX_ID, Nullable } from './common.schemas.ts';
+import { DateTime, Id, MAX_ID, Nullable, SPACE_CHARACTERS } from './common.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
 /** 0 not cooperating, 1 waiting, 2 cooperating, 3 insufficient branches, 4 closed. */
@@ -36,8 +36,9 @@ export const StoreChainReadSchema = Type.Object(
 );
 export type StoreChainRead = Static<typeof StoreChainReadSchema>;
 
-// A name is shown in lists and e-mails as plain text: no markup, no line breaks, not blank.
-const CHAIN_NAME_PATTERN = '^(?!\\s*$)[^<>\\r\\n\\u2028\\u2029]+$';
+// A name is shown in lists and e-mails as plain text: no markup, no line breaks, not blank
+// (blank by the white space of SPACE_CHARACTERS, as everywhere).
+const CHAIN_NAME_PATTERN = `^(?![${SPACE_CHARACTERS}]*$)[^<>\\n\\v\\f\\r\\u0085\\u2028\\u2029]+$`;
 
 /** Every field optional, at least one present; a patch that changes nothing is a 400 later. */
 export const StoreChainUpdateBodySchema = Type.Object(

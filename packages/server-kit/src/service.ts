@@ -15,6 +15,7 @@ import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { rejectingNulCharacters } from './validation.ts';
 
 /** Infrastructure handed in by the one-process start, so both services share it. */
 export interface SharedInfrastructure {
@@ -32,6 +33,7 @@ function trustProxySetting(value: string): boolean | string {
 // TypeBox's checker knows no string formats until they are registered (email, uuid, date-time).
 registerAjvFormats();
 
+// No request part may carry U+0000: PostgreSQL text cannot hold it (validation.ts).
 function createBareApp(settings: CommonEnv) {
   return Fastify({
     logger: loggerOptions(settings.LOG_LEVEL),
@@ -39,7 +41,7 @@ function createBareApp(settings: CommonEnv) {
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
   })
-    .setValidatorCompiler(TypeBoxValidatorCompiler)
+    .setValidatorCompiler(rejectingNulCharacters(TypeBoxValidatorCompiler))
     .withTypeProvider<TypeBoxTypeProvider>();
 }
 

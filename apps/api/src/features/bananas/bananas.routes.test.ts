@@ -114,6 +114,8 @@ describe('bananas: give, remove and list', () => {
       ['99 characters', 'b'.repeat(99), 422],
       ['100 characters', 'b'.repeat(100), 201],
       ['99 characters padded with spaces', `  ${'b'.repeat(99)}  `, 422],
+      // White space to PostgreSQL (ICU), which String.prototype.trim would keep.
+      ['99 characters padded with U+0085 and U+001C', `\u0085${'b'.repeat(99)}\u001c`, 422],
       ['99 emoji (198 UTF-16 units)', '🍌'.repeat(99), 422],
       ['100 emoji', '🍌'.repeat(100), 201],
       ['an empty message', '', 422],
@@ -134,6 +136,8 @@ describe('bananas: give, remove and list', () => {
       ['a message of 5001 characters', { message: 'b'.repeat(5001) }],
       ['a message that is not a string', { message: 100 }],
       ['an unknown key', { message: MESSAGE, emoji: '🍌' }],
+      ['a message with a NUL character', { message: `${MESSAGE}\u0000` }],
+      ['a NUL character in an unknown key', { message: MESSAGE, 'x\u0000': 1 }],
     ])('answers 400 for %s', async (_what, payload) => {
       const recipient = await createUser();
       const response = await give(await as('dana'), recipient, payload);

@@ -6,7 +6,7 @@ import {
   type Role,
   WellKnownUnit,
 } from '@foodshare/domain';
-import type { Banana, BananaList, UserStub } from '@foodshare/schemas';
+import { type Banana, type BananaList, trimSpace, type UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
@@ -51,7 +51,7 @@ export async function giveBanana(
   const recipient = { id: recipientId, role: facts.role, verified: facts.verified };
   const decision = mayGiveBanana(actor, { recipient, alreadyGiven: facts.already_given });
   if (!decision.allowed) throw Problem.forbidden(decision.reason, REFUSALS[decision.reason]);
-  const text = message.trim();
+  const text = trimSpace(message);
   if (characterCount(text) < BANANA_MESSAGE_MIN_LENGTH) {
     throw Problem.unprocessable(
       'BANANA_MESSAGE_TOO_SHORT',

@@ -144,6 +144,14 @@ describe('conversations: messages, read status, conversation', () => {
       expect(listed[0]).toMatchObject({ id: message.id, body: 'Bin dabei!', authorId: bob });
     });
 
+    it('trims all white space PostgreSQL counts, U+0085 and U+001C included', async () => {
+      const response = await send(await as('bob'), ids.conversationId, {
+        body: '\u0085\u001c Bin dabei!\u2007\u0085',
+      });
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({ body: 'Bin dabei!' });
+    });
+
     it('sends into the demo conversation for each member', async () => {
       for (const name of ['alice', 'bob', 'carla'] as const) {
         const response = await send(await as(name), ids.conversationId, {
@@ -223,6 +231,14 @@ describe('conversations: messages, read status, conversation', () => {
     it.each([
       ['an empty body', { body: '' }],
       ['a blank body', { body: ' \n\t ' }],
+      // PostgreSQL cannot store U+0000 (error 22021): refused before it reaches SQL.
+      ['a body with a NUL character', { body: 'Hi\u0000there' }],
+      ['a body that is only NUL', { body: '\u0000' }],
+      // Blank to the messages_body_check under an ICU collation, though not to JS `\s`.
+      ['a body of U+0085 (next line)', { body: '\u0085' }],
+      ['a body of U+001C..U+001F', { body: '\u001c\u001d\u001e\u001f' }],
+      ['a body of no-break spaces', { body: '\u00a0\u2007\u202f' }],
+      ['a clientKey with a NUL character', { body: 'Hi', clientKey: 'a1b2c3d4e5f\u0000' }],
       ['no body', {}],
       ['a body that is a number', { body: 5 }],
       ['a body of 10 001 characters', { body: 'm'.repeat(10_001) }],

@@ -4,7 +4,13 @@ import {
   maySendMessage,
   mayReadConversation,
 } from '@foodshare/domain';
-import type { ConversationMessageList, Message, MessageBody, UserStub } from '@foodshare/schemas';
+import {
+  type ConversationMessageList,
+  type Message,
+  type MessageBody,
+  trimSpace,
+  type UserStub,
+} from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
@@ -42,7 +48,7 @@ export function sendMessage(
   return em.transactional(async (tx) => {
     const facts = await loadConversationFacts(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
-    const body = input.body.trim();
+    const body = trimSpace(input.body);
     const clientKey = input.clientKey ?? null;
     // The unique (conversation, author, client key) constraint makes a retry race-safe: the
     // second insert waits for the first and then does nothing.

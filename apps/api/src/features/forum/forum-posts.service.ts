@@ -8,11 +8,12 @@ import {
   mayRestoreForumPost,
   maySeeHiddenForumPostBody,
 } from '@foodshare/domain';
-import type {
-  ForumPostHideRecord,
-  ForumPostHideState,
-  ForumPostList,
-  UserStub,
+import {
+  type ForumPostHideRecord,
+  type ForumPostHideState,
+  type ForumPostList,
+  trimSpace,
+  type UserStub,
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import {
@@ -122,7 +123,7 @@ export async function hidePost(
       where p.id = ? and p.hidden_at is null
       returning p.hidden_at, p.hide_reason,
                 (select ${userStubJson('h')} from users h where h.id = p.hidden_by_id) as moderator`,
-    [actor.id, reason.trim(), postId],
+    [actor.id, trimSpace(reason), postId],
   );
   const row = rows[0];
   if (!row) throw Problem.badRequest('POST_ALREADY_HIDDEN', 'The post is hidden already.');

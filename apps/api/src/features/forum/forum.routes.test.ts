@@ -306,6 +306,8 @@ describe('forum post hiding: GET, PATCH, DELETE /api/forum/post/{postId}/hide', 
       ['a reason of 255 characters', 'r'.repeat(255), 200],
       ['a reason of 256 characters', 'r'.repeat(256), 400],
       ['a reason that is a number', 5, 400],
+      ['a reason with a NUL character', 'Spam\u0000', 400],
+      ['a reason of U+0085 (blank to PostgreSQL under ICU)', '\u0085', 400],
     ])('answers %s with %i', async (_what, reason, status) => {
       const postId = await createPost();
       const response = await hide(await as('dana'), postId, reason);

@@ -163,6 +163,15 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(response.json().errors.length).toBeGreaterThan(0);
   });
 
+  it.each([
+    ['an email', { email: 'ada@example.org\u0000', password: 'x' }],
+    ['a password', { email: 'ada@example.org', password: 'pass\u0000word' }],
+  ])('rejects a NUL character in %s with a validation problem', async (_what, body) => {
+    const response = await login(body);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
+  });
+
   it('answers 401 to an anonymous or unknown session', async () => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/users/current' });
     expect(anonymous.statusCode).toBe(401);
