@@ -74,6 +74,9 @@ function localeOf(request: FastifyRequest): { locale: Locale; texts: AdminTexts 
 export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const flashes = new SecretFlashStore(app.kv);
   const pepper = () => app.oauth.secrets.clientSecretPepper;
+  // A deactivated or deleted client loses every grant it holds: users' remembered consents and
+  // all its tokens. Run inside the change's transaction, so the change fails if this does.
+  const endGrants = (clientId: string) => app.tokenState.endClientGrants(clientId);
 
   // Hooks of this plugin apply to its routes only (no fastify-plugin wrapper).
   app.addHook('onRequest', async (request, reply) => {
@@ -307,7 +310,10 @@ export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) =>
         const actor = await actorId(request);
         let result;
         try {
-          result = await setOAuthClientActive(request.em, { id }, active, { actorId: actor });
+          result = await setOAuthClientActive(request.em, { id }, active, {
+            actorId: actor,
+            endGrants,
+          });
         } catch (error) {
           if (isClientGone(error)) return sendNotFound(request, reply);
           throw error;
@@ -351,7 +357,7 @@ export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) =>
       const actor = await actorId(request);
       let deleted;
       try {
-        deleted = await deleteOAuthClient(request.em, { id }, { actorId: actor });
+        deleted = await deleteOAuthClient(request.em, { id }, { actorId: actor, endGrants });
       } catch (error) {
         if (isClientGone(error)) return sendNotFound(request, reply);
         throw error;

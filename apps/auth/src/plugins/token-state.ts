@@ -1,8 +1,20 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RefreshTokenCodec } from '../endpoints/token/refresh-token-codec.ts';
-import { AccessTokenDenyList } from '../stores/access-token-deny-list.store.ts';
+import { AccessTokenDenyList, denyKey } from '../stores/access-token-deny-list.store.ts';
+import {
+  ClientGrantCutoffs,
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from '../stores/client-grant-cutoffs.store.ts';
+import { REMEMBERED_CONSENT_TTL_MS } from '../stores/consents.store.ts';
 import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
+
+/** What access-token verification found in the key-value store; `valid` when nothing. */
+export type AccessTokenState = 'valid' | 'revoked' | 'client_grants_ended';
+
+const DAY_MS = 24 * 3600 * 1000;
 
 /** Token state the endpoints and pages share (owner: token endpoint). */
 export interface TokenState {
@@ -18,6 +30,22 @@ export interface TokenState {
   revokeGrant(userId: number, clientId: string): Promise<void>;
   /** True when the access token with this `jti` was revoked before its expiry. */
   isAccessTokenRevoked(jti: string): Promise<boolean>;
+  /**
+   * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
+   * after its client's grants were last ended. One round trip to the key-value store.
+   */
+  accessTokenState(token: {
+    jti: string;
+    clientId: string;
+    iat: number;
+  }): Promise<AccessTokenState>;
+  /** When each client's grants were last ended (ClientGrantCutoffs). */
+  clientGrants: ClientGrantCutoffs;
+  /**
+   * Voids every grant of the client issued so far (remembered consents, codes, refresh families,
+   * access tokens): for a client being deactivated or deleted (the admin pages).
+   */
+  endClientGrants(clientId: string): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -39,6 +67,15 @@ export const tokenStatePlugin = fp(
       denyList,
       refreshTtlMs: config.REFRESH_TOKEN_TTL_SECONDS * 1000,
     });
+    // The cutoff must outlive every grant it voids, or that grant would return when it expires.
+    const clientGrants = new ClientGrantCutoffs(app.kv, {
+      ttlMs:
+        Math.max(
+          REMEMBERED_CONSENT_TTL_MS,
+          config.REFRESH_TOKEN_TTL_SECONDS * 1000,
+          config.ACCESS_TOKEN_TTL_SECONDS * 1000,
+        ) + DAY_MS,
+    });
     const tokenState: TokenState = {
       families,
       denyList,
@@ -48,6 +85,19 @@ export const tokenStatePlugin = fp(
         await Promise.all(ids.map((id) => families.revoke(id)));
       },
       isAccessTokenRevoked: (jti) => denyList.isDenied(jti),
+      async accessTokenState({ jti, clientId, iat }) {
+        const [denied, cutoff] = await app.kv.getMany(denyKey(jti), clientGrantCutoffKey(clientId));
+        if (denied != null) return 'revoked';
+        if (issuedBeforeCutoff(iat * 1000, parseCutoff(cutoff ?? null))) {
+          return 'client_grants_ended';
+        }
+        return 'valid';
+      },
+      clientGrants,
+      async endClientGrants(clientId) {
+        const cutoff = await clientGrants.endGrants(clientId);
+        app.log.info({ clientId, cutoff }, 'ended every grant of the OAuth client issued so far');
+      },
     };
     app.decorate('tokenState', tokenState);
   },

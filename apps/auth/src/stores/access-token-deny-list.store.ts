@@ -1,6 +1,7 @@
 import type { KeyValueStore } from '@foodshare/server-kit';
 
-const denyKey = (jti: string) => `oauth:deny:${jti}`;
+/** Exported so that userinfo can read it in one round trip with the client's grant cutoff. */
+export const denyKey = (jti: string) => `oauth:deny:${jti}`;
 
 /**
  * Revoked access tokens by `jti`. Access tokens are self-contained JWTs, so revocation before

@@ -1,6 +1,7 @@
 import { MemoryKeyValueStore } from '@foodshare/server-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthorizationCodeStore } from './authorization-codes.store.ts';
+import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 
 describe('AuthorizationCodeStore', () => {
   let kv: MemoryKeyValueStore;
@@ -31,6 +32,16 @@ describe('AuthorizationCodeStore', () => {
     expect(Buffer.from(code, 'base64url')).toHaveLength(32);
     expect(await kv.get(`oauth:code:${code}`)).toBeNull();
     expect(await codes.find(code)).toMatchObject({ ...grant, issuedAt: expect.any(Number) });
+  });
+
+  it('has no code issued before its client’s grants were ended', async () => {
+    const code = await codes.issue(grant);
+    const otherClients = await codes.issue({ ...grant, clientId: 'other-client' });
+    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, now: () => Date.now() + 1 }).endGrants(
+      'client',
+    );
+    expect(await codes.find(code)).toBeNull();
+    expect(await codes.find(otherClients)).not.toBeNull();
   });
 
   it('redeems a code once: of 20 concurrent redemptions exactly one wins', async () => {

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
+import { issuedBeforeCutoff, readClientGrantCutoff } from './client-grant-cutoffs.store.ts';
 
 /** What an authorization code stands for: decided at /oauth/authorize, redeemed at /oauth/token. */
 export interface AuthorizationCodeGrant {
@@ -54,10 +55,16 @@ export class AuthorizationCodeStore {
     return code;
   }
 
-  /** The grant of an unredeemed code, or null (unknown, redeemed or past its key's lifetime). */
+  /**
+   * The grant of an unredeemed code, or null (unknown, redeemed or past its key's lifetime, or
+   * issued before its client's grants were ended: ClientGrantCutoffs).
+   */
   async find(code: string): Promise<AuthorizationCodeGrant | null> {
     const raw = await this.store.get(codeKey(code));
-    return raw === null ? null : (JSON.parse(raw) as AuthorizationCodeGrant);
+    if (raw === null) return null;
+    const grant = JSON.parse(raw) as AuthorizationCodeGrant;
+    const cutoff = await readClientGrantCutoff(this.store, grant.clientId);
+    return issuedBeforeCutoff(grant.issuedAt, cutoff) ? null : grant;
   }
 
   /** SPEC Limits: a code is good for 10 minutes from its issue, whatever the store still holds. */

@@ -1,6 +1,7 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 import { ConsentStore } from './consents.store.ts';
 
 const implementations: [string, () => Promise<KeyValueStore>][] = [
@@ -11,12 +12,14 @@ const implementations: [string, () => Promise<KeyValueStore>][] = [
 describe.each(implementations)('remembered consent on %s', (_name, open) => {
   let kv: KeyValueStore;
   let consents: ConsentStore;
+  let cutoffs: ClientGrantCutoffs;
   let clock: number;
 
   beforeEach(async () => {
     kv = await open();
     clock = Date.now();
     consents = new ConsentStore(kv, undefined, () => clock);
+    cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 60_000, now: () => clock });
   });
   afterEach(async () => {
     await kv.close();
@@ -64,5 +67,22 @@ describe.each(implementations)('remembered consent on %s', (_name, open) => {
     expect(await consents.covers(1, 'app', ['openid'])).toBe(false);
     expect(await consents.list(1)).toEqual([]);
     expect(await consents.revoke(1, 'app')).toBe(false);
+  });
+
+  it('is void once the client’s grants were ended, and a later consent counts again', async () => {
+    await consents.remember(1, 'app', ['openid', 'profile']);
+    await consents.remember(1, 'other-app', ['openid']);
+    clock += 1000;
+    await cutoffs.endGrants('app');
+    expect(await consents.find(1, 'app')).toBeNull();
+    expect(await consents.covers(1, 'app', ['openid'])).toBe(false);
+    expect((await consents.list(1)).map((consent) => consent.clientId)).toEqual(['other-app']);
+
+    clock += 1000;
+    // Given anew, to the client as it is now: the scopes allowed before the cutoff are not added.
+    const renewed = await consents.remember(1, 'app', ['openid']);
+    expect(renewed.scopes).toEqual(['openid']);
+    expect(await consents.covers(1, 'app', ['openid'])).toBe(true);
+    expect(await consents.covers(1, 'app', ['openid', 'profile'])).toBe(false);
   });
 });

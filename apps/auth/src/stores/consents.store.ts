@@ -1,4 +1,9 @@
 import type { KeyValueStore } from '@foodshare/server-kit';
+import {
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from './client-grant-cutoffs.store.ts';
 
 /** A consent the user asked us to remember ("remember this choice"). */
 export interface RememberedConsent {
@@ -36,9 +41,19 @@ export class ConsentStore {
     this.now = now;
   }
 
+  /**
+   * The remembered consent, or null. A consent given before the client's grants were ended
+   * (deactivated or deleted, ClientGrantCutoffs) is none: it was given to a client that no longer
+   * exists as it was, and a client_id registered again must ask anew.
+   */
   async find(userId: number, clientId: string): Promise<RememberedConsent | null> {
-    const value = await this.store.get(consentKey(userId, clientId));
-    return value === null ? null : (JSON.parse(value) as RememberedConsent);
+    const [value, cutoff] = await this.store.getMany(
+      consentKey(userId, clientId),
+      clientGrantCutoffKey(clientId),
+    );
+    if (value == null) return null;
+    const consent = JSON.parse(value) as RememberedConsent;
+    return issuedBeforeCutoff(consent.grantedAt, parseCutoff(cutoff ?? null)) ? null : consent;
   }
 
   /** True when the user has remembered a consent to this client for every scope asked for. */

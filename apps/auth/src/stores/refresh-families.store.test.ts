@@ -1,6 +1,7 @@
 import { MemoryKeyValueStore } from '@foodshare/server-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
 
 describe('RefreshFamilyStore', () => {
@@ -72,6 +73,19 @@ describe('RefreshFamilyStore', () => {
     expect(await families.find(family.id)).toBeNull();
     expect(await families.recordAccessToken(family.id, 'late-at', now + 30_000)).toBe(false);
     expect(await denyList.isDenied('late-at')).toBe(true);
+  });
+
+  it('has no family that began before its client’s grants were ended', async () => {
+    const old = await newFamily('old', 7, 'client');
+    const other = await newFamily('other', 7, 'other-client');
+    const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, now: () => now });
+    now += 10;
+    await cutoffs.endGrants('client');
+    expect(await families.find(old.id)).toBeNull();
+    expect(await families.find(other.id)).toEqual(other);
+    now += 10;
+    const later = await newFamily('later', 7, 'client');
+    expect(await families.find(later.id)).toEqual(later);
   });
 
   it('lists the live families of a user with a client', async () => {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import type { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { issuedBeforeCutoff, readClientGrantCutoff } from './client-grant-cutoffs.store.ts';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
@@ -73,13 +74,16 @@ export class RefreshFamilyStore {
     return record;
   }
 
-  /** The family, or null when it expired or was revoked. */
+  /**
+   * The family, or null when it expired or was revoked, or began before its client's grants
+   * were ended (the client was deactivated or deleted since, ClientGrantCutoffs).
+   */
   async find(id: string): Promise<RefreshFamily | null> {
-    const [record, revoked] = await Promise.all([
-      this.#store.get(familyKey(id)),
-      this.isRevoked(id),
-    ]);
-    return record === null || revoked ? null : (JSON.parse(record) as RefreshFamily);
+    const [record, revoked] = await this.#store.getMany(familyKey(id), revokedKey(id));
+    if (record == null || revoked != null) return null;
+    const family = JSON.parse(record) as RefreshFamily;
+    const cutoff = await readClientGrantCutoff(this.#store, family.clientId);
+    return issuedBeforeCutoff(family.createdAt, cutoff) ? null : family;
   }
 
   async isRevoked(id: string): Promise<boolean> {

@@ -28,8 +28,8 @@ export function bearerToken(authorization: string | undefined): string {
 }
 
 /**
- * An access token this server issued (RS256, typ at+jwt, RFC 9068), unexpired and not revoked.
- * Anything else is `invalid_token`.
+ * An access token this server issued (RS256, typ at+jwt, RFC 9068), unexpired, not revoked, and
+ * issued after its client's grants were last ended. Anything else is `invalid_token`.
  */
 export async function verifyAccessToken(
   app: FastifyInstance,
@@ -42,16 +42,23 @@ export async function verifyAccessToken(
     if (error instanceof InvalidTokenError) throw invalidToken(error.message);
     throw error;
   }
-  const { sub, client_id: clientId, scope, jti } = claims;
+  const { sub, client_id: clientId, scope, jti, iat } = claims;
   if (
     typeof sub !== 'string' ||
     !/^[1-9][0-9]{0,9}$/.test(sub) ||
     typeof clientId !== 'string' ||
     typeof scope !== 'string' ||
-    typeof jti !== 'string'
+    typeof jti !== 'string' ||
+    typeof iat !== 'number'
   ) {
     throw invalidToken('The token lacks the claims of an access token');
   }
-  if (await app.tokenState.isAccessTokenRevoked(jti)) throw invalidToken('The token was revoked');
+  // One key-value round trip: the deny list and the client's grant cutoff (a token of a client
+  // deactivated or deleted since, or of an earlier holder of its client_id, is void).
+  const state = await app.tokenState.accessTokenState({ jti, clientId, iat });
+  if (state === 'revoked') throw invalidToken('The token was revoked');
+  if (state === 'client_grants_ended') {
+    throw invalidToken('The client of this token was deactivated or deleted since');
+  }
   return { userId: Number(sub), clientId, scopes: scope.split(' '), jti };
 }
