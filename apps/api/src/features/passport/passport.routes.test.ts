@@ -1,21 +1,39 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mayCreatePassport, openOrm, Role, type MikroORM } from '@foodshare/domain';
 import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import jsQRModule from 'jsqr';
+import { PNG } from 'pngjs';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import type * as PassportCard from './passport-card.ts';
 import { CARD_HEIGHT_PT, CARD_WIDTH_PT } from './passport-card.ts';
 import { passportValidity } from './passport-validity.ts';
 
 const run = promisify(execFile);
+// jsqr is CommonJS with `exports.default`: under NodeNext its default import is the module.
+const jsQR = jsQRModule.default;
 const ids = inject('demoIds');
+
+/** Runs before the card is drawn, when a test sets it: to fail the drawing or look around. */
+const beforeDrawing = vi.hoisted(() => ({ hook: null as null | (() => Promise<void>) }));
+vi.mock('./passport-card.ts', async (importOriginal) => {
+  const card = await importOriginal<typeof PassportCard>();
+  return {
+    ...card,
+    renderPassportCard: async (input: Parameters<typeof card.renderPassportCard>[0]) => {
+      await beforeDrawing.hook?.();
+      return card.renderPassportCard(input);
+    },
+  };
+});
 
 /** 83 x 53.3 mm in points, as pdfinfo prints it. */
 const WIDTH_PT = (83 * 72) / 25.4;
@@ -77,6 +95,15 @@ describe('passport: POST /api/user/current/passport', () => {
     };
   }
 
+  /** The text of the QR code on the card: page rendered by poppler, decoded by jsQR. */
+  async function qrCodeOf(pdf: Buffer): Promise<string | undefined> {
+    const base = join(workDir, `qr-${createHash('sha256').update(pdf).digest('hex')}`);
+    await writeFile(`${base}.pdf`, pdf);
+    await run('pdftoppm', ['-png', '-r', '300', '-singlefile', `${base}.pdf`, base]);
+    const png = PNG.sync.read(await readFile(`${base}.png`));
+    return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
+  }
+
   async function passportOf(userId: number): Promise<{ pdf: Buffer; rendered: RenderedPdf }> {
     const response = await create(await signInAs(app, userId));
     expect(response.statusCode).toBe(200);
@@ -102,6 +129,10 @@ describe('passport: POST /api/user/current/passport', () => {
     app = built.app;
     orm = await openOrm({ url: built.database.url });
     workDir = await mkdtemp(join(tmpdir(), 'passport-test-'));
+  });
+
+  afterEach(() => {
+    beforeDrawing.hook = null;
   });
 
   afterAll(async () => {
@@ -130,13 +161,14 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(rendered.text).toMatch(new RegExp(`\\bID ${ids.users.alice}\\b`));
     // alice's avatar is on the card.
     expect(rendered.images).toBe(1);
-    // The QR code links to the profile; the same link is clickable on the card.
-    expect(pdf.toString('latin1')).toContain(`${app.config.BASE_URL}/profile/${ids.users.alice}`);
+    // The QR code, decoded from the rendered page, links to the profile.
+    expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.alice}`);
     expect(await generationsOf(ids.users.alice)).toBe(before + 1);
   });
 
   it('makes the card without a photo for a user who has none', async () => {
-    const { rendered } = await passportOf(ids.users.bob);
+    const { pdf, rendered } = await passportOf(ids.users.bob);
+    expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.bob}`);
     expect(rendered.pages).toBe(1);
     expect(rendered.images).toBe(0);
     expect(rendered.text).toContain('Bob Beispiel');
@@ -205,7 +237,66 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(await generationsOf(ids.users.dana)).toBe(before);
   });
 
+  it('records nothing when the card cannot be drawn', async () => {
+    const before = await generationsOf(ids.users.dana);
+    beforeDrawing.hook = () => Promise.reject(new Error('drawing refused by test'));
+    const response = await create(await signInAs(app, ids.users.dana));
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toContain('refused by test');
+    expect(await generationsOf(ids.users.dana)).toBe(before);
+  });
+
+  it('holds no transaction open while it draws the card', async () => {
+    let openTransactions: number | undefined;
+    beforeDrawing.hook = async () => {
+      const rows = await sql<{ n: number }[]>(
+        `select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and xact_start is not null and pid <> pg_backend_pid()`,
+      );
+      openTransactions = rows[0]!.n;
+    };
+    const before = await generationsOf(ids.users.dana);
+    const { pdf } = await passportOf(ids.users.dana);
+    expect(openTransactions).toBe(0);
+    expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.dana}`);
+    expect(await generationsOf(ids.users.dana)).toBe(before + 1);
+  });
+
+  it('records nothing for an account deactivated while its card was drawn', async () => {
+    const userId = await createUser('deactivated', Role.Foodsaver, true);
+    const client = await signInAs(app, userId);
+    beforeDrawing.hook = async () => {
+      await sql('update users set activated = false where id = ?', [userId]);
+    };
+    const response = await create(client);
+    expect(response.statusCode).toBe(401);
+    expect(await generationsOf(userId)).toBe(0);
+  });
+
   describe('GET /api/user/current/passport/generations', () => {
+    const generations = (client: SignedInClient) =>
+      app.inject({
+        method: 'GET',
+        url: '/api/user/current/passport/generations',
+        cookies: client.cookies,
+      });
+
+    it('refuses an unverified user with 403, as the POST does', async () => {
+      const response = await generations(await signInAs(app, ids.users.carla));
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });
+    });
+
+    it('answers 401 once the account is deactivated, as the POST does', async () => {
+      const userId = await createUser('gone', Role.Foodsaver, true);
+      const client = await signInAs(app, userId);
+      expect((await generations(client)).statusCode).toBe(200);
+      await sql('update users set activated = false where id = ?', [userId]);
+      const response = await generations(client);
+      expect(response.statusCode).toBe(401);
+      expect((await create(client)).statusCode).toBe(401);
+    });
+
     it('lists the caller’s generations newest first, the new one on top', async () => {
       const client = await signInAs(app, ids.users.kim);
       const list = () =>

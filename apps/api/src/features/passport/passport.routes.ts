@@ -1,5 +1,5 @@
 import { PassportGenerationListSchema, PassportPdfSchema, ProblemSchema } from '@foodshare/schemas';
-import { requireActor, requireSession } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { generatePassport, listPassportGenerations } from './passport.service.ts';
 
@@ -41,9 +41,10 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['passport'],
         summary: 'The caller’s recorded passport generations, newest first',
-        response: { 200: PassportGenerationListSchema, 401: ProblemSchema },
+        description: 'For the users who may create a passport: verified, with an active account.',
+        response: { 200: PassportGenerationListSchema, 401: ProblemSchema, 403: ProblemSchema },
       },
     },
-    async (request) => listPassportGenerations(request.em, requireSession(request).userId),
+    async (request) => listPassportGenerations(request.em, await requireActor(request)),
   );
 };

@@ -22,9 +22,10 @@ export function profileUrl(baseUrl: string, userId: number): string {
 }
 
 /**
- * The caller's passport card as a PDF. The holder's data is read, the card drawn and the
- * generation recorded in one transaction: a card that cannot be drawn is not recorded, and a
- * recorded card shows the data as it was when it was recorded.
+ * The caller's passport card as a PDF. The holder's data is read, the card drawn and only then
+ * the generation recorded: drawing takes a while and needs no database, so no connection is
+ * held (let alone a transaction kept open) meanwhile, and a card that cannot be drawn is not
+ * recorded. The record is written only while the account is still active.
  */
 export async function generatePassport(
   em: EntityManager,
@@ -38,35 +39,38 @@ export async function generatePassport(
       'Only verified users get a passport, and only their own.',
     );
   }
-  return em.transactional(async (tx) => {
-    const rows = await tx.execute<PassportHolderRow[]>(
-      `select u.id, u.first_name, u.last_name, u.role, up.mime_type, up.content
-         from users u
-         left join uploads up on up.id = u.avatar_upload_id
-        where u.id = ? and u.activated`,
-      [actor.id],
-    );
-    const holder = rows[0];
-    if (!holder) throw Problem.unauthorized('Your account is no longer active.');
-    const pdf = await renderPassportCard({
-      userId: holder.id,
-      firstName: holder.first_name,
-      lastName: holder.last_name,
-      role: holder.role,
-      ...passportValidity(now),
-      profileUrl: profileUrl(baseUrl, holder.id),
-      photo:
-        holder.mime_type !== null && holder.content !== null
-          ? { mimeType: holder.mime_type, bytes: holder.content }
-          : null,
-    });
-    await tx.execute('insert into passport_generations (user_id, generated_by_id) values (?, ?)', [
-      holder.id,
-      actor.id,
-    ]);
-    return pdf;
+  const rows = await em.execute<PassportHolderRow[]>(
+    `select u.id, u.first_name, u.last_name, u.role, up.mime_type, up.content
+       from users u
+       left join uploads up on up.id = u.avatar_upload_id
+      where u.id = ? and u.activated`,
+    [actor.id],
+  );
+  const holder = rows[0];
+  if (!holder) throw inactive();
+  const pdf = await renderPassportCard({
+    userId: holder.id,
+    firstName: holder.first_name,
+    lastName: holder.last_name,
+    role: holder.role,
+    ...passportValidity(now),
+    profileUrl: profileUrl(baseUrl, holder.id),
+    photo:
+      holder.mime_type !== null && holder.content !== null
+        ? { mimeType: holder.mime_type, bytes: holder.content }
+        : null,
   });
+  const recorded = await em.execute<{ id: number }[]>(
+    `insert into passport_generations (user_id, generated_by_id)
+     select id, ? from users where id = ? and activated
+     returning id`,
+    [actor.id, holder.id],
+  );
+  if (recorded.length === 0) throw inactive();
+  return pdf;
 }
+
+const inactive = () => Problem.unauthorized('Your account is no longer active.');
 
 interface GenerationRow {
   id: number;
@@ -74,11 +78,21 @@ interface GenerationRow {
   generated_by: UserStub | null;
 }
 
-/** The caller's recorded passport generations, newest first. */
+/**
+ * The caller's recorded passport generations, newest first: for those who may create a
+ * passport (verified, active), as the POST decides.
+ */
 export async function listPassportGenerations(
   em: EntityManager,
-  userId: number,
+  actor: Actor,
 ): Promise<PassportGenerationList> {
+  if (!mayCreatePassport(actor, { userId: actor.id })) {
+    throw Problem.forbidden(
+      'PASSPORT_FORBIDDEN',
+      'Only verified users have passports, and see only their own.',
+    );
+  }
+  const userId = actor.id;
   const rows = await em.execute<GenerationRow[]>(
     `select g.id, g.created_at,
             case when u.id is null then null else json_build_object(
