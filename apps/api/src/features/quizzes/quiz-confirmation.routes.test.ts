@@ -171,6 +171,36 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect((await current(other)).statusCode).toBe(200);
   });
 
+  it('answers 403 and changes nothing when a newer session starts while confirming', async () => {
+    const userId = await userWithSessions(0, 1, [FAILED, PASSED]);
+    const other = await signInAs(app, userId);
+    // The newer session arrives after the passed one was looked at, before it is marked: a
+    // trigger on the role update (the first write of the confirmation) starts a failed one.
+    await sql(`create function start_quiz_session() returns trigger language plpgsql as $$
+      begin
+        insert into quiz_sessions (user_id, quiz_id, status, started_at)
+        values (new.id, 1, ${FAILED}, clock_timestamp());
+        return null;
+      end $$`);
+    await sql(`create trigger start_quiz_session after update on users
+      for each row when (new.id = ${userId}) execute function start_quiz_session()`);
+    try {
+      const response = await confirm(await signInAs(app, userId), 1);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
+    } finally {
+      await sql('drop trigger start_quiz_session on users');
+      await sql('drop function start_quiz_session');
+    }
+    expect(await roleOf(userId)).toBe(0);
+    const confirmed = await sql<{ n: number }[]>(
+      'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
+      [userId],
+    );
+    expect(confirmed[0]!.n).toBe(0);
+    expect((await current(other)).statusCode).toBe(200);
+  });
+
   it('rolls the role back and ends no session when marking the quiz session fails', async () => {
     const userId = await userWithSessions(0, 1, [PASSED]);
     const other = await signInAs(app, userId);
