@@ -26,7 +26,8 @@ export type CliErrorCode =
   | 'MISSING_KEY_ENCRYPTION_KEY'
   | 'INVALID_INPUT'
   | 'DATABASE_NOT_EMPTY'
-  | 'REFUSED_IN_PRODUCTION';
+  | 'REFUSED_IN_PRODUCTION'
+  | 'RETIRE_AFTER_TOO_SHORT';
 
 /** A refusal of the command line itself (configuration, arguments), as opposed to the domain. */
 export class CliError extends Error {

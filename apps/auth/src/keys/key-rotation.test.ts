@@ -1,16 +1,19 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { DEVELOPMENT_KEY_ENCRYPTION_KEY, rotateSigningKey } from '@foodshare/domain';
-import { decodeProtectedHeader } from 'jose';
+import { rotateSigningKey, SigningKeyRotationError } from '@foodshare/domain';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type AuthApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 
 // Two instances of the auth service on one database, as a deployment runs them; each re-reads
-// the keys every 200 ms instead of every minute, so the test waits about two seconds in all.
+// the keys every 200 ms instead of every minute, and the tokens of the rotation test live two
+// seconds instead of an hour, so the test waits about three seconds in all.
 const REFRESH = { SIGNING_KEY_REFRESH_SECONDS: '0.2' };
-const ACTIVATE_AFTER_MS = 1000;
-const RETIRE_AFTER_MS = 500;
+const ACTIVATE_AFTER_MS = 600;
+const TOKEN_LIFETIME_S = 2;
+// OIDC Core 10.1.1: the retired key stays published as long as a token it signed can live.
+const RETIRE_AFTER_MS = TOKEN_LIFETIME_S * 1000;
 
 let first: AuthApp;
 let second: AuthApp;
@@ -45,19 +48,37 @@ const untilOffset = (start: number, offsetMs: number) =>
   sleep(Math.max(0, start + offsetMs - Date.now()));
 
 describe('signing-key rotation across instances', () => {
-  it('publishes the next key before it signs, then signs with it, and keeps the old one until it expires', async () => {
-    const oldKid = await signingKid(second);
-    expect(await signingKid(first)).toBe(oldKid);
-    expect(await kids(first)).toEqual([oldKid]);
+  const kek = () => first.oauth.secrets.keyEncryptionKey;
+
+  it('refuses to drop the old key from the JWKS before the 1-hour tokens it signed expire', async () => {
+    const before = await kids(first);
     const oldToken = await second.oauth.keys.signJwt({
       exp: Math.floor(Date.now() / 1000) + 3600,
     });
+    // What `pnpm cli keys rotate --retire-after 0s` (or 500ms) asked for: refused.
+    for (const retireAfterMs of [0, 500, 3600_000 - 1]) {
+      await expect(
+        rotateSigningKey(first.orm.em.fork(), kek(), { activateAfterMs: 0, retireAfterMs }),
+      ).rejects.toThrow(SigningKeyRotationError);
+    }
+    await sleep(300);
+    for (const app of [first, second]) {
+      expect(await kids(app)).toEqual(before);
+      await expect(app.oauth.keys.verifyJwt(oldToken, {})).resolves.toBeTruthy();
+    }
+  });
 
-    // What `pnpm cli keys rotate` does, from outside both instances.
+  it('publishes the next key before it signs, then signs with it, and keeps the old one until its tokens expire', async () => {
+    const oldKid = await signingKid(second);
+    expect(await signingKid(first)).toBe(oldKid);
+    expect(await kids(first)).toEqual([oldKid]);
+
+    // What `pnpm cli keys rotate` does, from outside both instances, for tokens of 2 seconds.
     const start = Date.now();
-    const rotation = await rotateSigningKey(first.orm.em.fork(), DEVELOPMENT_KEY_ENCRYPTION_KEY, {
+    const rotation = await rotateSigningKey(first.orm.em.fork(), kek(), {
       activateAfterMs: ACTIVATE_AFTER_MS,
       retireAfterMs: RETIRE_AFTER_MS,
+      longestTokenLifetimeMs: TOKEN_LIFETIME_S * 1000,
       now: new Date(start),
     });
 
@@ -67,20 +88,31 @@ describe('signing-key rotation across instances', () => {
       expect(await kids(app)).toEqual([oldKid, rotation.kid].sort());
       expect(await signingKid(app)).toBe(oldKid);
     }
+    // The old key's last tokens, signed just before it retires, live as long as any token.
+    const lastOldToken = await second.oauth.keys.signJwt({
+      exp: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_S,
+    });
+    expect(decodeProtectedHeader(lastOldToken).kid).toBe(oldKid);
+    const { exp } = decodeJwt(lastOldToken);
 
-    // From activation on, every instance signs with it; the old key stays published.
+    // From activation on, every instance signs with the new key; the old one stays published.
     await untilOffset(start, ACTIVATE_AFTER_MS + 50);
     for (const app of [first, second]) {
       expect(await signingKid(app)).toBe(rotation.kid);
       expect(await kids(app)).toEqual([oldKid, rotation.kid].sort());
     }
-    await expect(second.oauth.keys.verifyJwt(oldToken, {})).resolves.toBeTruthy();
 
-    // Once expired (and reloaded), the old key is gone from the JWKS and its tokens fail.
+    // The retired key's token still verifies everywhere until the moment it expires ...
+    await sleep(Math.max(0, exp! * 1000 - 250 - Date.now()));
+    for (const app of [first, second]) {
+      await expect(app.oauth.keys.verifyJwt(lastOldToken, {})).resolves.toMatchObject({ exp });
+    }
+
+    // ... and only once the key's publication ended (and reloaded) is it gone from the JWKS.
     await untilOffset(start, ACTIVATE_AFTER_MS + RETIRE_AFTER_MS + 300);
     for (const app of [first, second]) {
       expect(await kids(app)).toEqual([rotation.kid]);
-      await expect(app.oauth.keys.verifyJwt(oldToken, {})).rejects.toMatchObject({
+      await expect(app.oauth.keys.verifyJwt(lastOldToken, {})).rejects.toMatchObject({
         reason: 'unknown_key',
       });
     }
@@ -90,7 +122,7 @@ describe('signing-key rotation across instances', () => {
     const before = (await second.inject({ method: 'GET', url: '/.well-known/jwks.json' })).json<{
       keys: { kid: string }[];
     }>();
-    const rotation = await rotateSigningKey(first.orm.em.fork(), DEVELOPMENT_KEY_ENCRYPTION_KEY, {
+    const rotation = await rotateSigningKey(first.orm.em.fork(), kek(), {
       activateAfterMs: 60_000,
     });
     await sleep(300);

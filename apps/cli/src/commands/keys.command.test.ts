@@ -76,6 +76,7 @@ describe('keys rotate', () => {
       kek,
       activateAfterMs: HOUR,
       retireAfterMs: 25 * HOUR,
+      longestTokenLifetimeMs: HOUR,
       refreshMs: 60_000,
       now: t0,
     });
@@ -105,6 +106,7 @@ describe('keys rotate', () => {
       kek,
       activateAfterMs: 0,
       retireAfterMs: HOUR,
+      longestTokenLifetimeMs: HOUR,
       refreshMs: 60_000,
     });
     expect(result.warnings).toHaveLength(1);
@@ -151,6 +153,47 @@ describe('keys rotate', () => {
     expect(Date.parse(retired!.expiresAt) - Date.parse(retired!.retiresAt)).toBe(
       600_000 + 24 * HOUR,
     );
+  });
+
+  it('refuses to unpublish the replaced key before the tokens it signed expire', async () => {
+    const { kid } = await ensureSigningKey(db.em(), kek, { now: t0 });
+    await expect(
+      rotateKeysCommand(db.em(), {
+        kek,
+        activateAfterMs: HOUR,
+        retireAfterMs: 10 * 60_000,
+        longestTokenLifetimeMs: HOUR,
+        refreshMs: 60_000,
+        now: t0,
+      }),
+    ).rejects.toMatchObject({
+      code: 'RETIRE_AFTER_TOO_SHORT',
+      message: expect.stringContaining('--retire-after 10m is too short') as string,
+    });
+    const listed = await listKeysCommand(db.em(), t0);
+    expect(listed.map(({ kid: k, status, retiresAt }) => ({ k, status, retiresAt }))).toEqual([
+      { k: kid, status: 'active', retiresAt: null },
+    ]);
+  });
+
+  it('refuses --retire-after 0s with a clear error and changes nothing', async () => {
+    await ensureSigningKey(db.em(), DEVELOPMENT_KEY_ENCRYPTION_KEY);
+    const run = await cli(['keys', 'rotate', '--activate-after', '0s', '--retire-after', '0s']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('error: --retire-after 0s is too short');
+    expect(run.stderr).toContain('at least 1h after it stops signing');
+    const json = await cli(['keys', 'rotate', '--retire-after', '9m', '--json'], {
+      ACCESS_TOKEN_TTL_SECONDS: '600',
+    });
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'RETIRE_AFTER_TOO_SHORT' } });
+    expect(await db.em().count(SigningKeyEntity, {})).toBe(1);
+    // Exactly the token lifetime is accepted.
+    const accepted = await cli(['keys', 'rotate', '--retire-after', '10m', '--json'], {
+      ACCESS_TOKEN_TTL_SECONDS: '600',
+    });
+    expect(accepted.code).toBe(0);
   });
 
   it('refuses to run in production without KEY_ENCRYPTION_KEY', async () => {

@@ -43,11 +43,26 @@ function secondsFromEnv(
   return value;
 }
 
+/** `3600000` as `1h`: the largest unit that divides the duration, as `--retire-after` reads it. */
+export function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  for (const unit of ['d', 'h', 'm', 's'] as const) {
+    const size = UNIT_MS[unit];
+    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  }
+  return `${ms}ms`;
+}
+
 export interface RotateKeysOptions {
   kek: Uint8Array;
   activateAfterMs: number;
-  /** How long the replaced key stays published after the new one starts signing. */
+  /**
+   * How long the replaced key stays published after the new one starts signing: at least
+   * `longestTokenLifetimeMs` (OIDC Core 10.1.1).
+   */
   retireAfterMs: number;
+  /** The longest lifetime of a token the keys sign: the auth service's ACCESS_TOKEN_TTL_SECONDS. */
+  longestTokenLifetimeMs: number;
   /** The auth instances' key reload interval, to warn about a shorter activation delay. */
   refreshMs: number;
   now?: Date;
@@ -65,9 +80,20 @@ export async function rotateKeysCommand(
   em: EntityManager,
   options: RotateKeysOptions,
 ): Promise<RotateKeysResult> {
+  if (options.retireAfterMs < options.longestTokenLifetimeMs) {
+    const longest = formatDuration(options.longestTokenLifetimeMs);
+    throw new CliError(
+      'RETIRE_AFTER_TOO_SHORT',
+      `--retire-after ${formatDuration(options.retireAfterMs)} is too short: the replaced key ` +
+        `signed tokens that stay valid up to ${longest} (ACCESS_TOKEN_TTL_SECONDS), so it must ` +
+        `stay in the JWKS at least ${longest} after it stops signing, or relying parties refuse ` +
+        `those tokens before they expire (OIDC Core 10.1.1). Use --retire-after ${longest} or more.`,
+    );
+  }
   const rotation = await rotateSigningKey(em, options.kek, {
     activateAfterMs: options.activateAfterMs,
     retireAfterMs: options.retireAfterMs,
+    longestTokenLifetimeMs: options.longestTokenLifetimeMs,
     ...(options.now ? { now: options.now } : {}),
   });
   const warnings: string[] = [];
@@ -160,7 +186,7 @@ export function keysCommands(runtime: CliRuntime): Command {
       )
       .option(
         '--retire-after <duration>',
-        'how long the replaced key stays published after it stops signing (default: the access-token lifetime + 1d)',
+        'how long the replaced key stays published after it stops signing, at least the access-token lifetime (default: the access-token lifetime + 1d)',
         parseDuration,
       )
       .action((flags: RotateFlags) =>
@@ -184,6 +210,7 @@ export function keysCommands(runtime: CliRuntime): Command {
                 kek,
                 activateAfterMs: flags.activateAfter ?? DEFAULT_KEY_ACTIVATION_DELAY_MS,
                 retireAfterMs: flags.retireAfter ?? accessTokenSeconds * 1000 + DAY_MS,
+                longestTokenLifetimeMs: accessTokenSeconds * 1000,
                 refreshMs: refreshSeconds * 1000,
               }),
             );

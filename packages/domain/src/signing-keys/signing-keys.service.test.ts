@@ -17,6 +17,7 @@ import {
   listSigningKeys,
   loadPublishedSigningKeys,
   rotateSigningKey,
+  SigningKeyRotationError,
 } from './signing-keys.service.ts';
 
 const kek = new Uint8Array(randomBytes(32));
@@ -187,6 +188,37 @@ describe('rotateSigningKey', () => {
     const later = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, now: at(HOUR) });
     expect(later.pruned).toEqual([old]);
     expect(await orm.em.fork().count(SigningKeyEntity, { kid: old })).toBe(0);
+  });
+
+  it('refuses to unpublish a replaced key before the tokens it signed expire (OIDC Core 10.1.1)', async () => {
+    const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    for (const retireAfterMs of [0, HOUR - 1]) {
+      await expect(
+        rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, retireAfterMs, now: t0 }),
+      ).rejects.toThrow(SigningKeyRotationError);
+    }
+    await expect(
+      rotateSigningKey(orm.em.fork(), kek, {
+        activateAfterMs: 0,
+        retireAfterMs: 2 * HOUR,
+        longestTokenLifetimeMs: 3 * HOUR,
+        now: t0,
+      }),
+    ).rejects.toThrow(/at least 3h after it stops signing .* not 2h/);
+    // Nothing changed: the old key still signs, alone.
+    const keys = await loadPublishedSigningKeys(orm.em.fork(), t0);
+    expect(keys.map((key) => [key.kid, key.retiresAt])).toEqual([[old, null]]);
+
+    // Exactly the token lifetime is enough: a token signed at the last moment verifies until exp.
+    const rotation = await rotateSigningKey(orm.em.fork(), kek, {
+      activateAfterMs: 0,
+      retireAfterMs: HOUR,
+      now: t0,
+    });
+    const published = (now: Date) =>
+      loadPublishedSigningKeys(orm.em.fork(), now).then((rows) => rows.map((key) => key.kid));
+    expect(await published(at(HOUR - 1))).toContain(old);
+    expect(await published(at(HOUR))).toEqual([rotation.kid]);
   });
 
   it('refuses negative delays', async () => {

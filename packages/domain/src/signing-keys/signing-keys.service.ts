@@ -12,6 +12,25 @@ export const SIGNING_KEY_ALGORITHM = 'RS256';
  */
 export const DEFAULT_RETIRED_KEY_PUBLISHED_MS = 25 * 3600 * 1000;
 
+/**
+ * The longest lifetime of a token a key signs when the caller does not say: access and ID tokens
+ * live 1 hour (SPEC.md Limits; the ID token's exp is the access token's).
+ */
+export const DEFAULT_LONGEST_SIGNED_TOKEN_LIFETIME_MS = 3600 * 1000;
+
+/**
+ * A rotation that would take a key out of the JWKS while tokens it signed are still valid
+ * (OIDC Core 10.1.1): verifiers would refuse them before they expire.
+ */
+export class SigningKeyRotationError extends RangeError {
+  readonly code = 'RETIRED_KEY_PUBLISHED_TOO_SHORT';
+
+  constructor(message: string) {
+    super(message);
+    this.name = 'SigningKeyRotationError';
+  }
+}
+
 /** Default delay before a new key signs; must exceed every instance's key reload interval. */
 export const DEFAULT_KEY_ACTIVATION_DELAY_MS = 3600 * 1000;
 
@@ -179,8 +198,16 @@ export function ensureSigningKey(
 export interface RotateSigningKeyOptions {
   /** Delay before the new key signs; longer than every instance's key reload interval. */
   activateAfterMs?: number;
-  /** How long a replaced key stays published after it stops signing. */
+  /**
+   * How long a replaced key stays published after it stops signing: at least
+   * `longestTokenLifetimeMs`, or a token it signed at its last moment would outlive its key.
+   */
   retireAfterMs?: number;
+  /**
+   * The longest lifetime of a token the keys sign: max(access-token, ID-token lifetime) of the
+   * auth service (ACCESS_TOKEN_TTL_SECONDS). Default 1 hour.
+   */
+  longestTokenLifetimeMs?: number;
   now?: Date;
 }
 
@@ -193,10 +220,24 @@ export interface SigningKeyRotation {
   pruned: string[];
 }
 
+/** `3600000` as `1h`, `90000` as `90s`: the largest unit that divides the duration. */
+function formatDuration(ms: number): string {
+  if (ms === 0) return '0s';
+  const units: [string, number][] = [
+    ['d', 86_400_000],
+    ['h', 3_600_000],
+    ['m', 60_000],
+    ['s', 1000],
+  ];
+  for (const [unit, size] of units) if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
+  return `${ms}ms`;
+}
+
 /**
  * Publishes a next key now that signs from `now + activateAfterMs`; every key that would still
  * sign then retires at that moment and stays published for `retireAfterMs` more. Verifiers thus
- * learn the new key before any token carries it, and keep the old one while its tokens live.
+ * learn the new key before any token carries it, and keep the old one while its tokens live:
+ * a `retireAfterMs` shorter than the longest token lifetime is refused (SigningKeyRotationError).
  */
 export async function rotateSigningKey(
   em: EntityManager,
@@ -206,8 +247,18 @@ export async function rotateSigningKey(
   const now = options.now ?? new Date();
   const activateAfterMs = options.activateAfterMs ?? DEFAULT_KEY_ACTIVATION_DELAY_MS;
   const retireAfterMs = options.retireAfterMs ?? DEFAULT_RETIRED_KEY_PUBLISHED_MS;
-  if (!(activateAfterMs >= 0) || !(retireAfterMs >= 0)) {
+  const longestTokenLifetimeMs =
+    options.longestTokenLifetimeMs ?? DEFAULT_LONGEST_SIGNED_TOKEN_LIFETIME_MS;
+  if (!(activateAfterMs >= 0) || !(retireAfterMs >= 0) || !(longestTokenLifetimeMs >= 0)) {
     throw new RangeError('Rotation delays must be zero or positive');
+  }
+  // OIDC Core 10.1.1: a retired key stays published longer than the longest token it signed.
+  if (retireAfterMs < longestTokenLifetimeMs) {
+    throw new SigningKeyRotationError(
+      `A replaced key must stay published at least ${formatDuration(longestTokenLifetimeMs)} ` +
+        `after it stops signing (the longest lifetime of a token it signs), not ` +
+        `${formatDuration(retireAfterMs)}: tokens it signed would fail before they expire`,
+    );
   }
   const activatesAt = new Date(now.getTime() + activateAfterMs);
   return await em.transactional(async (tx) => {
