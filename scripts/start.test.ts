@@ -11,6 +11,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 // Per run, so that two test runs on one server never share it.
 const databaseName = `fs_test_start_${process.pid}`;
+// A deployment's own pepper: the demo client secrets must be hashed with it, not the default.
+const CLIENT_SECRET_PEPPER = 'a-pepper-of-the-start-test';
 
 async function onServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
@@ -37,6 +39,7 @@ describe('pnpm start', () => {
           PATH: process.env.PATH,
           DATABASE_URL: withDatabaseName(serverUrl, databaseName),
           REDIS_URL: 'redis://127.0.0.1:1',
+          CLIENT_SECRET_PEPPER,
           PORT: '0',
           LOG_LEVEL: 'warn',
         },
@@ -92,6 +95,21 @@ describe('pnpm start', () => {
     expect(logout.status).toBe(204);
     const after = await fetch(`${origin}/api/users/current`, { headers: { cookie: cookieHeader } });
     expect(after.status).toBe(401);
+  });
+
+  it('hashes the demo client secret with the configured CLIENT_SECRET_PEPPER', async () => {
+    const basic = Buffer.from('demo-confidential:demo-secret').toString('base64');
+    const token = await fetch(`${origin}/oauth/token`, {
+      method: 'POST',
+      headers: {
+        authorization: `Basic ${basic}`,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: 'none' }),
+    });
+    // The client authenticated (a wrong secret would be 401 invalid_client); the token is bogus.
+    expect(await token.json()).toMatchObject({ error: 'invalid_grant' });
+    expect(token.status).toBe(400);
   });
 
   it('sends paths outside /api to the authorization server', async () => {

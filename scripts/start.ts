@@ -11,7 +11,12 @@ import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { buildApp as buildAuthApp } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
-import { loadDemoDataIfEmpty, migrateToLatest, openOrm } from '@foodshare/domain';
+import {
+  DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  loadDemoDataIfEmpty,
+  migrateToLatest,
+  openOrm,
+} from '@foodshare/domain';
 import { openKeyValueStore } from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
@@ -82,7 +87,12 @@ const authConfig = loadAuthConfig(env);
 
 const orm = await openOrm({ url: database.url });
 await migrateToLatest(orm);
-if (await loadDemoDataIfEmpty(orm.em.fork()))
+// The demo clients' secret is hashed with the pepper the auth service verifies with: the
+// configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
+const demoData = {
+  clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
+};
+if (await loadDemoDataIfEmpty(orm.em.fork(), demoData))
   log('loaded the demo data (see README: demo accounts)');
 
 const kv = await openKeyValueStore({
