@@ -16,6 +16,7 @@ import { storeRequestsRoutes } from './features/stores/store-requests.routes.ts'
 import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { workGroupsRoutes } from './features/work-groups/work-groups.routes.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { requireSessionByDefault } from './plugins/require-session.ts';
 
 /** One plugin per feature folder, each mounted under /api. */
 const features = [
@@ -42,7 +43,12 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   app.decorate('config', config);
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
-  for (const feature of features) await app.register(feature, { prefix: '/api' });
+  // The features in a context of their own, so that every route of theirs needs a session
+  // unless it is marked public; the documentation and the health checks stay outside.
+  await app.register(async (api) => {
+    requireSessionByDefault(api);
+    for (const feature of features) await api.register(feature, { prefix: '/api' });
+  });
   return app;
 }
 

@@ -17,7 +17,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       // Login starts a session; there is no token to echo yet.
-      config: { csrf: false },
+      config: { csrf: false, public: true },
       schema: {
         tags: ['session'],
         body: LoginBodySchema,
@@ -41,7 +41,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/logout',
-    { schema: { tags: ['session'], response: { 204: Type.Null(), 403: ProblemSchema } } },
+    {
+      // Ending a session that is gone already is no error.
+      config: { public: true },
+      schema: { tags: ['session'], response: { 204: Type.Null(), 403: ProblemSchema } },
+    },
     async (request, reply) => {
       if (request.session) await app.sessions.destroy(request.session);
       app.sessionCookies.clear(reply);

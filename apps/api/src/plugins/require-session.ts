@@ -1,0 +1,32 @@
+import { requireActor } from '@foodshare/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** true: the route answers without a session (login, logout). Every other route needs one. */
+    public?: boolean;
+  }
+}
+
+/** 401 unless the request carries a live session of an active account; loads the actor. */
+async function requireLiveSession(request: FastifyRequest): Promise<void> {
+  // requireActor keeps the actor for the request: the handler's own call reuses it.
+  await requireActor(request);
+}
+
+/**
+ * Every route registered in `instance` (and the plugins under it) needs a session unless its
+ * config says `public: true`. Checked in onRequest, before the body is parsed and before any
+ * validation or path check: an anonymous call gets 401 whatever it sends, never a 400 or a 404
+ * that would tell it about the route. The session itself was read once already, by the session
+ * plugin; this only adds the account lookup that requireActor would do anyway. Runs after the
+ * CSRF check, so a forged request is still refused first.
+ */
+export function requireSessionByDefault(instance: FastifyInstance): void {
+  instance.addHook('onRoute', (route) => {
+    if (route.config?.public === true) return;
+    const own = route.onRequest;
+    const hooks = own === undefined ? [] : Array.isArray(own) ? own : [own];
+    route.onRequest = [requireLiveSession, ...hooks];
+  });
+}
