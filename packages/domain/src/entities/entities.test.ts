@@ -9,6 +9,7 @@ import {
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainStatus, RegionType, Role, WellKnownUnit } from '../enums.ts';
 import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { MAX_RESOURCES_PER_USER } from '../permissions/resource.permissions.ts';
 import {
   BananaEntity,
   ConversationEntity,
@@ -18,6 +19,7 @@ import {
   RegionEntity,
   RegionMembershipEntity,
   RegionOptionsEntity,
+  ResourceEntity,
   StoreChainEntity,
   StoreChainKamEntity,
   StoreEntity,
@@ -314,5 +316,69 @@ describe('OAuth clients', () => {
       grantTypes: ['authorization_code'],
     });
     await expect(noOpenid.flush()).rejects.toBeInstanceOf(CheckConstraintViolationException);
+  });
+});
+
+describe('resources', () => {
+  /** A user with `count` resources, flushed. */
+  async function ownerWith(count: number): Promise<{ owner: User; region: Region }> {
+    const owner = newUser();
+    const region = newRegion('Leihladen');
+    for (let i = 1; i <= count; i += 1) {
+      em.create(ResourceEntity, { owner, region, name: `Ding ${i}`, openness: 3 });
+    }
+    await em.flush();
+    return { owner, region };
+  }
+
+  const countOf = async (owner: User) => orm.em.fork().count(ResourceEntity, { owner: owner.id });
+
+  it(`stop at ${MAX_RESOURCES_PER_USER} per user`, async () => {
+    expect(MAX_RESOURCES_PER_USER).toBe(10);
+    const { owner, region } = await ownerWith(MAX_RESOURCES_PER_USER);
+    const more = orm.em.fork();
+    more.create(ResourceEntity, {
+      owner: owner.id,
+      region: region.id,
+      name: 'Elftes',
+      openness: 1,
+    });
+    const refused = more.flush();
+    await expect(refused).rejects.toBeInstanceOf(CheckConstraintViolationException);
+    await expect(refused).rejects.toThrow(/at most 10 resources/);
+    expect(await countOf(owner)).toBe(MAX_RESOURCES_PER_USER);
+  });
+
+  it('refuse moving a resource to an owner who has 10, and allow other updates', async () => {
+    const full = await ownerWith(MAX_RESOURCES_PER_USER);
+    const other = await ownerWith(1);
+    const connection = orm.em.fork().getConnection();
+    await expect(
+      connection.execute('update resources set owner_id = ? where owner_id = ?', [
+        full.owner.id,
+        other.owner.id,
+      ]),
+    ).rejects.toThrow(/at most 10 resources/);
+    await connection.execute("update resources set name = 'Umbenannt' where owner_id = ?", [
+      full.owner.id,
+    ]);
+    expect(await countOf(full.owner)).toBe(MAX_RESOURCES_PER_USER);
+    expect(await countOf(other.owner)).toBe(1);
+  });
+
+  it('let only one of two concurrent additions take the last place', async () => {
+    const { owner, region } = await ownerWith(MAX_RESOURCES_PER_USER - 1);
+    const add = (name: string) =>
+      orm.em.fork().transactional(async (tx) => {
+        await tx.execute(
+          'insert into resources (owner_id, region_id, name, openness) values (?, ?, ?, 1)',
+          [owner.id, region.id, name],
+        );
+        // Without the lock both would count 9 here, before either commits.
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      });
+    const results = await Promise.allSettled([add('Zehntes A'), add('Zehntes B')]);
+    expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
+    expect(await countOf(owner)).toBe(MAX_RESOURCES_PER_USER);
   });
 });

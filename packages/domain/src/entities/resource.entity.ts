@@ -1,9 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { MAX_RESOURCES_PER_USER } from '../permissions/resource.permissions.ts';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
 
-/** Something a user lends or shares (at most 10 per user, enforced by the service). */
+/** Something a user lends or shares (at most 10 per user, enforced by the database). */
 export const ResourceEntity = defineEntity({
   name: 'Resource',
   tableName: 'resources',
@@ -19,5 +20,16 @@ export const ResourceEntity = defineEntity({
     isFavorite: p.boolean().default(false),
     createdAt: createdAt(),
   },
+  // DOMAIN-FACTS 12: at most 10 resources per user, whichever code path adds or moves one. The
+  // advisory lock per owner serialises concurrent additions, so two cannot both take the last
+  // place; the error is a check violation (SQLSTATE 23514) naming resources_per_owner_limit.
+  triggers: [
+    {
+      name: 'resources_per_owner_limit',
+      timing: 'before',
+      events: ['insert', 'update'],
+      body: `if tg_op = 'UPDATE' and new.owner_id = old.owner_id then return new; end if; perform pg_advisory_xact_lock(hashtext('resources_per_owner'), new.owner_id); if (select count(*) from resources where owner_id = new.owner_id) >= ${MAX_RESOURCES_PER_USER} then raise exception 'a user has at most ${MAX_RESOURCES_PER_USER} resources' using errcode = 'check_violation', constraint = 'resources_per_owner_limit'; end if; return new;`,
+    },
+  ],
 });
 export type Resource = InferEntity<typeof ResourceEntity>;
