@@ -29,8 +29,25 @@ export const AuthEnvSchema = Type.Object({
     default: 60,
     description: 'Signing key reload interval',
   }),
-  /** Token requests per client and minute before 429 (per-client limit of the checklist). */
+  /**
+   * Token requests per confidential client and minute before 429 (per-client limit of the
+   * checklist), counted after the client proved its secret: only the client can spend it.
+   */
   TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
+  /**
+   * Token requests per public client, client address (IPv6: per /64) and minute before 429. A
+   * public client identifies itself by its id alone, so a per-client budget would let anyone
+   * spend it and lock every user of the app out; per address, a flood locks out only its sender.
+   */
+  TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
+  /**
+   * Failed client authentications per claimed client_id, client address and minute; past it the
+   * token and revocation endpoints answer 429 without checking the secret (secret guessing).
+   */
+  TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE: Type.Integer({
+    minimum: 1,
+    default: 10,
+  }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;

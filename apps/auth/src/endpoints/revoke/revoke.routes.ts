@@ -6,7 +6,7 @@ import {
   assertFormEncoded,
   oauthRouteErrorHandler,
 } from '../token/answer-error.ts';
-import { authenticateClient } from '../token/client-authentication.ts';
+import { authenticateClientWithinLimits } from '../token/client-rate-limits.ts';
 import { revokeToken } from './revoke-token.ts';
 
 const RevocationRequestSchema = Type.Object(
@@ -40,6 +40,7 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
           200: Type.Null({ description: 'Revoked, or nothing to revoke; the body is empty' }),
           400: OAuthErrorBodySchema,
           401: OAuthErrorBodySchema,
+          429: OAuthErrorBodySchema,
           500: OAuthErrorBodySchema,
         },
       },
@@ -50,12 +51,13 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         assertFormEncoded(request);
         if (request.validationError) throw invalidRequest('Each parameter must be sent once');
         const { token, client_id: clientId, client_secret: clientSecret } = request.body;
-        // RFC 7009 2.1: the client authenticates as at the token endpoint.
-        const client = await authenticateClient(
-          request.em,
-          { authorization: request.headers.authorization, clientId, clientSecret },
-          app.oauth.secrets.clientSecretPepper,
-        );
+        // RFC 7009 2.1: the client authenticates as at the token endpoint, under the same
+        // failure count, so that secret guessing cannot move here.
+        const client = await authenticateClientWithinLimits(app, request, {
+          authorization: request.headers.authorization,
+          clientId,
+          clientSecret,
+        });
         if (!token) throw invalidRequest('token is required');
         await revokeToken(app, request, client, token);
         // RFC 7009 2.2: 200 whether or not there was anything to revoke.

@@ -62,6 +62,18 @@ function presentedCredentials(input: ClientCredentialsInput): PresentedCredentia
   return { clientId: input.clientId, secret: null, method: 'none' };
 }
 
+/**
+ * The client_id a request claims, before anything is checked; undefined when the credentials
+ * are malformed or name no client. For counting failed authentications per claimed client.
+ */
+export function claimedClientId(input: ClientCredentialsInput): string | undefined {
+  try {
+    return presentedCredentials(input).clientId;
+  } catch {
+    return undefined;
+  }
+}
+
 interface SecretRow {
   secret_hash: string | null;
   previous_secret_hash: string | null;

@@ -2,6 +2,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { clientRateKeys } from './client-rate-limits.ts';
 import {
   basicAuth,
   confidentialBasic,
@@ -331,7 +332,7 @@ describe('POST /oauth/token', () => {
       await registerTestClient(app, { clientId: 'token-test-busy' }, 'busy-secret');
       const limit = app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE;
       // Uses up the minute's budget but one, without sending hundreds of requests.
-      await app.kv.increment('oauth:token-rate:token-test-busy', 60_000, limit - 1);
+      await app.kv.increment(clientRateKeys.client('token-test-busy'), 60_000, limit - 1);
       const exchange = async () => {
         const code = await issueCode(app, { clientId: 'token-test-busy', userId: ids.users.bob });
         return tokenRequest(
@@ -350,5 +351,156 @@ describe('POST /oauth/token', () => {
       });
       expect(other.statusCode).toBe(200);
     });
+  });
+});
+
+describe('POST /oauth/token rate limits (no client locks out another)', () => {
+  const LIMIT = 3;
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({
+      TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: String(LIMIT),
+      TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE: String(LIMIT),
+      TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE: String(LIMIT),
+    }));
+  });
+  afterAll(() => app.close());
+
+  const fromAddress = (
+    remoteAddress: string,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+    url = '/oauth/token',
+  ) =>
+    app.inject({
+      method: 'POST',
+      url,
+      remoteAddress,
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      payload: new URLSearchParams(fields).toString(),
+    });
+
+  /** What anybody can send: demo-public's id and a made-up code. */
+  const junkForDemoPublic = (remoteAddress: string) =>
+    fromAddress(remoteAddress, {
+      grant_type: 'authorization_code',
+      code: 'made-up-code',
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: pkcePair().verifier,
+      client_id: DemoClientId.public,
+    });
+
+  /** A real code exchange of demo-public from the address. */
+  async function publicExchange(remoteAddress: string) {
+    const { verifier, challenge } = pkcePair();
+    const code = await issueCode(app, {
+      clientId: DemoClientId.public,
+      userId: ids.users.alice,
+      codeChallenge: challenge,
+    });
+    return fromAddress(remoteAddress, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: DemoClientId.public,
+    });
+  }
+
+  async function confidentialExchange(remoteAddress: string, secret: string) {
+    const code = await issueCode(app, {
+      clientId: DemoClientId.confidential,
+      userId: ids.users.alice,
+    });
+    return fromAddress(
+      remoteAddress,
+      { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT_URI },
+      { authorization: basicAuth(DemoClientId.confidential, secret) },
+    );
+  }
+
+  function expectTooManyRequests(response: Awaited<ReturnType<typeof fromAddress>>) {
+    expect(response.statusCode).toBe(429);
+    expect(response.json()).toMatchObject({ error: 'temporarily_unavailable' });
+    const retryAfter = Number(response.headers['retry-after']);
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(60);
+  }
+
+  it('lets one address spend only its own budget of a public client', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await junkForDemoPublic('203.0.113.7')).statusCode).toBe(400);
+    }
+    expectTooManyRequests(await junkForDemoPublic('203.0.113.7'));
+    expectTooManyRequests(await publicExchange('203.0.113.7'));
+    // The users of demo-public elsewhere are not locked out by that flood.
+    expect((await publicExchange('203.0.113.8')).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 sender per /64, the unit one sender controls', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await junkForDemoPublic(`2001:db8:7:1::${i + 1}`)).statusCode).toBe(400);
+    }
+    expectTooManyRequests(await junkForDemoPublic('2001:db8:7:1::ffff'));
+    expect((await publicExchange('2001:db8:7:2::1')).statusCode).toBe(200);
+  });
+
+  it('answers repeated wrong secrets with 429 and Retry-After, before checking the secret', async () => {
+    for (let i = 0; i < LIMIT; i++) {
+      const refused = await confidentialExchange('198.51.100.20', `wrong-secret-${i}`);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ error: 'invalid_client' });
+    }
+    expectTooManyRequests(await confidentialExchange('198.51.100.20', 'wrong-secret-again'));
+    // Past the limit even the right secret is refused: a guess is neither checked nor confirmed.
+    expectTooManyRequests(await confidentialExchange('198.51.100.20', DEMO_CLIENT_SECRET));
+    // Secret guessing cannot move to the revocation endpoint, which authenticates alike.
+    expectTooManyRequests(
+      await fromAddress(
+        '198.51.100.20',
+        { token: 'anything' },
+        { authorization: basicAuth(DemoClientId.confidential, 'wrong-secret-revoke') },
+        '/oauth/revoke',
+      ),
+    );
+    // The client itself, at its own address, is not locked out by the guesser.
+    expect((await confidentialExchange('198.51.100.21', DEMO_CLIENT_SECRET)).statusCode).toBe(200);
+  });
+
+  it('counts wrong secrets at the revocation endpoint too', async () => {
+    await registerTestClient(app, { clientId: 'token-test-revoke-guess' }, 'revoke-guess-secret');
+    const revokeWith = (secret: string) =>
+      fromAddress(
+        '198.51.100.30',
+        { token: 'anything' },
+        { authorization: basicAuth('token-test-revoke-guess', secret) },
+        '/oauth/revoke',
+      );
+    for (let i = 0; i < LIMIT; i++) expect((await revokeWith(`wrong-${i}`)).statusCode).toBe(401);
+    expectTooManyRequests(await revokeWith('revoke-guess-secret'));
+  });
+
+  it('spends a confidential client’s budget only on requests that proved its secret', async () => {
+    await registerTestClient(app, { clientId: 'token-test-own-budget' }, 'own-budget-secret');
+    const exchange = async (remoteAddress: string, secret: string) => {
+      const code = await issueCode(app, {
+        clientId: 'token-test-own-budget',
+        userId: ids.users.bob,
+      });
+      return fromAddress(
+        remoteAddress,
+        { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT_URI },
+        { authorization: basicAuth('token-test-own-budget', secret) },
+      );
+    };
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await exchange('198.51.100.40', 'not-the-secret')).statusCode).toBe(401);
+    }
+    for (let i = 0; i < LIMIT; i++) {
+      expect((await exchange('198.51.100.41', 'own-budget-secret')).statusCode).toBe(200);
+    }
+    // Its own budget, spent from any address, does limit it.
+    expectTooManyRequests(await exchange('198.51.100.42', 'own-budget-secret'));
   });
 });

@@ -1,13 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyInstance } from 'fastify';
-import {
-  invalidRequest,
-  tooManyRequests,
-  unauthorizedClient,
-  unsupportedGrantType,
-} from '../../oauth-errors.ts';
+import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../oauth-errors.ts';
 import { answerOAuthError, assertFormEncoded, oauthRouteErrorHandler } from './answer-error.ts';
-import { authenticateClient } from './client-authentication.ts';
+import { authenticateClientWithinLimits, enforceTokenRateLimit } from './client-rate-limits.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
@@ -16,14 +10,6 @@ import { TokenRequestSchema, TokenResponseSchema, tokenErrorResponses } from './
 const GRANTS: ReadonlyMap<string, Grant> = new Map(
   [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
 );
-
-/** The checklist's per-client limit: a fixed one-minute window per authenticated client. */
-async function enforceClientRateLimit(app: FastifyInstance, clientId: string): Promise<void> {
-  const { count, ttlMs } = await app.kv.increment(`oauth:token-rate:${clientId}`, 60_000);
-  if (count > app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE) {
-    throw tooManyRequests(Math.max(1, Math.ceil(ttlMs / 1000)));
-  }
-}
 
 // RFC 6749 5.1: token responses must not be cached.
 const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
@@ -59,16 +45,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!params.grant_type) throw invalidRequest('grant_type is required');
         const grant = GRANTS.get(params.grant_type);
         if (!grant) throw unsupportedGrantType(`Unsupported grant_type ${params.grant_type}`);
-        const client = await authenticateClient(
-          request.em,
-          {
-            authorization: request.headers.authorization,
-            clientId: params.client_id,
-            clientSecret: params.client_secret,
-          },
-          app.oauth.secrets.clientSecretPepper,
-        );
-        await enforceClientRateLimit(app, client.clientId);
+        const client = await authenticateClientWithinLimits(app, request, {
+          authorization: request.headers.authorization,
+          clientId: params.client_id,
+          clientSecret: params.client_secret,
+        });
+        await enforceTokenRateLimit(app, request, client);
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }
