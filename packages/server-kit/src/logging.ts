@@ -1,4 +1,5 @@
 import type { FastifyServerOptions } from 'fastify';
+import type { DestinationStream } from 'pino';
 
 // Credentials must never reach log storage, whichever field carries them.
 const REDACTED_PATHS = [
@@ -15,9 +16,14 @@ const REDACTED_PATHS = [
   '*.token',
 ];
 
-export function loggerOptions(level: string): NonNullable<FastifyServerOptions['logger']> {
+/** Pino's options for Fastify; `stream` replaces standard output (tests read their logs). */
+export function loggerOptions(
+  level: string,
+  stream?: DestinationStream,
+): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    ...(stream ? { stream } : {}),
   };
 }

@@ -5,6 +5,7 @@ import {
   type TypeBoxTypeProvider,
 } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
+import type { DestinationStream } from 'pino';
 import { type CommonEnv, secureCookies } from './config/common-env.ts';
 import type { KeyValueStore } from './kv/key-value-store.ts';
 import { loggerOptions } from './logging.ts';
@@ -17,10 +18,15 @@ import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { rejectingNulCharacters } from './validation.ts';
 
-/** Infrastructure handed in by the one-process start, so both services share it. */
+/**
+ * Infrastructure handed in from outside: by the one-process start, so both services share it,
+ * or by a test that reads what the service logs.
+ */
 export interface SharedInfrastructure {
   orm?: MikroORM;
   kv?: KeyValueStore;
+  /** Where the log lines go (pino's JSON, one per line) instead of standard output. */
+  logStream?: DestinationStream;
 }
 
 /** `true`, `false`, or proxy addresses and ranges as Fastify's trustProxy takes them. */
@@ -34,9 +40,9 @@ function trustProxySetting(value: string): boolean | string {
 registerAjvFormats();
 
 // No request part may carry U+0000: PostgreSQL text cannot hold it (validation.ts).
-function createBareApp(settings: CommonEnv) {
+function createBareApp(settings: CommonEnv, logStream: DestinationStream | undefined) {
   return Fastify({
-    logger: loggerOptions(settings.LOG_LEVEL),
+    logger: loggerOptions(settings.LOG_LEVEL, logStream),
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
@@ -51,7 +57,7 @@ function createBareApp(settings: CommonEnv) {
  * then registers its own routes. Never listens.
  */
 export async function createServiceApp(settings: CommonEnv, shared: SharedInfrastructure = {}) {
-  const app = createBareApp(settings);
+  const app = createBareApp(settings, shared.logStream);
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(ormPlugin, {

@@ -10,6 +10,9 @@ import { messagesFor } from './messages.ts';
  * message stays in the page verbatim, in both languages, for whoever reports the problem.
  */
 export function sendInvalidRedirectPage(reply: FastifyReply, locale: Locale) {
+  // An OAuth error like the redirected ones, only shown instead of sent (RFC 6749 4.1.2.1 names
+  // a mismatching redirection URI an invalid request): counted in oauth_errors_total alike.
+  reply.server.oauth.metrics.oauthError('invalid_request');
   const { invalidRedirectUri, technicalDetail } = messagesFor(locale);
   return sendPage(reply, {
     locale,
