@@ -16,8 +16,14 @@ export interface RefreshFamily {
   scopes: string[];
   /** OIDC auth_time (seconds), repeated in every refreshed ID token (OIDC Core 12.2). */
   authTime: number;
-  /** Milliseconds since the epoch; families older than the user's tokens_valid_after are dead. */
+  /** Milliseconds since the epoch (this server's clock). */
   createdAt: number;
+  /**
+   * PostgreSQL's clock (ms) when the user was read for this grant, just before the family began:
+   * families not younger than the user's tokens_valid_after, set by the same clock, are dead.
+   * Absent from families stored before this field existed.
+   */
+  databaseCreatedAt?: number;
 }
 
 /** What an attempt to use a refresh token found (see `consumeRefreshToken`). */

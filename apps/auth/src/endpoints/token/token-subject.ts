@@ -8,16 +8,26 @@ export interface TokenSubject {
    * revoked. Moved by the database when the user's regions or admin roles change.
    */
   tokensValidAfter: number | null;
+  /**
+   * PostgreSQL's clock_timestamp() when the row was read, in the same unit: the clock that sets
+   * `tokensValidAfter`, so the two compare without the skew between database and Node hosts.
+   */
+  databaseNow: number;
 }
 
 export async function loadTokenSubject(
   em: EntityManager,
   userId: number,
 ): Promise<TokenSubject | null> {
-  const [row] = await em.execute<{ activated: boolean; valid_after_ms: number | null }[]>(
-    `select activated, (extract(epoch from tokens_valid_after) * 1000)::float8 as valid_after_ms
+  const [row] = await em.execute<
+    { activated: boolean; valid_after_ms: number | null; now_ms: number }[]
+  >(
+    `select activated, (extract(epoch from tokens_valid_after) * 1000)::float8 as valid_after_ms,
+            (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms
        from users where id = ?`,
     [userId],
   );
-  return row ? { active: row.activated, tokensValidAfter: row.valid_after_ms } : null;
+  return row
+    ? { active: row.activated, tokensValidAfter: row.valid_after_ms, databaseNow: row.now_ms }
+    : null;
 }

@@ -106,6 +106,7 @@ export const authorizationCodeGrant: Grant = {
       clientId: client.clientId,
       scopes: grant.scopes,
       authTime: grant.authTime,
+      databaseCreatedAt: subject.databaseNow,
     });
     const tokens = await issueTokens(app, {
       family,

@@ -199,15 +199,63 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expectInvalidGrant(await refresh(first.refresh_token!));
   });
 
-  it('refuses, and revokes the family, when the user was deactivated', async () => {
-    const userId = await newUser();
+  it('revokes refresh tokens when the user stops being a region admin (DOMAIN-FACTS)', async () => {
+    const userId = await newUser([DemoRegionId.Beispieldorf]);
+    await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
-    await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+    const second = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await app.orm.em
+      .fork()
+      .execute('delete from region_admins where user_id = ? and region_id = ?', [
+        userId,
+        DemoRegionId.Beispieldorf,
+      ]);
+    expectInvalidGrant(await refresh(second.refresh_token!));
+  });
+
+  it('revokes refresh tokens when the user leaves a region (DOMAIN-FACTS)', async () => {
+    // demo-public requires no region: the refusal comes from the change, not the region gate.
+    const userId = await newUser([DemoRegionId.Beispieldorf, DemoRegionId.Musterstadt]);
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await app.orm.em
+      .fork()
+      .execute('delete from region_memberships where user_id = ? and region_id = ?', [
+        userId,
+        DemoRegionId.Beispieldorf,
+      ]);
+    expectInvalidGrant(
+      await refresh(first.refresh_token!),
+      'The grant was revoked because the user’s regions changed',
+    );
     const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
     expect(await app.tokenState.families.find(familyId)).toBeNull();
-    expect(await app.tokenState.isAccessTokenRevoked((await claims(first.access_token)).jti!)).toBe(
-      true,
+  });
+
+  it('revokes refresh tokens when the user’s membership is deactivated (DOMAIN-FACTS)', async () => {
+    const userId = await newUser([DemoRegionId.Beispieldorf]);
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await app.orm.em
+      .fork()
+      .execute('update region_memberships set active = false where user_id = ?', [userId]);
+    expectInvalidGrant(await refresh(first.refresh_token!));
+  });
+
+  it('compares the region change with the grant on the database’s clock, not this server’s', async () => {
+    const userId = await newUser();
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    // As if this server's clock ran a minute ahead of PostgreSQL's when the grant began: by
+    // that clock the grant is younger than the change below, which still must end it.
+    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
+    const key = `oauth:family:${familyId}`;
+    const stored = await app.kv.getWithTtl(key);
+    const family = JSON.parse(stored!.value) as { createdAt: number };
+    family.createdAt += 60_000;
+    await app.kv.set(key, JSON.stringify(family), stored!.ttlMs);
+    await addMembership(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
+    expectInvalidGrant(
+      await refresh(first.refresh_token!),
+      'The grant was revoked because the user’s regions changed',
     );
   });
 
