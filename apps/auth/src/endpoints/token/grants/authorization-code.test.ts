@@ -11,6 +11,7 @@ import {
   issueCode,
   pkcePair,
   refreshRequest,
+  registerTestClient,
   tokenRequest,
   userinfoRequest,
 } from '../token-test-support.ts';
@@ -321,6 +322,34 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
           error_description: 'Invalid or expired code',
         });
       }
+    });
+
+    it('yields only the scopes its client is still registered for', async () => {
+      await registerTestClient(app, { clientId: 'code-test-scopes' });
+      const { verifier, challenge } = pkcePair();
+      const code = await issueCode(app, {
+        clientId: 'code-test-scopes',
+        userId: ids.users.alice,
+        codeChallenge: challenge,
+      });
+      // An administrator takes email from the client between authorization and redemption.
+      await app.orm.em
+        .fork()
+        .execute(
+          `update oauth_clients set scopes = '{openid,profile,regions}' where client_id = ?`,
+          ['code-test-scopes'],
+        );
+      const response = await exchange({
+        code,
+        redirect_uri: DEMO_REDIRECT_URI,
+        client_id: 'code-test-scopes',
+        code_verifier: verifier,
+      });
+      expect(response.statusCode).toBe(200);
+      const tokens = response.json<TokenResponse>();
+      expect(tokens.scope).toBe('openid profile regions');
+      const { payload } = await jwtVerify(tokens.access_token, await jwks());
+      expect(payload.scope).toBe('openid profile regions');
     });
 
     it('is refused when its user was deactivated meanwhile', async () => {

@@ -86,6 +86,12 @@ export const authorizationCodeGrant: Grant = {
     verifyPkce(grant, params.code_verifier, client);
     const subject = await loadTokenSubject(request.em, grant.userId);
     if (!subject?.active) throw invalidGrant('The user account is not active');
+    // The consented scopes the client is still registered for: an administrator may have taken
+    // one from the client since the code was issued.
+    const scopes = grant.scopes.filter((scope) => client.scopes.includes(scope));
+    if (scopes.length === 0) {
+      throw invalidGrant('The client is no longer registered for the granted scopes');
+    }
 
     const familyId = newTokenId();
     const accessToken = planAccessToken(app);
@@ -110,7 +116,7 @@ export const authorizationCodeGrant: Grant = {
     });
     const tokens = await issueTokens(app, {
       family,
-      scopes: grant.scopes,
+      scopes,
       accessToken,
       nonce: grant.nonce,
       withRefreshToken: client.grantTypes.includes('refresh_token'),

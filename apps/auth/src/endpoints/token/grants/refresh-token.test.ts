@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
 import { buildTestApp } from '../../../test-support/build-test-app.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
-import { DemoClientId, refreshRequest, tokensFor, userinfoRequest } from '../token-test-support.ts';
+import {
+  ALL_SCOPES,
+  DemoClientId,
+  refreshRequest,
+  registerTestClient,
+  tokensFor,
+  userinfoRequest,
+} from '../token-test-support.ts';
 
 const ids = inject('demoIds');
 
@@ -256,6 +263,91 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expectInvalidGrant(
       await refresh(first.refresh_token!),
       'The grant was revoked because the user’s regions changed',
+    );
+  });
+
+  describe('the client’s registered scopes (an administrator may take one away)', () => {
+    let clients = 0;
+
+    async function clientWithAllScopes(): Promise<string> {
+      clients += 1;
+      const clientId = `refresh-test-scopes-${clients}`;
+      await registerTestClient(app, { clientId });
+      return clientId;
+    }
+
+    const setClientScopes = (clientId: string, scopes: string[]) =>
+      app.orm.em
+        .fork()
+        .execute('update oauth_clients set scopes = ?::text[] where client_id = ?', [
+          `{${scopes.join(',')}}`,
+          clientId,
+        ]);
+
+    it('leaves out of a refresh a scope the client is no longer registered for', async () => {
+      const clientId = await clientWithAllScopes();
+      const first = await tokensFor(app, { clientId, userId: ids.users.alice });
+      expect(first.scope).toBe('openid profile email regions');
+      await setClientScopes(clientId, ['openid', 'profile', 'regions']);
+
+      const response = await refreshRequest(app, clientId, first.refresh_token!);
+      expect(response.statusCode).toBe(200);
+      const tokens = response.json<TokenResponse>();
+      expect(tokens.scope).toBe('openid profile regions');
+      expect((await claims(tokens.access_token)).scope).toBe('openid profile regions');
+      const userinfo = (await userinfoRequest(app, tokens.access_token)).json<
+        Record<string, unknown>
+      >();
+      expect(userinfo).not.toHaveProperty('email');
+      expect(userinfo).not.toHaveProperty('email_verified');
+      expect(userinfo).toHaveProperty('name');
+
+      // Asking for it explicitly is asking for more than the client may have.
+      const asked = await refreshRequest(app, clientId, tokens.refresh_token!, {
+        scope: 'openid email',
+      });
+      expect(asked.statusCode).toBe(400);
+      expect(asked.json()).toMatchObject({ error: 'invalid_scope' });
+    });
+
+    it('gives a scope back when the client is registered for it again', async () => {
+      const clientId = await clientWithAllScopes();
+      const first = await tokensFor(app, { clientId, userId: ids.users.alice });
+      await setClientScopes(clientId, ['openid', 'profile', 'regions']);
+      const narrowed = (
+        await refreshRequest(app, clientId, first.refresh_token!)
+      ).json<TokenResponse>();
+      await setClientScopes(clientId, ALL_SCOPES);
+      const restored = await refreshRequest(app, clientId, narrowed.refresh_token!);
+      // The user granted email; only the client's registration had withheld it.
+      expect(restored.json<TokenResponse>().scope).toBe('openid profile email regions');
+    });
+
+    it('refuses a refresh when the client keeps no scope of the grant', async () => {
+      const clientId = await clientWithAllScopes();
+      // Every grant has openid and every client keeps it (a table constraint), so this takes a
+      // grant without openid, as no authorization request makes: the guard must still hold.
+      const first = await tokensFor(app, {
+        clientId,
+        userId: ids.users.alice,
+        scopes: ['profile', 'email'],
+      });
+      await setClientScopes(clientId, ['openid', 'regions']);
+      const response = await refreshRequest(app, clientId, first.refresh_token!);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error: 'invalid_scope' });
+    });
+  });
+
+  it('refuses, and revokes the family, when the user was deactivated', async () => {
+    const userId = await newUser();
+    const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
+    await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
+    expectInvalidGrant(await refresh(first.refresh_token!));
+    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
+    expect(await app.tokenState.families.find(familyId)).toBeNull();
+    expect(await app.tokenState.isAccessTokenRevoked((await claims(first.access_token)).jti!)).toBe(
+      true,
     );
   });
 

@@ -1,4 +1,5 @@
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/region-gate.ts';
+import type { RegisteredClient } from '../../../clients/registered-clients.ts';
 import { invalidGrant, invalidScope } from '../../../oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
 import { issueTokens, planAccessToken } from '../issue-tokens.ts';
@@ -7,13 +8,30 @@ import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
 const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
 
-/** RFC 6749 6: the requested scope may only narrow the grant; omitted means all of it. */
-function narrowedScopes(requested: string | undefined, granted: string[]): string[] {
-  if (requested === undefined) return granted;
+/**
+ * RFC 6749 6: the requested scope may only narrow the grant; omitted means all of it. The grant
+ * here is what the user granted and the client is still registered for: an administrator who
+ * takes a scope from a client takes it from the client's existing grants too (the family keeps
+ * the user's grant; a scope given back to the client comes back with it).
+ */
+function narrowedScopes(
+  requested: string | undefined,
+  granted: string[],
+  client: RegisteredClient,
+): string[] {
+  const available = granted.filter((scope) => client.scopes.includes(scope));
+  if (available.length === 0) {
+    throw invalidScope('The client is no longer registered for any scope of the grant');
+  }
+  if (requested === undefined) return available;
   const scopes = [...new Set(requested.split(' ').filter((scope) => scope !== ''))];
   if (scopes.length === 0) throw invalidScope('scope must name at least one scope');
   const extra = scopes.filter((scope) => !granted.includes(scope));
   if (extra.length > 0) throw invalidScope(`Not granted originally: ${extra.join(' ')}`);
+  const unregistered = scopes.filter((scope) => !available.includes(scope));
+  if (unregistered.length > 0) {
+    throw invalidScope(`The client is not registered for scope ${unregistered.join(', ')}`);
+  }
   return scopes;
 }
 
@@ -67,7 +85,7 @@ export const refreshTokenGrant: Grant = {
     }
     const family = await families.find(claims.familyId);
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
-    const scopes = narrowedScopes(params.scope, family.scopes);
+    const scopes = narrowedScopes(params.scope, family.scopes, client);
 
     const use = await families.consumeRefreshToken(family.id, claims.jti, context.requestStartedAt);
     if (use === 'replayed') {
