@@ -2,15 +2,178 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 
+interface Parameter {
+  name: string;
+  in: 'path' | 'query';
+  required?: boolean;
+  schema: Record<string, unknown>;
+}
+
+interface Operation {
+  security?: unknown;
+  responses?: Record<string, { content?: Record<string, unknown> }>;
+  tags?: string[];
+  parameters?: Parameter[];
+}
+
 interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
-  components: { securitySchemes: Record<string, unknown> };
-  paths: Record<
-    string,
-    Record<string, { security?: unknown; responses?: object; tags?: string[] }>
-  >;
+  components: { securitySchemes: Record<string, { description?: string }> };
+  paths: Record<string, Record<string, Operation>>;
 }
+
+// SPEC.md's parameter types and patterns; the document anchors the patterns (`^...$`).
+const positive = { type: 'string', pattern: '^[1-9][0-9]*$' };
+const digits = { type: 'string', pattern: '^\\d+$' };
+const integerId = { type: 'integer', minimum: 1 };
+const dateTime = { type: 'string', format: 'date-time' };
+
+interface SpecRow {
+  row: number;
+  method: 'get' | 'post' | 'patch' | 'delete';
+  path: string;
+  params: Record<string, Record<string, unknown>>;
+  query?: Record<string, Record<string, unknown>>;
+  /** The statuses SPEC.md lists: exactly these where it gives the full list, else at least. */
+  statuses: { exactly?: string[]; atLeast?: string[] };
+}
+
+const specRows: SpecRow[] = [
+  {
+    row: 1,
+    method: 'get',
+    path: '/api/forum/post/{postId}/hide',
+    params: { postId: { type: 'string' } },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 2,
+    method: 'post',
+    path: '/api/conversations/{conversationId}/messages',
+    params: { conversationId: digits },
+    statuses: {},
+  },
+  {
+    row: 3,
+    method: 'get',
+    path: '/api/users/{userId}/reports',
+    params: { userId: integerId },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 4,
+    method: 'delete',
+    path: '/api/groups/{groupId}/applications/{userId}',
+    params: { groupId: positive, userId: positive },
+    statuses: { exactly: ['200', '401', '403', '404'] },
+  },
+  {
+    row: 5,
+    method: 'post',
+    path: '/api/users/current/quiz-sessions/{quizId}/confirmation',
+    params: { quizId: positive },
+    statuses: { exactly: ['200', '400', '401', '403', '404'] },
+  },
+  {
+    row: 6,
+    method: 'get',
+    path: '/api/search/index',
+    params: {},
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 7,
+    method: 'post',
+    path: '/api/user/current/passport',
+    params: {},
+    statuses: { exactly: ['200', '401', '403'] },
+  },
+  {
+    row: 8,
+    method: 'get',
+    path: '/api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{storeLogActionIds}',
+    params: {
+      storeId: integerId,
+      fromDate: dateTime,
+      toDate: dateTime,
+      storeLogActionIds: { type: 'string', pattern: '^\\d+(,\\d+)*$' },
+    },
+    query: { limit: { type: 'integer' }, offset: { type: 'integer' } },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 9,
+    method: 'get',
+    path: '/api/chains/{chainId}',
+    params: { chainId: positive },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 10,
+    method: 'post',
+    path: '/api/conversations/{conversationId}/readStatus',
+    params: { conversationId: digits },
+    query: { read: {} },
+    statuses: {},
+  },
+  {
+    row: 11,
+    method: 'patch',
+    path: '/api/chains/{chainId}',
+    params: { chainId: positive },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 12,
+    method: 'get',
+    path: '/api/resources/own',
+    params: {},
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 13,
+    method: 'delete',
+    path: '/api/users/{recipientId}/bananas/{senderId}',
+    params: { recipientId: integerId, senderId: integerId },
+    statuses: { atLeast: ['401'] },
+  },
+  {
+    row: 14,
+    method: 'delete',
+    path: '/api/quiz/{quizId}/questions/{questionId}/answers/{answerId}',
+    params: { quizId: digits, questionId: digits, answerId: digits },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 15,
+    method: 'post',
+    path: '/api/region/{regionId}/options',
+    params: { regionId: { type: 'integer', pattern: '^\\d+$' } },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 16,
+    method: 'get',
+    path: '/api/regions/{regionId}',
+    params: { regionId: positive },
+    statuses: { atLeast: ['200'] },
+  },
+  {
+    row: 17,
+    method: 'post',
+    path: '/api/users/{recipientId}/bananas',
+    params: { recipientId: positive },
+    statuses: { atLeast: [] },
+  },
+  {
+    row: 18,
+    method: 'get',
+    path: '/api/stores/{storeId}/requests',
+    params: { storeId: positive },
+    statuses: { atLeast: ['200'] },
+  },
+];
 
 describe('the OpenAPI document and its documentation page', () => {
   let app: ApiApp;
@@ -37,6 +200,7 @@ describe('the OpenAPI document and its documentation page', () => {
       type: 'apiKey',
       in: 'header',
       name: 'X-CSRF-Token',
+      description: expect.stringContaining('GET requests need only the session cookie'),
     });
   });
 
@@ -48,10 +212,55 @@ describe('the OpenAPI document and its documentation page', () => {
     expect(document.paths).not.toHaveProperty('/api/openapi.json');
   });
 
-  it('asks state-changing operations for the CSRF token, but not reads or the login', () => {
-    expect(document.paths['/api/logout']?.post?.security).toEqual([{ api_key: [] }]);
-    expect(document.paths['/api/users/current']?.get?.security).toBeUndefined();
-    expect(document.paths['/api/login']?.post?.security).toBeUndefined();
+  it('names the api_key scheme on every operation, reads included, but not on the login', () => {
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const expected = path === '/api/login' ? undefined : [{ api_key: [] }];
+        expect(operation.security, `${method} ${path}`).toEqual(expected);
+      }
+    }
+  });
+
+  it('covers all 18 rows of SPEC.md', () => {
+    expect(specRows.map((row) => row.row)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect(new Set(specRows.map((row) => `${row.method} ${row.path}`)).size).toBe(18);
+  });
+
+  it.each(specRows)(
+    'row $row: $method $path, with SPEC.md parameters, statuses and scheme',
+    ({ method, path, params, query = {}, statuses }) => {
+      const operation = document.paths[path]?.[method];
+      expect(operation, `${method} ${path} is missing`).toBeDefined();
+      if (!operation) return;
+      const parameters = operation.parameters ?? [];
+      const inPath = parameters.filter((parameter) => parameter.in === 'path');
+      expect(inPath.map((parameter) => parameter.name).sort()).toEqual(Object.keys(params).sort());
+      for (const [name, schema] of Object.entries(params)) {
+        const parameter = inPath.find((candidate) => candidate.name === name);
+        expect(parameter?.required, name).toBe(true);
+        expect(parameter?.schema, name).toMatchObject(schema);
+      }
+      for (const [name, schema] of Object.entries(query)) {
+        const parameter = parameters.find((p) => p.in === 'query' && p.name === name);
+        expect(parameter?.required ?? false, name).toBe(false);
+        expect(parameter?.schema, name).toMatchObject(schema);
+      }
+      const documented = Object.keys(operation.responses ?? {}).sort();
+      if (statuses.exactly) expect(documented).toEqual(statuses.exactly);
+      expect(documented).toEqual(expect.arrayContaining(statuses.atLeast ?? []));
+      // Every SPEC route needs a session, so each documents 401, and a success.
+      expect(documented).toContain('401');
+      expect(documented.some((status) => status.startsWith('2'))).toBe(true);
+      expect(operation.security).toEqual([{ api_key: [] }]);
+    },
+  );
+
+  it('gives the passport as application/pdf and the read flag of row 10 as 0 or 1', () => {
+    const passport = document.paths['/api/user/current/passport']?.post?.responses?.['200'];
+    expect(Object.keys(passport?.content ?? {})).toEqual(['application/pdf']);
+    const readStatus = document.paths['/api/conversations/{conversationId}/readStatus']?.post;
+    const read = readStatus?.parameters?.find((parameter) => parameter.name === 'read');
+    expect(JSON.stringify(read?.schema)).toMatch(/"0".*"1"/);
   });
 
   it('every operation is tagged, so the documentation page groups it', () => {

@@ -8,17 +8,18 @@ export interface OpenApiOptions {
   baseUrl: string;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
-
-function methodsOf(method: string | string[]): string[] {
-  return Array.isArray(method) ? method : [method];
-}
+const API_KEY_DESCRIPTION =
+  'The CSRF token of the session: the value of the readable `fs_csrf` cookie (`__Host-fs_csrf` ' +
+  'over HTTPS) that login sets next to the HttpOnly session cookie. Every request that changes ' +
+  'data (POST, PATCH, DELETE) must send it in this header, or gets 403 CSRF_FAILED. GET ' +
+  'requests need only the session cookie and may leave the header out. Without a live session ' +
+  'every operation but login and logout answers 401.';
 
 /**
  * The OpenAPI 3.1 document, generated from the TypeBox schemas each route declares (so it cannot
  * drift from what the routes validate), at /api/openapi.json, and an interactive page at
- * /api/docs. State-changing operations name the `api_key` scheme of SPEC.md: the session's CSRF
- * token in `X-CSRF-Token`.
+ * /api/docs. Every operation names the `api_key` scheme, as SPEC.md says of every REST endpoint:
+ * the session's CSRF token in `X-CSRF-Token`. Only login, which starts the session, has none.
  */
 export const openApiPlugin = fp(
   async (app: FastifyInstance, { baseUrl }: OpenApiOptions) => {
@@ -37,15 +38,19 @@ export const openApiPlugin = fp(
         servers: [{ url: baseUrl }],
         components: {
           securitySchemes: {
-            api_key: { type: 'apiKey', in: 'header', name: 'X-CSRF-Token' },
+            api_key: {
+              type: 'apiKey',
+              in: 'header',
+              name: 'X-CSRF-Token',
+              description: API_KEY_DESCRIPTION,
+            },
           },
         },
       },
       // Health probes and the documentation itself are not part of the interface.
       hideUntagged: true,
       transform: ({ schema, url, route }) => {
-        const writes = methodsOf(route.method).some((method) => !SAFE_METHODS.has(method));
-        if (!writes || route.config?.csrf === false) return { schema, url };
+        if (route.config?.csrf === false) return { schema, url };
         const withSecurity = { ...schema, security: [{ api_key: [] }] } as FastifySchema;
         return { schema: withSecurity, url };
       },
