@@ -166,7 +166,7 @@ export class RefreshFamilyStore {
   }
 
   /** Kills the family and every token issued from it; idempotent, also for unknown ids. */
-  async revoke(id: string): Promise<void> {
+  async revoke(id: string, owner?: Pick<RefreshFamily, 'userId' | 'clientId'>): Promise<void> {
     // The tombstone first, so that whatever runs concurrently sees the family as dead.
     await this.#store.set(revokedKey(id), '1', this.#refreshTtlMs);
     const [record, accessTokens] = await Promise.all([
@@ -174,8 +174,10 @@ export class RefreshFamilyStore {
       this.#store.indexMembers(accessIndexKey(id), this.#now()),
     ]);
     await Promise.all(accessTokens.map(({ member, score }) => this.#denyList.deny(member, score)));
-    if (record !== null) {
-      const family = JSON.parse(record) as RefreshFamily;
+    // The record names the user's grant index; `owner` does when a concurrent revocation has
+    // deleted the record already (a code's second use racing its first).
+    const family = record === null ? owner : (JSON.parse(record) as RefreshFamily);
+    if (family !== undefined) {
       await this.#store.removeFromIndex(grantIndexKey(family.userId, family.clientId), id);
     }
     await this.#store.delete(familyKey(id), accessIndexKey(id));

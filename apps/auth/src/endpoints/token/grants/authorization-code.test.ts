@@ -308,20 +308,34 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expectInvalidGrant(await refreshRequest(app, DemoClientId.public, tokens.refresh_token!));
     });
 
-    it('is redeemed by exactly one of 20 parallel requests', async () => {
+    it('is redeemed by exactly one of 20 parallel requests, whose tokens the 19 others revoke', async () => {
       const { code, verifier } = await publicCode();
       const responses = await Promise.all(
         Array.from({ length: 20 }, () => publicExchange(code, { code_verifier: verifier })),
       );
-      const statuses = responses.map((response) => response.statusCode);
-      expect(statuses.filter((status) => status === 200)).toHaveLength(1);
-      expect(statuses.filter((status) => status === 400)).toHaveLength(19);
-      for (const response of responses.filter((r) => r.statusCode === 400)) {
+      const winners = responses.filter((response) => response.statusCode === 200);
+      const losers = responses.filter((response) => response.statusCode !== 200);
+      expect(winners).toHaveLength(1);
+      expect(losers).toHaveLength(19);
+      for (const response of losers) {
+        expect(response.statusCode).toBe(400);
         expect(response.json()).toEqual({
           error: 'invalid_grant',
           error_description: 'Invalid or expired code',
         });
       }
+      // RFC 6749 10.5: each of the 19 is a second use of the code, which revokes what the first
+      // use issued, whichever finished first: the winner's tokens are dead on arrival.
+      const tokens = winners[0]!.json<TokenResponse>();
+      const userinfo = await userinfoRequest(app, tokens.access_token);
+      expect(userinfo.statusCode).toBe(401);
+      expect(userinfo.headers['www-authenticate']).toContain('error="invalid_token"');
+      expectInvalidGrant(await refreshRequest(app, DemoClientId.public, tokens.refresh_token!));
+      // Nor is the dead grant left in the user's grant index, whichever request finished first.
+      const { familyId } = (await app.tokenState.refreshTokens.open(tokens.refresh_token!))!;
+      expect(
+        await app.tokenState.families.familiesOf(ids.users.alice, DemoClientId.public),
+      ).not.toContain(familyId);
     });
 
     it('yields only the scopes its client is still registered for', async () => {

@@ -106,7 +106,8 @@ export const authorizationCodeGrant: Grant = {
     }
     app.oauth.audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
 
-    const family = await app.tokenState.families.create({
+    const { families } = app.tokenState;
+    const family = await families.create({
       id: familyId,
       userId: grant.userId,
       clientId: client.clientId,
@@ -121,6 +122,11 @@ export const authorizationCodeGrant: Grant = {
       nonce: grant.nonce,
       withRefreshToken: client.grantTypes.includes('refresh_token'),
     });
+    // A second use of the code that ran while this family was being stored has revoked it by id:
+    // its tombstone stands and the access token is denied, so the tokens are dead in any order.
+    // But create() and issueTokens() may have written the family's record and its entry in the
+    // user's grant index after that revocation: revoke again, so that none of it stays behind.
+    if (await families.isRevoked(familyId)) await families.revoke(familyId, family);
     app.oauth.audit(request, 'tokens_issued', {
       clientId: client.clientId,
       userId: grant.userId,
