@@ -5,6 +5,11 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  createManyUsers,
+  INVALID_PAGE_QUERIES,
+  VALID_PAGE_QUERIES,
+} from '../../test-support/paging.ts';
 
 const ids = inject('demoIds');
 
@@ -340,6 +345,51 @@ describe('bananas: give, remove and list', () => {
       const response = await list(await as('alice'), await createUser());
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([]);
+    });
+
+    it('pages with limit and offset, newest first, 100 by default', async () => {
+      const recipient = await createUser();
+      const senders = await createManyUsers(orm, 'Spender', 101);
+      // The n-th sender's banana is n minutes old: newest first is the order of the ids.
+      await sql(
+        `insert into bananas (recipient_id, sender_id, message, created_at)
+         select ?, s, ?, now() - make_interval(mins => s - ?) from unnest(?::int[]) as s`,
+        [recipient, MESSAGE, senders[0]!, `{${senders.join(',')}}`],
+      );
+      const alice = await as('alice');
+      const page = async (query: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/users/${recipient}/bananas?${query}`,
+          ...withClient(alice),
+        });
+        expect(response.statusCode).toBe(200);
+        return response.json<BananaList>().map((banana) => banana.user.id);
+      };
+      expect(await page('')).toEqual(senders.slice(0, 100));
+      expect(await page('limit=2')).toEqual(senders.slice(0, 2));
+      expect(await page('limit=2&offset=99')).toEqual(senders.slice(99, 101));
+      expect(await page('limit=1000')).toEqual(senders);
+      expect(await page('offset=101')).toEqual([]);
+    });
+
+    it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/users/${ids.users.alice}/bananas?${query}`,
+        ...withClient(await as('carla')),
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+
+    it.each(VALID_PAGE_QUERIES)('accepts %s', async (query) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/users/${ids.users.alice}/bananas?${query}`,
+        ...withClient(await as('carla')),
+      });
+      expect(response.statusCode).toBe(200);
     });
 
     it('answers 401 without a session and 404 for unknown users', async () => {

@@ -6,11 +6,13 @@ import {
   parseIdParam,
   ProblemSchema,
   RecipientIdParamsSchema,
+  StoreLogQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
 import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
+import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 
@@ -70,17 +72,23 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:userId/bananas',
     {
-      preValidation: plainIntegerParams('userId'),
+      preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
       schema: {
         tags,
         summary: 'The bananas a user received, newest first, with their senders',
         params: UserIdParamsSchema,
-        response: { 200: BananaListSchema, 401: ProblemSchema, 404: ProblemSchema },
+        querystring: StoreLogQuerySchema,
+        response: {
+          200: BananaListSchema,
+          400: ProblemSchema,
+          401: ProblemSchema,
+          404: ProblemSchema,
+        },
       },
     },
     async (request) => {
       await requireActor(request);
-      return listReceivedBananas(request.em, request.params.userId);
+      return listReceivedBananas(request.em, request.params.userId, pageOf(request.query));
     },
   );
 };

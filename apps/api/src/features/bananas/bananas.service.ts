@@ -8,6 +8,7 @@ import {
 } from '@foodshare/domain';
 import { type Banana, type BananaList, trimSpace, type UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import type { Page } from '../../shared/page-query.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /** A banana vouches for someone, so its text must say something (DOMAIN-FACTS 17). */
@@ -104,18 +105,26 @@ export async function deleteBanana(
   if (deleted.length === 0) throw Problem.notFound('There is no such banana.');
 }
 
-/** The bananas a user received, newest first, each with its sender, in one query. */
-export async function listReceivedBananas(em: EntityManager, userId: number): Promise<BananaList> {
+/** One page of the bananas a user received, newest first, each with its sender, in one query. */
+export async function listReceivedBananas(
+  em: EntityManager,
+  userId: number,
+  page: Page,
+): Promise<BananaList> {
   const rows = await em.execute<{ bananas: { message: string; user: UserStub; time: string }[] }[]>(
     `select coalesce((
-              select json_agg(json_build_object(
-                       'message', b.message, 'user', ${userStubJson('s')}, 'time', b.created_at)
-                     order by b.created_at desc, b.id desc)
-                from bananas b join users s on s.id = b.sender_id
-               where b.recipient_id = u.id), '[]'::json) as bananas
+              select json_agg(p.banana order by p.created_at desc, p.id desc)
+                from (select json_build_object(
+                               'message', b.message, 'user', ${userStubJson('s')},
+                               'time', b.created_at) as banana,
+                             b.created_at, b.id
+                        from bananas b join users s on s.id = b.sender_id
+                       where b.recipient_id = u.id
+                       order by b.created_at desc, b.id desc
+                       limit ? offset ?) p), '[]'::json) as bananas
        from users u
       where u.id = ? and u.activated`,
-    [userId],
+    [page.limit, page.offset, userId],
   );
   const row = rows[0];
   if (!row) throw Problem.notFound('There is no user with this id.');

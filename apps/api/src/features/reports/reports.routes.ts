@@ -1,6 +1,12 @@
-import { ProblemSchema, ReportListSchema, UserIdParamsSchema } from '@foodshare/schemas';
+import {
+  ProblemSchema,
+  ReportListSchema,
+  StoreLogQuerySchema,
+  UserIdParamsSchema,
+} from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { listUserReports } from './reports.service.ts';
 
@@ -8,13 +14,15 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:userId/reports',
     {
-      preValidation: plainIntegerParams('userId'),
+      preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
       schema: {
         tags: ['reports'],
         summary: 'The reports about a user, newest first (orga, never about themselves)',
         params: UserIdParamsSchema,
+        querystring: StoreLogQuerySchema,
         response: {
           200: ReportListSchema,
+          400: ProblemSchema,
           401: ProblemSchema,
           403: ProblemSchema,
           404: ProblemSchema,
@@ -23,7 +31,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listUserReports(request.em, actor, request.params.userId);
+      return listUserReports(request.em, actor, request.params.userId, pageOf(request.query));
     },
   );
 };

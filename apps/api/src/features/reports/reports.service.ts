@@ -1,6 +1,7 @@
 import { type Actor, type EntityManager, mayReadUserReports } from '@foodshare/domain';
 import type { Report, ReportList, ReportUser } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import type { Page } from '../../shared/page-query.ts';
 
 /** The report user of SPEC.md (user stub, mail and last name) from the users row `alias`. */
 function reportUserJson(alias: string): string {
@@ -33,13 +34,14 @@ const iso = (value: string) => new Date(value).toISOString();
 
 /**
  * Orga only, never about oneself (checked before the user is looked up, so nobody else learns
- * whether the id exists). One query: the user, their reports, reporters and stores joined; a
- * user without reports yields one row without a report.
+ * whether the id exists). One query: the user and one page of their reports, reporters and
+ * stores joined; a user without reports (on this page) yields one row without a report.
  */
 export async function listUserReports(
   em: EntityManager,
   actor: Actor,
   userId: number,
+  page: Page,
 ): Promise<ReportList> {
   if (!mayReadUserReports(actor, { reportedUserId: userId })) {
     throw Problem.forbidden(
@@ -54,12 +56,16 @@ export async function listUserReports(
               as store,
             ${reportUserJson('reporter')} as reporter, ${reportUserJson('target')} as reported
        from users target
-       left join reports r on r.reported_id = target.id
+       left join lateral (
+              select * from reports
+               where reported_id = target.id
+               order by reported_at desc, id desc
+               limit ? offset ?) r on true
        left join users reporter on reporter.id = r.reporter_id
        left join stores s on s.id = r.store_id
       where target.id = ?
       order by r.reported_at desc, r.id desc`,
-    [userId],
+    [page.limit, page.offset, userId],
   );
   if (rows.length === 0) throw Problem.notFound('There is no user with this id.');
   return rows.flatMap((row) =>

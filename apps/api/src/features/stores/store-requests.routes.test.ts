@@ -9,6 +9,11 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  createManyUsers,
+  INVALID_PAGE_QUERIES,
+  VALID_PAGE_QUERIES,
+} from '../../test-support/paging.ts';
 
 const ids = inject('demoIds');
 const BEISPIELDORF = 4;
@@ -202,6 +207,54 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       } else {
         expect(Value.Check(StoreTeamRequestListSchema, response.json())).toBe(true);
       }
+    });
+
+    it('pages with limit and offset, oldest first, 100 by default', async () => {
+      const stores = await sql<{ id: number }[]>(
+        "insert into stores (name, region_id) values ('Viele Anfragen', 3) returning id",
+      );
+      const storeId = stores[0]!.id;
+      const applicants = await createManyUsers(orm, 'Anfrage', 101);
+      // The n-th applicant applied n minutes after the first: oldest first is the order of ids.
+      await sql(
+        `insert into store_team_memberships (store_id, user_id, status, applied_at)
+         select ?, u, 0, now() - interval '1 day' + make_interval(mins => u - ?)
+           from unnest(?::int[]) as u`,
+        [storeId, applicants[0]!, `{${applicants.join(',')}}`],
+      );
+      const page = async (query: string) => {
+        const response = await app.inject({
+          method: 'GET',
+          url: `/api/stores/${storeId}/requests?${query}`,
+          cookies: clients.orga!.cookies,
+        });
+        expect(response.statusCode).toBe(200);
+        return response.json<StoreTeamRequestList>().map((request) => request.user.id);
+      };
+      expect(await page('')).toEqual(applicants.slice(0, 100));
+      expect(await page('limit=2')).toEqual(applicants.slice(0, 2));
+      expect(await page('limit=2&offset=99')).toEqual(applicants.slice(99, 101));
+      expect(await page('limit=1000')).toEqual(applicants);
+      expect(await page('offset=101')).toEqual([]);
+    });
+
+    it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/stores/${ids.storeId}/requests?${query}`,
+        cookies: clients.alice!.cookies,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+
+    it.each(VALID_PAGE_QUERIES)('accepts %s', async (query) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/stores/${ids.storeId}/requests?${query}`,
+        cookies: clients.alice!.cookies,
+      });
+      expect(response.statusCode).toBe(200);
     });
 
     it('answers 401 without a session', async () => {

@@ -1,5 +1,7 @@
 import {
+  ProblemSchema,
   StoreIdParamsSchema,
+  StoreLogQuerySchema,
   StoreTeamRequestDecisionSchema,
   StoreTeamRequestListSchema,
   StoreTeamRequestParamsSchema,
@@ -7,6 +9,7 @@ import {
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
+import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
@@ -15,16 +18,19 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/stores/:storeId/requests',
     {
+      preValidation: requireIntegerPageQuery,
       schema: {
         tags: ['stores'],
         summary: 'Pending requests to join a store team (SPEC.md row 18)',
         params: StoreIdParamsSchema,
-        response: { 200: StoreTeamRequestListSchema, ...problems },
+        querystring: StoreLogQuerySchema,
+        response: { 200: StoreTeamRequestListSchema, 400: ProblemSchema, ...problems },
       },
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listTeamRequests(request.em, actor, idFromPath(request.params.storeId));
+      const storeId = idFromPath(request.params.storeId);
+      return listTeamRequests(request.em, actor, storeId, pageOf(request.query));
     },
   );
 

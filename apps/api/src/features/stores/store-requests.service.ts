@@ -11,6 +11,7 @@ import {
 import type { StoreTeamRequestDecision, StoreTeamRequestList, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadStoreFacts } from './store-facts.repository.ts';
+import { FIRST_PAGE, type Page } from '../../shared/page-query.ts';
 import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 
 const EARTH_RADIUS_KM = 6371;
@@ -36,11 +37,15 @@ async function requireStoreFacts(
 }
 
 /**
- * The pending requests of one store with the applicants, oldest first (the order in which they
- * wait), in one query on the (store_id, status) index. The distance is the great-circle
- * distance between the applicant's address and the store, rounded to whole km.
+ * One page of the pending requests of one store with the applicants, oldest first (the order in
+ * which they wait), in one query on the (store_id, status) index. The distance is the
+ * great-circle distance between the applicant's address and the store, rounded to whole km.
  */
-export function teamRequestsQuery(storeId: number, withDistance: boolean): SqlQuery {
+export function teamRequestsQuery(
+  storeId: number,
+  withDistance: boolean,
+  page: Page = FIRST_PAGE,
+): SqlQuery {
   const haversine = `${EARTH_RADIUS_KM} * 2 * asin(sqrt(
       power(sin(radians(u.latitude - s.latitude) / 2), 2)
       + cos(radians(s.latitude)) * cos(radians(u.latitude))
@@ -56,8 +61,9 @@ export function teamRequestsQuery(storeId: number, withDistance: boolean): SqlQu
             join stores s on s.id = m.store_id
             join users u on u.id = m.user_id
            where m.store_id = ? and m.status = ?
-           order by m.applied_at nulls last, m.user_id`,
-    params: [withDistance, storeId, StoreTeamStatus.Applied],
+           order by m.applied_at nulls last, m.user_id
+           limit ? offset ?`,
+    params: [withDistance, storeId, StoreTeamStatus.Applied, page.limit, page.offset],
   };
 }
 
@@ -74,9 +80,11 @@ export async function listTeamRequests(
   em: EntityManager,
   actor: Actor,
   storeId: number,
+  page: Page,
 ): Promise<StoreTeamRequestList> {
   const facts = await requireStoreFacts(em, actor, storeId, mayReadStoreTeamRequests);
-  const { sql, params } = teamRequestsQuery(storeId, mayReadApplicantDistance(actor, facts));
+  const withDistance = mayReadApplicantDistance(actor, facts);
+  const { sql, params } = teamRequestsQuery(storeId, withDistance, page);
   const rows = await em.execute<TeamRequestRow[]>(sql, params);
   return rows.map((row) => ({
     user: row.user,

@@ -11,6 +11,7 @@ import type {
   UserStub,
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import type { Page } from '../../shared/page-query.ts';
 
 interface GroupFactsRow {
   workgroup_function: WorkGroupFunction | null;
@@ -66,11 +67,12 @@ interface ApplicationRow {
   applied_at: string;
 }
 
-/** The pending applications, oldest first: the order in which they wait for a decision. */
+/** One page of the pending applications, oldest first: the order in which they wait. */
 export async function listApplications(
   em: EntityManager,
   actor: Actor,
   groupId: number,
+  page: Page,
 ): Promise<WorkGroupApplicationList> {
   await requireApplicationDecider(em, actor, groupId);
   const rows = await em.execute<ApplicationRow[]>(
@@ -84,8 +86,9 @@ export async function listApplications(
        from work_group_applications w
        join users u on u.id = w.user_id
       where w.group_id = ?
-      order by w.applied_at, w.user_id`,
-    [groupId],
+      order by w.applied_at, w.user_id
+      limit ? offset ?`,
+    [groupId, page.limit, page.offset],
   );
   return rows.map((row) => ({
     user: row.user,

@@ -8,6 +8,11 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  createManyUsers,
+  INVALID_PAGE_QUERIES,
+  VALID_PAGE_QUERIES,
+} from '../../test-support/paging.ts';
 
 const ids = inject('demoIds');
 const GROUP = 5; // Öffentlichkeitsarbeit Musterstadt (public relations): alice is its admin.
@@ -177,6 +182,56 @@ describe('working-group applications: DELETE and GET /api/groups/{groupId}/appli
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
     expect(await pending(GROUP, ids.users.carla)).toBe(true);
+  });
+
+  it('pages the applications with limit and offset, oldest first, 100 by default', async () => {
+    const rows = await sql<{ id: number }[]>(
+      `insert into regions (name, type, parent_id) values ('Viele Bewerbungen', 7, ?) returning id`,
+      [MUSTERSTADT],
+    );
+    const group = rows[0]!.id;
+    const applicants = await createManyUsers(orm, 'Bewerber', 101);
+    // The n-th applicant applied n minutes after the first: oldest first is the order of ids.
+    await sql(
+      `insert into work_group_applications (group_id, user_id, message, applied_at)
+       select ?, u, 'Hallo', now() - interval '1 day' + make_interval(mins => u - ?)
+         from unnest(?::int[]) as u`,
+      [group, applicants[0]!, `{${applicants.join(',')}}`],
+    );
+    const orga = await signInAs(app, ids.users.orga);
+    const page = async (query: string) => {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/api/groups/${group}/applications?${query}`,
+        cookies: orga.cookies,
+      });
+      expect(response.statusCode).toBe(200);
+      return response.json<{ user: { id: number } }[]>().map((item) => item.user.id);
+    };
+    expect(await page('')).toEqual(applicants.slice(0, 100));
+    expect(await page('limit=2')).toEqual(applicants.slice(0, 2));
+    expect(await page('limit=2&offset=99')).toEqual(applicants.slice(99, 101));
+    expect(await page('limit=1000')).toEqual(applicants);
+    expect(await page('offset=101')).toEqual([]);
+  });
+
+  it.each(INVALID_PAGE_QUERIES)('answers 400 to the list for %s', async (query) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/groups/${GROUP}/applications?${query}`,
+      cookies: (await signInAs(app, ids.users.alice)).cookies,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+  });
+
+  it.each(VALID_PAGE_QUERIES)('accepts %s for the list', async (query) => {
+    const response = await app.inject({
+      method: 'GET',
+      url: `/api/groups/${GROUP}/applications?${query}`,
+      cookies: (await signInAs(app, ids.users.alice)).cookies,
+    });
+    expect(response.statusCode).toBe(200);
   });
 
   it.each([

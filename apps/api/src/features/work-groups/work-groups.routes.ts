@@ -1,6 +1,8 @@
 import {
   GroupApplicationParamsSchema,
   PositiveIdParam,
+  ProblemSchema,
+  StoreLogQuerySchema,
   WorkGroupApplicationDeclinedSchema,
   WorkGroupApplicationListSchema,
 } from '@foodshare/schemas';
@@ -8,6 +10,7 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
+import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
@@ -16,16 +19,19 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:groupId/applications',
     {
+      preValidation: requireIntegerPageQuery,
       schema: {
         tags: ['work groups'],
         summary: 'Pending applications to a working group',
         params: Type.Object({ groupId: PositiveIdParam() }, { title: 'GroupIdParams' }),
-        response: { 200: WorkGroupApplicationListSchema, ...problems },
+        querystring: StoreLogQuerySchema,
+        response: { 200: WorkGroupApplicationListSchema, 400: ProblemSchema, ...problems },
       },
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listApplications(request.em, actor, idFromPath(request.params.groupId));
+      const groupId = idFromPath(request.params.groupId);
+      return listApplications(request.em, actor, groupId, pageOf(request.query));
     },
   );
 
