@@ -1,6 +1,6 @@
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
-  DEVELOPMENT_KEY_ENCRYPTION_KEY,
+  developmentKeyEncryptionKey,
   openOrm,
   parseKeyEncryptionKey,
   type EntityManager,
@@ -72,11 +72,19 @@ export function clientSecretPepper(env: CliEnvironment): string {
   return DEVELOPMENT_CLIENT_SECRET_PEPPER;
 }
 
+export interface ResolvedKeyEncryptionKey {
+  key: Uint8Array;
+  /** Set when the key is the checkout's development key: one line for the operator. */
+  warning: string | null;
+}
+
 /**
  * The key that encrypts the signing keys' private parts. It must be the auth service's, or the
- * service cannot use the keys this CLI creates; only development falls back to the development key.
+ * service cannot use the keys this CLI creates; only outside production does an unset one fall
+ * back to the checkout's development key (generated once into a git-ignored file that the auth
+ * service and `pnpm start` of the same checkout share).
  */
-export function keyEncryptionKey(env: CliEnvironment): Uint8Array {
+export function keyEncryptionKey(env: CliEnvironment): ResolvedKeyEncryptionKey {
   const value = env.KEY_ENCRYPTION_KEY?.trim();
   if (!value) {
     if (isProduction(env)) {
@@ -85,7 +93,11 @@ export function keyEncryptionKey(env: CliEnvironment): Uint8Array {
         'KEY_ENCRYPTION_KEY is not set. In production it must be the key the auth service uses.',
       );
     }
-    return DEVELOPMENT_KEY_ENCRYPTION_KEY;
+    const development = developmentKeyEncryptionKey();
+    return {
+      key: development.key,
+      warning: `KEY_ENCRYPTION_KEY is not set: using the development key of this checkout (${development.file}).`,
+    };
   }
   const key = parseKeyEncryptionKey(value);
   if (!key) {
@@ -94,7 +106,7 @@ export function keyEncryptionKey(env: CliEnvironment): Uint8Array {
       'KEY_ENCRYPTION_KEY must be 32 bytes as 64 hex characters or base64.',
     );
   }
-  return key;
+  return { key, warning: null };
 }
 
 export async function withOrm<T>(

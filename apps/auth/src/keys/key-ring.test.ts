@@ -1,10 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import {
-  DEVELOPMENT_KEY_ENCRYPTION_KEY,
-  KeyEncryptionError,
-  rotateSigningKey,
-  SigningKeyEntity,
-} from '@foodshare/domain';
+import { KeyEncryptionError, rotateSigningKey, SigningKeyEntity } from '@foodshare/domain';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
@@ -18,7 +13,7 @@ let ring: KeyRing;
 function ringWith(options: { issuer?: string; keyEncryptionKey?: Uint8Array } = {}): KeyRing {
   return new KeyRing({
     orm: app.orm,
-    keyEncryptionKey: options.keyEncryptionKey ?? DEVELOPMENT_KEY_ENCRYPTION_KEY,
+    keyEncryptionKey: options.keyEncryptionKey ?? app.oauth.secrets.keyEncryptionKey,
     issuer: options.issuer ?? app.oauth.issuer,
     refreshMs: 60_000,
     log: app.log,
@@ -195,7 +190,7 @@ describe('the key ring', () => {
     const verifier = ringWith();
     await verifier.reload();
     // Another instance (or the CLI) rotates with immediate activation and signs with the new key.
-    const rotation = await rotateSigningKey(app.orm.em.fork(), DEVELOPMENT_KEY_ENCRYPTION_KEY, {
+    const rotation = await rotateSigningKey(app.orm.em.fork(), app.oauth.secrets.keyEncryptionKey, {
       activateAfterMs: 0,
       now: new Date(clock),
     });

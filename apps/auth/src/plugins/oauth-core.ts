@@ -1,8 +1,9 @@
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
-  DEVELOPMENT_KEY_ENCRYPTION_KEY,
+  developmentKeyEncryptionKey,
   ensureSigningKey,
   parseKeyEncryptionKey,
+  retireUndecryptableSigningKeys,
 } from '@foodshare/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -21,6 +22,11 @@ export type { AuthMetrics } from '../observability/metrics.ts';
 export interface OAuthSecrets {
   /** 32 bytes: encrypts the signing keys' private parts at rest (and may key refresh-token JWE). */
   keyEncryptionKey: Uint8Array;
+  /**
+   * The file of the checkout's generated development key when keyEncryptionKey is that key
+   * (KEY_ENCRYPTION_KEY unset outside production); null for a configured key.
+   */
+  developmentKeyFile: string | null;
   /** The HMAC key of client-secret hashes (verifyClientSecret from @foodshare/domain). */
   clientSecretPepper: string;
 }
@@ -57,25 +63,35 @@ declare module 'fastify' {
 
 /**
  * The secrets from the configuration. Outside production (which refuses to start without them,
- * config.ts) unset ones fall back to fixed development values, so that a restarted development
- * server still decrypts the keys it stored and the demo clients' secrets still match.
+ * config.ts) an unset KEY_ENCRYPTION_KEY is the checkout's development key, generated once into
+ * a git-ignored file that every process of the checkout shares (so a restarted development
+ * server still decrypts the keys it stored), and an unset pepper the development pepper (so the
+ * demo clients' secrets still match).
  */
 export function resolveSecrets(config: AuthConfig, log: FastifyBaseLogger): OAuthSecrets {
-  let keyEncryptionKey = DEVELOPMENT_KEY_ENCRYPTION_KEY;
+  let keyEncryptionKey: Uint8Array;
+  let developmentKeyFile: string | null = null;
   if (config.KEY_ENCRYPTION_KEY !== undefined) {
     const parsed = parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY);
     if (!parsed) throw new Error('KEY_ENCRYPTION_KEY: must be 32 bytes as hex or base64');
     keyEncryptionKey = parsed;
   } else if (config.NODE_ENV === 'production') {
     throw new Error('KEY_ENCRYPTION_KEY: required in production');
-  } else if (config.NODE_ENV === 'development') {
-    log.warn('KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with the development key');
+  } else {
+    const development = developmentKeyEncryptionKey();
+    keyEncryptionKey = development.key;
+    developmentKeyFile = development.file;
+    log.warn(
+      { file: development.file, created: development.created },
+      'KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with the development key of this checkout',
+    );
   }
   if (config.CLIENT_SECRET_PEPPER === undefined && config.NODE_ENV === 'production') {
     throw new Error('CLIENT_SECRET_PEPPER: required in production');
   }
   return {
     keyEncryptionKey,
+    developmentKeyFile,
     clientSecretPepper: config.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
   };
 }
@@ -103,8 +119,27 @@ export const oauthCorePlugin = fp(
     app.decorate('oauth', oauth);
     registerMetrics(app, metrics);
     // The first start of a deployment creates the first key; instances booting together queue
-    // on an advisory lock (ensureSigningKey). A KEK that cannot open the stored key stops here.
+    // on an advisory lock (ensureSigningKey). A configured KEK that cannot open the stored key
+    // stops here (a wrong KEY_ENCRYPTION_KEY must not go unnoticed). The development key of a
+    // checkout may have changed (it used to be a constant in the repository): keys it cannot
+    // open retire and a new one signs, rather than the development server not starting.
     app.addHook('onReady', async () => {
+      if (secrets.developmentKeyFile !== null) {
+        const replaced = await retireUndecryptableSigningKeys(
+          app.orm.em.fork(),
+          secrets.keyEncryptionKey,
+        );
+        if (replaced.retired.length > 0) {
+          app.log.warn(
+            {
+              retired: replaced.retired,
+              created: replaced.created,
+              file: secrets.developmentKeyFile,
+            },
+            'retired signing keys the development key does not decrypt (stored with an earlier key); a new key signs',
+          );
+        }
+      }
       const { kid, created } = await ensureSigningKey(app.orm.em.fork(), secrets.keyEncryptionKey);
       if (created) app.log.info({ kid }, 'created the first signing key');
       await keys.prepare();

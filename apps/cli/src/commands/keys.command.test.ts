@@ -3,7 +3,8 @@ import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import {
   decryptPrivateJwk,
-  DEVELOPMENT_KEY_ENCRYPTION_KEY,
+  defaultDevelopmentKeyFile,
+  developmentKeyEncryptionKey,
   ensureSigningKey,
   KeyEncryptionError,
   SigningKeyEntity,
@@ -57,14 +58,16 @@ describe('durations', () => {
 });
 
 describe('the key-encryption key', () => {
-  it('falls back to the development key outside production only', () => {
-    expect(keyEncryptionKey({})).toBe(DEVELOPMENT_KEY_ENCRYPTION_KEY);
+  it('falls back to the checkout’s development key outside production only, with a warning', () => {
+    const fallback = keyEncryptionKey({});
+    expect(fallback.key).toEqual(developmentKeyEncryptionKey().key);
+    expect(fallback.warning).toContain(defaultDevelopmentKeyFile());
     expect(() => keyEncryptionKey({ NODE_ENV: 'production' })).toThrow(
       expect.objectContaining({ code: 'MISSING_KEY_ENCRYPTION_KEY' }) as Error,
     );
     expect(
       keyEncryptionKey({ NODE_ENV: 'production', KEY_ENCRYPTION_KEY: 'ab'.repeat(32) }),
-    ).toEqual(new Uint8Array(32).fill(0xab));
+    ).toEqual({ key: new Uint8Array(32).fill(0xab), warning: null });
     expect(() => keyEncryptionKey({ KEY_ENCRYPTION_KEY: 'too short' })).toThrow(CliError);
   });
 });
@@ -131,7 +134,7 @@ describe('keys rotate', () => {
       expect.any(String),
     );
     expect(() =>
-      decryptPrivateJwk(stored.privateKeyEncrypted, DEVELOPMENT_KEY_ENCRYPTION_KEY, output.kid),
+      decryptPrivateJwk(stored.privateKeyEncrypted, developmentKeyEncryptionKey().key, output.kid),
     ).toThrow(KeyEncryptionError);
 
     const list = await cli(['keys', 'list', '--json']);
@@ -142,12 +145,23 @@ describe('keys rotate', () => {
   });
 
   it('retires the current key for the access-token lifetime plus a day by default', async () => {
-    const { kid } = await ensureSigningKey(db.em(), DEVELOPMENT_KEY_ENCRYPTION_KEY);
+    const { kid } = await ensureSigningKey(db.em(), developmentKeyEncryptionKey().key);
     const run = await cli(['keys', 'rotate', '--json'], { ACCESS_TOKEN_TTL_SECONDS: '600' });
     expect(run.code).toBe(0);
     const output = JSON.parse(run.stdout) as {
+      kid: string;
       retired: { kid: string; retiresAt: string; expiresAt: string }[];
+      warnings: string[];
     };
+    // Created under the development key the auth service of this checkout uses, and said so.
+    expect(output.warnings).toEqual([
+      expect.stringContaining(`KEY_ENCRYPTION_KEY is not set: using the development key`),
+    ]);
+    const stored = await db.em().findOneOrFail(SigningKeyEntity, { kid: output.kid });
+    expect(
+      decryptPrivateJwk(stored.privateKeyEncrypted, developmentKeyEncryptionKey().key, output.kid)
+        .d,
+    ).toEqual(expect.any(String));
     const [retired] = output.retired;
     expect(retired?.kid).toBe(kid);
     expect(Date.parse(retired!.expiresAt) - Date.parse(retired!.retiresAt)).toBe(
@@ -177,7 +191,7 @@ describe('keys rotate', () => {
   });
 
   it('refuses --retire-after 0s with a clear error and changes nothing', async () => {
-    await ensureSigningKey(db.em(), DEVELOPMENT_KEY_ENCRYPTION_KEY);
+    await ensureSigningKey(db.em(), developmentKeyEncryptionKey().key);
     const run = await cli(['keys', 'rotate', '--activate-after', '0s', '--retire-after', '0s']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');

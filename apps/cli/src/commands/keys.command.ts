@@ -194,7 +194,7 @@ export function keysCommands(runtime: CliRuntime): Command {
           runtime,
           flags,
           () => {
-            const kek = keyEncryptionKey(runtime.env);
+            const { key: kek, warning } = keyEncryptionKey(runtime.env);
             const refreshSeconds = secondsFromEnv(
               runtime.env,
               'SIGNING_KEY_REFRESH_SECONDS',
@@ -205,15 +205,17 @@ export function keysCommands(runtime: CliRuntime): Command {
               'ACCESS_TOKEN_TTL_SECONDS',
               DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
             );
-            return withEntityManager(runtime.env, (em) =>
-              rotateKeysCommand(em, {
+            return withEntityManager(runtime.env, async (em) => {
+              const result = await rotateKeysCommand(em, {
                 kek,
                 activateAfterMs: flags.activateAfter ?? DEFAULT_KEY_ACTIVATION_DELAY_MS,
                 retireAfterMs: flags.retireAfter ?? accessTokenSeconds * 1000 + DAY_MS,
                 longestTokenLifetimeMs: accessTokenSeconds * 1000,
                 refreshMs: refreshSeconds * 1000,
-              }),
-            );
+              });
+              if (warning !== null) result.warnings.unshift(warning);
+              return result;
+            });
           },
           describeRotation,
         ),

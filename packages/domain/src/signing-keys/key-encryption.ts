@@ -1,25 +1,10 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  randomBytes,
-  type JsonWebKey,
-} from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes, type JsonWebKey } from 'node:crypto';
 
 /** AES-256-GCM: the key-encryption key is 32 bytes, the nonce 12, the tag 16 (NIST SP 800-38D). */
 const KEY_LENGTH = 32;
 const IV_LENGTH = 12;
 const TAG_LENGTH = 16;
 const FORMAT_VERSION = 'v1';
-
-/**
- * The key-encryption key of a development machine or test run, derived from a public constant.
- * Production refuses to start without KEY_ENCRYPTION_KEY (apps/auth config), so a stored key
- * encrypted with this one never protects anything real.
- */
-export const DEVELOPMENT_KEY_ENCRYPTION_KEY: Uint8Array = new Uint8Array(
-  createHash('sha256').update('foodshare development key-encryption key').digest(),
-);
 
 export class KeyEncryptionError extends Error {
   constructor(message: string) {

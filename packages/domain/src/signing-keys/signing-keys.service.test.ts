@@ -4,7 +4,6 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
 import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
 import {
-  DEVELOPMENT_KEY_ENCRYPTION_KEY,
   decryptPrivateJwk,
   encryptPrivateJwk,
   KeyEncryptionError,
@@ -16,6 +15,7 @@ import {
   ensureSigningKey,
   listSigningKeys,
   loadPublishedSigningKeys,
+  retireUndecryptableSigningKeys,
   rotateSigningKey,
   SigningKeyRotationError,
 } from './signing-keys.service.ts';
@@ -70,7 +70,7 @@ describe('the key-encryption key', () => {
     expect(first).not.toContain('secret-d');
     expect(decryptPrivateJwk(first, kek, 'kid-1')).toEqual(jwk);
     expect(() => decryptPrivateJwk(first, kek, 'kid-2')).toThrow(KeyEncryptionError);
-    expect(() => decryptPrivateJwk(first, DEVELOPMENT_KEY_ENCRYPTION_KEY, 'kid-1')).toThrow(
+    expect(() => decryptPrivateJwk(first, new Uint8Array(randomBytes(32)), 'kid-1')).toThrow(
       KeyEncryptionError,
     );
     const [version, iv, ciphertext, tag] = first.split('.');
@@ -223,5 +223,56 @@ describe('rotateSigningKey', () => {
 
   it('refuses negative delays', async () => {
     await expect(rotateSigningKey(em, kek, { activateAfterMs: -1 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('retireUndecryptableSigningKeys (a development checkout whose key changed)', () => {
+  const t0 = new Date('2026-11-22T10:00:00Z');
+  const at = (ms: number) => new Date(t0.getTime() + ms);
+  const earlierKek = new Uint8Array(randomBytes(32));
+
+  it('retires the keys the key does not open, keeps them published, and creates one that signs', async () => {
+    const { kid: old } = await ensureSigningKey(orm.em.fork(), earlierKek, { now: t0 });
+    const pending = await rotateSigningKey(orm.em.fork(), earlierKek, {
+      activateAfterMs: HOUR,
+      now: t0,
+    });
+    const now = at(60_000);
+    const result = await retireUndecryptableSigningKeys(orm.em.fork(), kek, { now });
+    expect(result.retired.sort()).toEqual([old, pending.kid].sort());
+    expect(result.created).toEqual(expect.any(String));
+
+    const keys = await loadPublishedSigningKeys(orm.em.fork(), now);
+    const byKid = new Map(keys.map((key) => [key.kid, key]));
+    // Still published for the tokens the old key signed; neither of them signs again.
+    expect(byKid.get(old)).toMatchObject({
+      retiresAt: now,
+      expiresAt: at(60_000 + DEFAULT_RETIRED_KEY_PUBLISHED_MS),
+    });
+    expect(byKid.get(pending.kid)?.retiresAt).toEqual(at(HOUR));
+    for (const moment of [now, at(HOUR), at(2 * HOUR)]) {
+      const signer = currentSigningKey(
+        await loadPublishedSigningKeys(orm.em.fork(), moment),
+        moment,
+      );
+      expect(signer?.kid).toBe(result.created);
+      expect(decryptPrivateJwk(signer!.privateKeyEncrypted, kek, signer!.kid).d).toBeTruthy();
+    }
+
+    // Done once: a second start finds nothing to replace.
+    expect(await retireUndecryptableSigningKeys(orm.em.fork(), kek, { now: at(HOUR) })).toEqual({
+      retired: [],
+      created: null,
+    });
+  });
+
+  it('leaves keys that decrypt alone', async () => {
+    const { kid } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
+    expect(await retireUndecryptableSigningKeys(orm.em.fork(), kek, { now: at(1000) })).toEqual({
+      retired: [],
+      created: null,
+    });
+    const keys = await loadPublishedSigningKeys(orm.em.fork(), at(1000));
+    expect(keys.map((key) => [key.kid, key.retiresAt])).toEqual([[kid, null]]);
   });
 });

@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { SigningKeyEntity, type SigningKey } from '../entities/signing-key.entity.ts';
 import type { EntityManager } from '../orm.ts';
-import { encryptPrivateJwk } from './key-encryption.ts';
+import { decryptPrivateJwk, encryptPrivateJwk, KeyEncryptionError } from './key-encryption.ts';
 
 export const SIGNING_KEY_ALGORITHM = 'RS256';
 
@@ -283,5 +283,57 @@ export async function rotateSigningKey(
     const key = insertKey(tx, kek, activatesAt);
     await tx.flush();
     return { kid: key.kid, activatesAt, retired, pruned: expired.map((row) => row.kid) };
+  });
+}
+
+export interface UndecryptableKeysReplacement {
+  /** Keys that could still sign but did not decrypt: they sign no more, published for a while. */
+  retired: string[];
+  /** The key that signs from now on, when none of the others could; null when one could. */
+  created: string | null;
+}
+
+/**
+ * For a development checkout whose key-encryption key changed (the development key used to be a
+ * constant in the repository and is now generated per checkout): every key that could still sign
+ * but does not decrypt with `kek` retires now, staying published for the tokens it signed; when
+ * no key is left to sign, a new one signs at once. The caller logs what it did.
+ *
+ * Not for a configured KEY_ENCRYPTION_KEY: there a key that does not decrypt means a wrong key
+ * was configured, and replacing the keys would hide that and break the instances that have the
+ * right one. Those stop at start instead (KeyRing.prepare).
+ */
+export function retireUndecryptableSigningKeys(
+  em: EntityManager,
+  kek: Uint8Array,
+  options: { now?: Date } = {},
+): Promise<UndecryptableKeysReplacement> {
+  return em.transactional(async (tx) => {
+    await tx.execute(SIGNING_KEYS_LOCK);
+    const now = options.now ?? new Date();
+    const rows = await tx.find(SigningKeyEntity, {
+      $or: [{ retiresAt: null }, { retiresAt: { $gt: now } }],
+    });
+    const retired: string[] = [];
+    const usable: StoredSigningKey[] = [];
+    for (const row of rows) {
+      try {
+        decryptPrivateJwk(row.privateKeyEncrypted, kek, row.kid);
+        usable.push(toStored(row));
+        continue;
+      } catch (error) {
+        if (!(error instanceof KeyEncryptionError)) throw error;
+      }
+      // A key still pending never signs: it retires when it would have started.
+      row.retiresAt = row.activatesAt > now ? row.activatesAt : now;
+      row.expiresAt = new Date(row.retiresAt.getTime() + DEFAULT_RETIRED_KEY_PUBLISHED_MS);
+      retired.push(row.kid);
+    }
+    let created: string | null = null;
+    if (!currentSigningKey(usable, now)) {
+      created = insertKey(tx, kek, new Date(now.getTime() - FIRST_KEY_BACKDATE_MS)).kid;
+    }
+    await tx.flush();
+    return { retired, created };
   });
 }
