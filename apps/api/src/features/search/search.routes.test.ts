@@ -2,9 +2,10 @@ import { openOrm, type MikroORM } from '@foodshare/domain';
 import { SearchIndexSchema, type SearchIndex } from '@foodshare/schemas';
 import { signInAs } from '@foodshare/server-kit';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { countQueries } from '../../test-support/query-budget.ts';
 import { SEARCH_INDEX_LIMITS } from './search-index.sql.ts';
 
 const ids = inject('demoIds');
@@ -41,21 +42,14 @@ describe('GET /api/search/index', () => {
     return body;
   }
 
-  /** The SQL statements one request sends, counted at MikroORM's query log. */
+  /** The SQL statements one request sends. */
   async function queriesOf(userId: number): Promise<number> {
     const client = await signInAs(app, userId);
-    const spy = vi.spyOn(app.orm.config.getLogger(), 'logQuery');
-    try {
-      const response = await app.inject({
-        method: 'GET',
-        url: '/api/search/index',
-        cookies: client.cookies,
-      });
-      expect(response.statusCode).toBe(200);
-      return spy.mock.calls.length;
-    } finally {
-      spy.mockRestore();
-    }
+    const { result: response, queries } = await countQueries(app.orm, () =>
+      app.inject({ method: 'GET', url: '/api/search/index', cookies: client.cookies }),
+    );
+    expect(response.statusCode).toBe(200);
+    return queries;
   }
 
   beforeAll(async () => {

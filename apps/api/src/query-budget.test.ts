@@ -1,0 +1,87 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiApp } from './app.ts';
+import { buildTestApp } from './test-support/build-test-app.ts';
+import {
+  countCall,
+  type CountedCall,
+  growSpecData,
+  signInDemoUsers,
+  specCalls,
+  type Sql,
+} from './test-support/query-budget.ts';
+
+const ids = inject('demoIds');
+
+/**
+ * SQL statements per request of each SPEC.md row, begin and commit included: the caller's
+ * account, then what the endpoint reads and writes. SPEC.md's budget is "a few, whatever the
+ * data size"; a change of these numbers is a decision, made here on purpose.
+ */
+const BUDGET: Record<number, number> = {
+  1: 2, // GET forum post hide state
+  2: 6, // send a message
+  3: 2, // reports of a user
+  4: 3, // decline a work-group application
+  5: 6, // confirm a passed quiz
+  6: 2, // search index
+  7: 3, // passport PDF, recorded
+  8: 3, // store log
+  9: 2, // read a chain
+  10: 3, // read status
+  11: 7, // update a chain
+  12: 2, // own resources
+  13: 3, // delete a banana
+  14: 3, // delete a quiz answer
+  15: 7, // region options
+  16: 2, // read a region
+  17: 3, // give a banana
+  18: 3, // store team requests
+};
+
+/** Enough rows that anything done per row would show in the count, many times over. */
+const GROWN_BY = 300;
+
+describe('the query budget of every SPEC.md endpoint', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  const before = new Map<number, CountedCall>();
+  const after = new Map<number, CountedCall>();
+  const calls = specCalls(ids);
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url, poolSize: 2 });
+    const sql: Sql = (text, params = []) => orm.em.fork().execute(text, params);
+    const clients = await signInDemoUsers(app, ids);
+    for (const call of calls) before.set(call.row, await countCall(app, clients, call, sql));
+    await growSpecData(sql, ids, GROWN_BY);
+    for (const call of calls) after.set(call.row, await countCall(app, clients, call, sql));
+  }, 120_000);
+
+  afterAll(async () => {
+    await app.close();
+    await orm.close();
+  });
+
+  it('has a call and a budget for each of the 18 rows', () => {
+    const rows = Array.from({ length: 18 }, (_, index) => index + 1);
+    expect(calls.map((call) => call.row)).toEqual(rows);
+    expect(Object.keys(BUDGET).map(Number)).toEqual(rows);
+  });
+
+  it.each(calls.map((call) => [call.row, call.method] as const))(
+    'row %i (%s) sends exactly its budget of statements, before and after the data grows',
+    (row) => {
+      const small = before.get(row);
+      const grown = after.get(row);
+      expect(small?.status, small?.label).toBeLessThan(300);
+      expect(grown?.status, grown?.label).toBeLessThan(300);
+      expect({ before: small?.queries, after: grown?.queries }).toEqual({
+        before: BUDGET[row],
+        after: BUDGET[row],
+      });
+    },
+  );
+});
