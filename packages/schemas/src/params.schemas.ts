@@ -134,13 +134,9 @@ export const QuizAnswerParamsSchema = Type.Object(
 );
 export type QuizAnswerParams = Static<typeof QuizAnswerParamsSchema>;
 
-/**
- * SPEC.md types this region id as an integer with the pattern `\d+`, unlike the one of row 16.
- * The pattern is documentation only (JSON Schema applies it to strings); the plain-digits rule
- * is the route's.
- */
+/** SPEC.md types this region id as an integer (pattern `\d+`), unlike the one of row 16. */
 export const RegionOptionsParamsSchema = Type.Object(
-  { regionId: Type.Integer({ minimum: 0, maximum: MAX_ID, pattern: DIGITS_PATTERN }) },
+  { regionId: Type.Integer({ minimum: 0, maximum: MAX_ID }) },
   { title: 'RegionOptionsParams' },
 );
 export type RegionOptionsParams = Static<typeof RegionOptionsParamsSchema>;
