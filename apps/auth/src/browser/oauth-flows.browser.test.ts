@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import {
   createOAuthClient,
   DEMO_PASSWORD,
+  DemoRegionId,
   DemoUserEmail,
   verifyClientSecret,
 } from '@foodshare/domain';
@@ -177,6 +178,63 @@ describe('in a real browser (headless Chromium)', () => {
       const again = new URL(page.url());
       expect(again.searchParams.get('state')).toBe('second-state');
       expect(again.searchParams.get('code')).toMatch(/.{20,}/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it(
+    'shows a user outside the required regions why, and takes access_denied back to the client',
+    async () => {
+      const clientId = `browser-regional-${randomBytes(4).toString('hex')}`;
+      await createOAuthClient(
+        app.orm.em.fork(),
+        {
+          clientId,
+          name: 'Musterstadt <Only> App',
+          confidential: false,
+          redirectUris: [callback.url],
+          scopes: ['openid', 'profile'],
+          grantTypes: ['authorization_code'],
+          requiredRegionIds: [DemoRegionId.Musterstadt],
+        },
+        { pepper: app.oauth.secrets.clientSecretPepper },
+      );
+      const page = await newPage();
+      await step(page, 'the login page', async () => {
+        await page.goto(
+          `${origin}/oauth/authorize?${new URLSearchParams({
+            response_type: 'code',
+            client_id: clientId,
+            redirect_uri: callback.url,
+            scope: 'openid profile',
+            state: 'regional-state',
+            code_challenge: pkcePair().challenge,
+            code_challenge_method: 'S256',
+          }).toString()}`,
+        );
+        await page.waitForURL((url) => url.pathname === '/login');
+        // Bob is a member of Beispieldorf only. The login form's answer is the refusal page.
+        await page.getByLabel('Email address').fill(DemoUserEmail.bob);
+        await page.getByLabel('Password').fill(DEMO_PASSWORD);
+        await page.getByRole('button', { name: 'Sign in' }).click();
+      });
+
+      await step(page, 'the refusal page', async () => {
+        await page.getByRole('heading', { name: 'User not in required regions' }).waitFor();
+        expect(await page.locator('strong').first().textContent()).toBe('Musterstadt <Only> App');
+        await Promise.all([
+          page.waitForURL((url) => url.href.startsWith(callback.url)),
+          page.getByRole('link', { name: 'Back to Musterstadt <Only> App' }).click(),
+        ]);
+      });
+      const landed = new URL(page.url());
+      expect(Object.fromEntries(landed.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'User not in required regions',
+        state: 'regional-state',
+        iss: origin,
+      });
+      expect(await page.textContent('body')).toContain('callback reached');
     },
     TEST_TIMEOUT_MS,
   );

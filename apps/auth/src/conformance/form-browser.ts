@@ -6,7 +6,7 @@
 export class FormBrowser {
   readonly origin: string;
   private readonly cookies = new Map<string, string>();
-  /** The path of every page shown (status 200 HTML), in order. */
+  /** The kind of every page shown (HTML the user acts on), in order. */
   readonly pagesShown: string[] = [];
 
   constructor(origin: string) {
@@ -62,12 +62,10 @@ export class FormBrowser {
 
   /**
    * Follows an authorization request through our pages until it leaves for the client's
-   * redirect URI, and returns that URL (with code or error). `act` fills in each page shown.
+   * redirect URI, and returns that URL (with code or error). `act` answers each page shown:
+   * submits its form, or follows its link (the region refusal's way back to the client).
    */
-  async authorize(
-    url: string,
-    act: (page: ShownPage) => { action: string; fields: Record<string, string> },
-  ): Promise<URL> {
+  async authorize(url: string, act: (page: ShownPage) => PageAction): Promise<URL> {
     let response = await this.request(url);
     for (let hop = 0; hop < 20; hop++) {
       const location = response.headers.get('location');
@@ -78,28 +76,46 @@ export class FormBrowser {
         continue;
       }
       const html = await response.text();
-      if (response.status !== 200) {
+      const page = new ShownPage(html);
+      // A refusal page answers 403 and is still a page for the user to act on.
+      if (response.status !== 200 && !(response.status === 403 && page.kind === 'refused')) {
         throw new Error(`stopped at ${response.url || url}: ${response.status}\n${html}`);
       }
-      const page = new ShownPage(html);
       this.pagesShown.push(page.kind);
-      const { action, fields } = act(page);
-      response = await this.request(action, { form: fields });
+      const next = act(page);
+      if ('follow' in next) {
+        const target = new URL(next.follow, this.origin);
+        if (target.origin !== this.origin) return target;
+        response = await this.request(target.href);
+      } else {
+        response = await this.request(next.action, { form: next.fields });
+      }
     }
     throw new Error('too many hops');
   }
 }
 
+/** What the user does on a page: submit a form, or follow a link. */
+export type PageAction = { action: string; fields: Record<string, string> } | { follow: string };
+
 /** A page of ours as the test sees it: which one, and its form's fields. */
 export class ShownPage {
   readonly html: string;
-  readonly kind: 'login' | 'consent' | 'other';
+  readonly kind: 'login' | 'consent' | 'refused' | 'other';
 
   constructor(html: string) {
     this.html = html;
     if (html.includes('action="/login"')) this.kind = 'login';
     else if (html.includes('action="/oauth/consent"')) this.kind = 'consent';
+    else if (html.includes('id="back-to-client"')) this.kind = 'refused';
     else this.kind = 'other';
+  }
+
+  /** The refusal page's link back to the client, followed as a click would. */
+  backToClient(): { follow: string } {
+    const match = /id="back-to-client" href="([^"]+)"/.exec(this.html);
+    if (!match?.[1]) throw new Error('no link back to the client on the page');
+    return { follow: match[1].replace(/&amp;/g, '&') };
   }
 
   get action(): string {

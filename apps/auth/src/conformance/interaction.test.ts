@@ -146,10 +146,23 @@ describe('conformance with openid-client: login, consent and prompts', () => {
       regional = await relyingParty(origin, DemoClientId.regional);
     });
 
-    it('refuses bob: access_denied "User not in required regions", no consent screen', async () => {
+    it('refuses bob: the refusal page, no consent screen, then access_denied "User not in required regions"', async () => {
       const started = await startAuthorization(regional);
       const callback = await authorizeInBrowser(browser, started, DemoUserEmail.bob);
-      expect(browser.pagesShown).toEqual(['login']);
+      expect(browser.pagesShown).toEqual(['login', 'refused']);
+      await expect(redeem(regional, started, callback)).rejects.toMatchObject({
+        error: 'access_denied',
+        error_description: 'User not in required regions',
+      });
+    });
+
+    it('refuses bob with prompt=none without any page: the library receives access_denied', async () => {
+      // Signed in already (bob's session from a first, refused, round trip).
+      await authorizeInBrowser(browser, await startAuthorization(regional), DemoUserEmail.bob);
+      const shownBefore = browser.pagesShown.length;
+      const started = await startAuthorization(regional, { prompt: 'none' });
+      const callback = await authorizeInBrowser(browser, started, DemoUserEmail.bob);
+      expect(browser.pagesShown.slice(shownBefore)).toEqual([]);
       await expect(redeem(regional, started, callback)).rejects.toMatchObject({
         error: 'access_denied',
         error_description: 'User not in required regions',

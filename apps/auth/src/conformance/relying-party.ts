@@ -1,6 +1,6 @@
 import { DEMO_PASSWORD, DEMO_REDIRECT_URI } from '@foodshare/domain';
 import * as client from 'openid-client';
-import type { FormBrowser, ShownPage } from './form-browser.ts';
+import type { FormBrowser, PageAction, ShownPage } from './form-browser.ts';
 
 export type ClientAuthMethod = 'none' | 'client_secret_basic' | 'client_secret_post';
 
@@ -53,14 +53,18 @@ export async function startAuthorization(
   return { url, codeVerifier, state, nonce };
 }
 
-/** The user's part: log in as `email` when asked, answer the consent screen when shown. */
+/**
+ * The user's part: log in as `email` when asked, answer the consent screen when shown, go back
+ * to the client from a refusal.
+ */
 export function userActs(
   email: string,
   consent: { decision?: 'allow' | 'deny'; remember?: boolean } = {},
 ) {
-  return (page: ShownPage) => {
+  return (page: ShownPage): PageAction => {
     if (page.kind === 'login') return page.login(email, DEMO_PASSWORD);
     if (page.kind === 'consent') return page.decide(consent.decision ?? 'allow', consent.remember);
+    if (page.kind === 'refused') return page.backToClient();
     throw new Error(`unexpected page:\n${page.html}`);
   };
 }

@@ -20,6 +20,7 @@ body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0
 h1{font-size:1.4rem}label{display:block;margin:.6rem 0 .2rem}
 input[type=text],input[type=email],input[type=password],input[type=url],textarea,select{width:100%;padding:.4rem;box-sizing:border-box}
 button{padding:.5rem 1rem;margin:.6rem .4rem 0 0}.error{color:#a00}.muted{color:#666}
+a.button{display:inline-block;padding:.5rem 1rem;border:1px solid #767676;border-radius:2px;background:#efefef;color:inherit;text-decoration:none}
 table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;padding:.3rem;text-align:left;vertical-align:top}
 `;
 

@@ -6,6 +6,12 @@ export interface Messages {
   /** The scopes of SPEC.md in plain words: what the application will learn. */
   scopes: Record<string, string>;
   invalidRedirectUri: { title: string; text: string };
+  /** SPEC.md's "User not in required regions": the client admits members of its regions only. */
+  notInRegions: {
+    title: string;
+    text: (clientName: string) => SafeHtml;
+    back: (clientName: string) => SafeHtml;
+  };
   expiredRequest: { title: string; text: string };
   formExpired: string;
   technicalDetail: string;
@@ -47,6 +53,13 @@ const de: Messages = {
   invalidRedirectUri: {
     title: 'Anmeldung nicht möglich',
     text: 'Die Anwendung, von der du kommst, ist unbekannt oder hat eine nicht registrierte Rücksprungadresse angegeben. Du wirst deshalb nicht zu ihr zurückgeleitet.',
+  },
+  notInRegions: {
+    title: 'Nicht in den erforderlichen Bezirken',
+    text: (name) =>
+      html`<strong>${name}</strong> steht nur Mitgliedern bestimmter Bezirke offen, und du bist in
+        keinem davon Mitglied. Deshalb wirst du nicht angemeldet.`,
+    back: (name) => html`Zurück zu ${name}`,
   },
   expiredRequest: {
     title: 'Anfrage abgelaufen',
@@ -95,6 +108,13 @@ const en: Messages = {
   invalidRedirectUri: {
     title: 'Sign-in not possible',
     text: 'The application you came from is unknown or named a redirect address it has not registered, so you are not sent back to it.',
+  },
+  notInRegions: {
+    title: 'User not in required regions',
+    text: (name) =>
+      html`<strong>${name}</strong> is open only to members of certain regions, and you are not a
+        member of any of them, so you are not signed in.`,
+    back: (name) => html`Back to ${name}`,
   },
   expiredRequest: {
     title: 'Request expired',

@@ -22,6 +22,11 @@ import type { AuditEvent } from '../../plugins/oauth-core.ts';
 export type AuthorizationOutcome =
   /** Redirect the error to the client (RFC 6749 4.1.2.1). */
   | { kind: 'error'; error: OAuthError }
+  /**
+   * The user is in none of the client's required regions: a page says so, and its link takes
+   * the error to the client (with `prompt=none` no page is shown: an `error` outcome instead).
+   */
+  | { kind: 'not_in_regions'; error: OAuthError; clientName: string }
   | { kind: 'login'; pending: PendingAuthorizationRequest }
   | { kind: 'consent'; pending: PendingAuthorizationRequest }
   /** Redirect the code to the client. */
@@ -159,7 +164,11 @@ export async function decide(
   return issueCode(ctx, pending, session);
 }
 
-/** SPEC.md Authentication 8; the refusal shows no page at all, only the error redirect. */
+/**
+ * SPEC.md Authentication 8. The refusal is a page that tells the user why and leads back to the
+ * client with access_denied; with `prompt=none` (OIDC Core 3.1.2.1: no page, ever) the error
+ * goes straight back to the client.
+ */
 async function checkRegionGate(
   ctx: AuthorizationContext,
   client: RegisteredClient,
@@ -168,5 +177,7 @@ async function checkRegionGate(
 ): Promise<AuthorizationOutcome | null> {
   if (await passesRegionGate(ctx.em, session.userId, client.requiredRegionIds)) return null;
   await finish(ctx, request);
-  return { kind: 'error', error: accessDenied(NOT_IN_REQUIRED_REGIONS) };
+  const error = accessDenied(NOT_IN_REQUIRED_REGIONS);
+  if (request.prompt.includes('none')) return { kind: 'error', error };
+  return { kind: 'not_in_regions', error, clientName: client.name };
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sendExpiredRequestPage } from '../../pages/error-page.ts';
+import { sendRegionRefusalPage } from '../../pages/region-refusal-page.ts';
 import type { Locale } from '../../pages/locale.ts';
 import type { OAuthError } from '../../oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
@@ -86,6 +87,13 @@ export function sendOutcome(
     case 'error':
       app.oauth.metrics.oauthError(outcome.error.error);
       return reply.redirect(errorRedirectUrl(app.oauth.issuer, target, outcome.error), status);
+    case 'not_in_regions':
+      app.oauth.metrics.oauthError(outcome.error.error);
+      return sendRegionRefusalPage(reply, {
+        locale,
+        clientName: outcome.clientName,
+        returnUrl: errorRedirectUrl(app.oauth.issuer, target, outcome.error),
+      });
     case 'code':
       return reply.redirect(
         clientRedirectUrl(target.redirectUri, {

@@ -1,4 +1,10 @@
-import { createOAuthClient, DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import {
+  createOAuthClient,
+  DEMO_PASSWORD,
+  DemoClientId,
+  DemoRegionId,
+  DemoUserEmail,
+} from '@foodshare/domain';
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { SessionStore, signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -569,27 +575,96 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   describe('region gating', () => {
     const regional = { client_id: DemoClientId.regional };
 
-    it('refuses bob (Beispieldorf only) at demo-regional: access_denied "User not in required regions"', async () => {
-      const response = await get(authorizeUrl(regional), bob);
+    /** The page's one link back to the client, as a browser follows it. */
+    function backToClient(page: Awaited<ReturnType<typeof get>>): URL {
+      const href = /<a class="button" id="back-to-client" href="([^"]*)"/.exec(page.body)?.[1];
+      if (!href) throw new Error(`no link back to the client in:\n${page.body}`);
+      return new URL(href.replaceAll('&amp;', '&'));
+    }
+
+    function expectRefusalPage(page: Awaited<ReturnType<typeof get>>) {
+      expect(page.statusCode).toBe(403);
+      expect(page.headers.location).toBeUndefined();
+      expect(page.headers['content-type']).toMatch(/^text\/html/);
+      expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
+      expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+      expect(page.headers['x-frame-options']).toBe('DENY');
+      expect(page.body).not.toMatch(/<script|<form/i);
+    }
+
+    it('shows bob (Beispieldorf only) why demo-regional refuses him, naming it, with a way back', async () => {
+      const page = await get(authorizeUrl(regional), bob, { 'accept-language': 'en' });
+      expectRefusalPage(page);
+      expect(page.body).toContain('<h1>User not in required regions</h1>');
+      expect(page.body).toContain('<strong>Demo-App Musterstadt</strong> is open only');
+      expect(page.body).toContain('Back to Demo-App Musterstadt');
+
+      // The way back is the RFC 6749 4.1.2.1 error response, with state and iss (RFC 9207).
+      const back = backToClient(page);
+      expect(`${back.origin}${back.pathname}`).toBe(DEMO_REDIRECT_URI);
+      expect(Object.fromEntries(back.searchParams)).toEqual({
+        error: 'access_denied',
+        error_description: 'User not in required regions',
+        state: 'state-123',
+        iss: ISSUER,
+      });
+      // No code was issued for him.
+      expect(back.searchParams.has('code')).toBe(false);
+    });
+
+    it('says it in German for a German browser', async () => {
+      const page = await get(authorizeUrl(regional), bob, { 'accept-language': 'de-DE,de;q=0.9' });
+      expectRefusalPage(page);
+      expect(page.headers['content-language']).toBe('de');
+      expect(page.body).toContain('<h1>Nicht in den erforderlichen Bezirken</h1>');
+      expect(page.body).toContain('<strong>Demo-App Musterstadt</strong> steht nur Mitgliedern');
+      expect(page.body).toContain('Zurück zu Demo-App Musterstadt');
+      expect(page.body).toContain('<code>User not in required regions</code>');
+      expect(backToClient(page).searchParams.get('error')).toBe('access_denied');
+    });
+
+    it('escapes the client’s name, which whoever registered it chose', async () => {
+      await createOAuthClient(
+        app.orm.em.fork(),
+        {
+          clientId: 'regional-markup',
+          name: '<img src=x onerror=alert(1)> "Evil" & Co',
+          confidential: false,
+          redirectUris: [DEMO_REDIRECT_URI],
+          scopes: ['openid', 'profile'],
+          grantTypes: ['authorization_code'],
+          requiredRegionIds: [DemoRegionId.Musterstadt],
+        },
+        { pepper: app.oauth.secrets.clientSecretPepper },
+      );
+      const page = await get(authorizeUrl({ client_id: 'regional-markup' }), bob);
+      expectRefusalPage(page);
+      expect(page.body).not.toContain('<img');
+      expect(page.body).toContain(
+        '<strong>&lt;img src=x onerror=alert(1)&gt; &quot;Evil&quot; &amp; Co</strong>',
+      );
+      expect(page.body).toContain('Back to &lt;img src=x onerror=alert(1)&gt; &quot;Evil&quot;');
+    });
+
+    it('shows the page to bob right after the login page, instead of the consent screen', async () => {
+      const start = await get(authorizeUrl(regional));
+      const login = await loginFor(pendingRequestId(start), DemoUserEmail.bob);
+      expectRefusalPage(login);
+      expect(login.body).toContain('User not in required regions');
+      expect(backToClient(login).searchParams.get('error_description')).toBe(
+        'User not in required regions',
+      );
+    });
+
+    it('refuses bob even with a remembered consent and prompt=none, by redirect: no page', async () => {
+      await app.consents.remember(ids.users.bob, DemoClientId.regional, ['openid', 'profile']);
+      const response = await get(authorizeUrl({ ...regional, prompt: 'none' }), bob);
       expect(response.statusCode).toBe(302);
       const params = callbackParams(response);
       expect(params.get('error')).toBe('access_denied');
       expect(params.get('error_description')).toBe('User not in required regions');
       expect(params.get('state')).toBe('state-123');
       expect(params.get('iss')).toBe(ISSUER);
-    });
-
-    it('refuses bob right after the login page, showing nothing else', async () => {
-      const start = await get(authorizeUrl(regional));
-      const login = await loginFor(pendingRequestId(start), DemoUserEmail.bob);
-      expect(login.statusCode).toBe(303);
-      expect(callbackParams(login).get('error_description')).toBe('User not in required regions');
-    });
-
-    it('refuses bob even with a remembered consent and prompt=none', async () => {
-      await app.consents.remember(ids.users.bob, DemoClientId.regional, ['openid', 'profile']);
-      const params = callbackParams(await get(authorizeUrl({ ...regional, prompt: 'none' }), bob));
-      expect(params.get('error')).toBe('access_denied');
       expect(params.has('code')).toBe(false);
     });
 

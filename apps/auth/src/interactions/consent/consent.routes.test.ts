@@ -212,8 +212,14 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
       { decision: 'allow', csrf: bob.headers['x-csrf-token'] },
       bob,
     );
-    expect(response.statusCode).toBe(303);
-    expect(callbackParams(response).get('error_description')).toBe('User not in required regions');
+    // The refusal page, not a code: its link takes access_denied back to the client.
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toContain('User not in required regions');
+    const href = /id="back-to-client" href="([^"]*)"/.exec(response.body)?.[1] ?? '';
+    const back = new URL(href.replaceAll('&amp;', '&'));
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('error_description')).toBe('User not in required regions');
+    expect(back.searchParams.has('code')).toBe(false);
   });
 
   it('gives nothing to a client deactivated while the user decides', async () => {
