@@ -41,7 +41,12 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     await store.set('m1', 'one', 10_000);
     await store.set('m2', 'two', 10_000);
     await store.addToIndex('m-index', 'member', 1, { ttlMs: 10_000, pruneBelow: 0 });
-    expect(await store.getMany('m2', 'missing', 'm1', 'm-index')).toEqual(['two', null, 'one', null]);
+    expect(await store.getMany('m2', 'missing', 'm1', 'm-index')).toEqual([
+      'two',
+      null,
+      'one',
+      null,
+    ]);
     expect(await store.getMany()).toEqual([]);
   });
 
