@@ -30,7 +30,7 @@ const BUDGET: Record<number, number> = {
   9: 2, // read a chain
   10: 3, // read status
   11: 7, // update a chain
-  12: 2, // own resources
+  12: 1, // own resources: one query that checks the account itself
   13: 3, // delete a banana
   14: 3, // delete a quiz answer
   15: 7, // region options

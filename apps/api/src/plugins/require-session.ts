@@ -1,4 +1,4 @@
-import { requireActor } from '@foodshare/server-kit';
+import { requireSession } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 declare module 'fastify' {
@@ -8,19 +8,21 @@ declare module 'fastify' {
   }
 }
 
-/** 401 unless the request carries a live session of an active account; loads the actor. */
+/**
+ * 401 unless the request carries a live session. No I/O: the session plugin has read it
+ * already. Whether the account is still active is the handler's first step (requireActor, or
+ * the one query of /users/current), so no request pays for a second look-up of the account.
+ */
 async function requireLiveSession(request: FastifyRequest): Promise<void> {
-  // requireActor keeps the actor for the request: the handler's own call reuses it.
-  await requireActor(request);
+  requireSession(request);
 }
 
 /**
  * Every route registered in `instance` (and the plugins under it) needs a session unless its
  * config says `public: true`. Checked in onRequest, before the body is parsed and before any
  * validation or path check: an anonymous call gets 401 whatever it sends, never a 400 or a 404
- * that would tell it about the route. The session itself was read once already, by the session
- * plugin; this only adds the account lookup that requireActor would do anyway. Runs after the
- * CSRF check, so a forged request is still refused first.
+ * that would tell it about the route. Runs after the CSRF check, so a forged request is still
+ * refused first.
  */
 export function requireSessionByDefault(instance: FastifyInstance): void {
   instance.addHook('onRoute', (route) => {
