@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import type { MikroORM } from '@foodshare/domain';
 
 /** Query strings every paged list refuses with 400 (limit 1..1000, offset >= 0, integers). */
@@ -34,4 +35,21 @@ export async function createManyUsers(
     [tag, tag.toLowerCase(), count],
   );
   return rows.map((row) => row.id).sort((a, b) => a - b);
+}
+
+/**
+ * Walks a paged list of 101 items whose full, ordered ids are `all`: the default page of 100,
+ * a limit, a page across the default's end, the largest limit, and an empty page past the end
+ * (empty, not 404: the list's owner exists). `page` fetches one query string's ids.
+ */
+export async function expectPagesOf(
+  all: readonly number[],
+  page: (query: string) => Promise<number[]>,
+): Promise<void> {
+  if (all.length !== 101) throw new Error('expectPagesOf needs 101 items');
+  expect(await page('')).toEqual(all.slice(0, 100));
+  expect(await page('limit=2')).toEqual(all.slice(0, 2));
+  expect(await page('limit=2&offset=99')).toEqual(all.slice(99, 101));
+  expect(await page('limit=1000')).toEqual(all);
+  expect(await page('offset=101')).toEqual([]);
 }
