@@ -84,24 +84,26 @@ export const StoreLogParamsSchema = Type.Object(
 );
 export type StoreLogParams = Static<typeof StoreLogParamsSchema>;
 
-// The reference platform gives no upper limit; ours keeps one page one bounded query.
-export const STORE_LOG_MAX_LIMIT = 1000;
-export const STORE_LOG_DEFAULT_LIMIT = 100;
+// The store log's paging (DOMAIN-FACTS 8: default 100, offset 0), shared by every list that
+// grows with the data. The reference platform gives no upper limit; ours keeps one page one
+// bounded query.
+export const PAGE_MAX_LIMIT = 1000;
+export const PAGE_DEFAULT_LIMIT = 100;
 
-export const StoreLogQuerySchema = Type.Object(
+export const PageQuerySchema = Type.Object(
   {
     limit: Type.Optional(
       Type.Integer({
         minimum: 1,
-        maximum: STORE_LOG_MAX_LIMIT,
-        default: STORE_LOG_DEFAULT_LIMIT,
+        maximum: PAGE_MAX_LIMIT,
+        default: PAGE_DEFAULT_LIMIT,
       }),
     ),
     offset: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_ID, default: 0 })),
   },
-  { title: 'StoreLogQuery' },
+  { title: 'PageQuery', description: 'limit 1 to 1000 (default 100), offset from 0' },
 );
-export type StoreLogQuery = Static<typeof StoreLogQuerySchema>;
+export type PageQuery = Static<typeof PageQuerySchema>;
 
 export const ChainIdParamsSchema = Type.Object(
   { chainId: PositiveIdParam() },

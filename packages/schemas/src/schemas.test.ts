@@ -36,7 +36,7 @@ import {
   StoreChainUpdateBodySchema,
   StoreLogEntrySchema,
   StoreLogParamsSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   StoreTeamRequestSchema,
   StoreTeamStatusSchema,
   UserIdParamsSchema,
@@ -876,8 +876,8 @@ const examples: Record<string, Examples> = {
       },
     ],
   },
-  StoreLogQuery: {
-    schema: StoreLogQuerySchema,
+  PageQuery: {
+    schema: PageQuerySchema,
     valid: [{}, { limit: 1, offset: 0 }, { limit: 500 }, { limit: 1000 }],
     invalid: [
       { why: 'limit 0', value: { limit: 0 } },

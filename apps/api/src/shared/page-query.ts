@@ -1,17 +1,17 @@
-import { STORE_LOG_DEFAULT_LIMIT, type StoreLogQuery } from '@foodshare/schemas';
+import { PAGE_DEFAULT_LIMIT, type PageQuery } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 
 /**
  * `limit` and `offset` of the lists that grow with the data. They share the store log's query
- * schema (StoreLogQuerySchema: limit 1..1000, default 100; offset >= 0, default 0).
+ * schema (PageQuerySchema: limit 1..1000, default 100; offset >= 0, default 0).
  */
 export interface Page {
   limit: number;
   offset: number;
 }
 
-export const FIRST_PAGE: Readonly<Page> = { limit: STORE_LOG_DEFAULT_LIMIT, offset: 0 };
+export const FIRST_PAGE: Readonly<Page> = { limit: PAGE_DEFAULT_LIMIT, offset: 0 };
 
 const INTEGER = /^-?\d+$/;
 
@@ -38,6 +38,6 @@ export async function requireIntegerPageQuery(request: FastifyRequest): Promise<
 }
 
 /** The page a validated query asks for, the defaults filled in. */
-export function pageOf(query: StoreLogQuery): Page {
+export function pageOf(query: PageQuery): Page {
   return { limit: query.limit ?? FIRST_PAGE.limit, offset: query.offset ?? FIRST_PAGE.offset };
 }

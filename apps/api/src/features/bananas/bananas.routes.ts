@@ -6,7 +6,7 @@ import {
   parseIdParam,
   ProblemSchema,
   RecipientIdParamsSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
 import { Problem, requireActor } from '@foodshare/server-kit';
@@ -77,7 +77,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags,
         summary: 'The bananas a user received, newest first, with their senders',
         params: UserIdParamsSchema,
-        querystring: StoreLogQuerySchema,
+        querystring: PageQuerySchema,
         response: {
           200: BananaListSchema,
           400: ProblemSchema,

@@ -6,7 +6,37 @@ import {
 } from '@foodshare/domain';
 import type { StoreChainRead } from '@foodshare/schemas';
 
-export interface ChainRow {
+const group = WellKnownUnit.StoreChainGroup;
+
+/**
+ * The actor's relations to the chain aliased `c` that decide what they may see and change
+ * (DOMAIN-FACTS 9 and 11): store-chain group member or admin, KAM of the chain. Takes
+ * chainRelationParams(actor).
+ */
+export const CHAIN_RELATION_COLUMNS = `
+  exists (select 1 from region_memberships m
+           where m.region_id = ${group} and m.user_id = ? and m.active)
+    or exists (select 1 from region_admins a
+                where a.region_id = ${group} and a.user_id = ?) as is_group_member,
+  exists (select 1 from region_admins a
+           where a.region_id = ${group} and a.user_id = ?) as is_group_admin,
+  exists (select 1 from store_chain_kams k
+           where k.chain_id = c.id and k.user_id = ?) as is_kam`;
+
+export const chainRelationParams = (actor: Actor): number[] => [
+  actor.id,
+  actor.id,
+  actor.id,
+  actor.id,
+];
+
+export interface ChainRelations {
+  is_group_member: boolean;
+  is_group_admin: boolean;
+  is_kam: boolean;
+}
+
+export interface ChainRow extends ChainRelations {
   id: number;
   name: string;
   status: number;
@@ -23,9 +53,6 @@ export interface ChainRow {
   region_id: number | null;
   store_count: number;
   kam_ids: number[];
-  is_group_member: boolean;
-  is_group_admin: boolean;
-  is_kam: boolean;
 }
 
 /**
@@ -37,7 +64,6 @@ export async function loadChain(
   actor: Actor,
   chainId: number,
 ): Promise<ChainRow | undefined> {
-  const group = WellKnownUnit.StoreChainGroup;
   const rows = await em.execute<ChainRow[]>(
     `select c.id, c.name, c.status, c.headquarters_zip, c.headquarters_city,
             c.headquarters_country, c.allow_press, c.forum_thread_id, c.notes,
@@ -45,18 +71,10 @@ export async function loadChain(
             c.region_id,
             (select count(*)::int from stores s where s.chain_id = c.id) as store_count,
             array(select k.user_id from store_chain_kams k where k.chain_id = c.id
-                   order by k.user_id) as kam_ids,
-            exists (select 1 from region_memberships m
-                     where m.region_id = ${group} and m.user_id = ? and m.active)
-              or exists (select 1 from region_admins a
-                          where a.region_id = ${group} and a.user_id = ?) as is_group_member,
-            exists (select 1 from region_admins a
-                     where a.region_id = ${group} and a.user_id = ?) as is_group_admin,
-            exists (select 1 from store_chain_kams k
-                     where k.chain_id = c.id and k.user_id = ?) as is_kam
+                   order by k.user_id) as kam_ids,${CHAIN_RELATION_COLUMNS}
        from store_chains c
       where c.id = ?`,
-    [actor.id, actor.id, actor.id, actor.id, chainId],
+    [...chainRelationParams(actor), chainId],
   );
   return rows[0];
 }

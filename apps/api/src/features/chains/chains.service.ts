@@ -9,7 +9,14 @@ import {
 } from '@foodshare/domain';
 import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { type ChainRow, loadChain, toChainRead } from './chain-read.ts';
+import {
+  CHAIN_RELATION_COLUMNS,
+  chainRelationParams,
+  type ChainRelations,
+  type ChainRow,
+  loadChain,
+  toChainRead,
+} from './chain-read.ts';
 import { userStubJson } from '../../shared/sql.ts';
 
 type ScalarKey = Exclude<keyof StoreChainUpdateBody, 'kams'>;
@@ -188,22 +195,14 @@ export async function readChainKams(
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const group = WellKnownUnit.StoreChainGroup;
-  const rows = await em.execute<
-    { is_group_member: boolean; is_kam: boolean; kams: StoreChainKams }[]
-  >(
-    `select exists (select 1 from region_memberships m
-                     where m.region_id = ${group} and m.user_id = ? and m.active)
-              or exists (select 1 from region_admins a
-                          where a.region_id = ${group} and a.user_id = ?) as is_group_member,
-            exists (select 1 from store_chain_kams k
-                     where k.chain_id = c.id and k.user_id = ?) as is_kam,
+  const rows = await em.execute<(ChainRelations & { kams: StoreChainKams })[]>(
+    `select ${CHAIN_RELATION_COLUMNS},
             coalesce((select json_agg(${userStubJson('u')} order by u.id)
                         from store_chain_kams k join users u on u.id = k.user_id
                        where k.chain_id = c.id), '[]'::json) as kams
        from store_chains c
       where c.id = ?`,
-    [actor.id, actor.id, actor.id, chainId],
+    [...chainRelationParams(actor), chainId],
   );
   const row = rows[0];
   if (!row) throw Problem.notFound('There is no store chain with this id.');

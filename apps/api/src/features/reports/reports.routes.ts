@@ -1,7 +1,7 @@
 import {
   ProblemSchema,
   ReportListSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
@@ -19,7 +19,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['reports'],
         summary: 'The reports about a user, newest first (orga, never about themselves)',
         params: UserIdParamsSchema,
-        querystring: StoreLogQuerySchema,
+        querystring: PageQuerySchema,
         response: {
           200: ReportListSchema,
           400: ProblemSchema,

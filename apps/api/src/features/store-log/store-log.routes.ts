@@ -1,7 +1,7 @@
 import {
   ProblemSchema,
   StoreLogParamsSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   StoreLogSchema,
 } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
@@ -37,7 +37,7 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stores'],
         summary: 'The log of a store team, newest first (SPEC.md row 8)',
         params: StoreLogParamsSchema,
-        querystring: StoreLogQuerySchema,
+        querystring: PageQuerySchema,
         response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },
       },
     },

@@ -1,7 +1,7 @@
 import {
   ProblemSchema,
   StoreIdParamsSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   StoreTeamRequestDecisionSchema,
   StoreTeamRequestListSchema,
   StoreTeamRequestParamsSchema,
@@ -23,7 +23,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['stores'],
         summary: 'Pending requests to join a store team (SPEC.md row 18)',
         params: StoreIdParamsSchema,
-        querystring: StoreLogQuerySchema,
+        querystring: PageQuerySchema,
         response: { 200: StoreTeamRequestListSchema, 400: ProblemSchema, ...problems },
       },
     },

@@ -2,7 +2,7 @@ import {
   GroupApplicationParamsSchema,
   PositiveIdParam,
   ProblemSchema,
-  StoreLogQuerySchema,
+  PageQuerySchema,
   WorkGroupApplicationDeclinedSchema,
   WorkGroupApplicationListSchema,
 } from '@foodshare/schemas';
@@ -24,7 +24,7 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['work groups'],
         summary: 'Pending applications to a working group',
         params: Type.Object({ groupId: PositiveIdParam() }, { title: 'GroupIdParams' }),
-        querystring: StoreLogQuerySchema,
+        querystring: PageQuerySchema,
         response: { 200: WorkGroupApplicationListSchema, 400: ProblemSchema, ...problems },
       },
     },
