@@ -74,6 +74,20 @@ export function claimedClientId(input: ClientCredentialsInput): string | undefin
   }
 }
 
+/**
+ * Whether the request presents a secret that authentication would check: only such a request
+ * is a guess. None is checked without a non-empty secret (the empty one is the same guess each
+ * time, and how some libraries say that a public client has none), nor for malformed credentials.
+ */
+export function presentsSecret(input: ClientCredentialsInput): boolean {
+  try {
+    const { secret } = presentedCredentials(input);
+    return secret !== null && secret !== '';
+  } catch {
+    return false;
+  }
+}
+
 interface SecretRow {
   secret_hash: string | null;
   previous_secret_hash: string | null;

@@ -5,6 +5,7 @@ import { OAuthError, tooManyRequests } from '../../oauth-errors.ts';
 import {
   authenticateClient,
   claimedClientId,
+  presentsSecret,
   type AuthenticatedClient,
   type ClientCredentialsInput,
 } from './client-authentication.ts';
@@ -32,8 +33,9 @@ export const clientRateKeys = {
  * RFC 6749 2.3 client authentication that counts failures per claimed client_id and address
  * (RFC 6749 2.3.1: endpoints taking client passwords MUST resist brute force). Past the limit a
  * request is refused with 429 before its secret is checked, so even a right guess is not
- * confirmed. Keyed by address too, so a stranger's failures do not lock out the client itself
- * (unless the stranger shares its address); the window is a minute, so no lockout lasts.
+ * confirmed (as at login, server-kit login-throttle.ts). Keyed by address too, so a stranger's
+ * failures do not lock out the client itself (unless the stranger shares its address); the
+ * window is a minute, so no lockout lasts.
  */
 export async function authenticateClientWithinLimits(
   app: FastifyInstance,
@@ -42,16 +44,66 @@ export async function authenticateClientWithinLimits(
 ): Promise<AuthenticatedClient> {
   const limit = app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
   const key = clientRateKeys.failures(claimedClientId(input), request.ip);
+  const authenticate = () =>
+    authenticateClient(request.em, input, app.oauth.secrets.clientSecretPepper);
+  return presentsSecret(input)
+    ? authenticateCountingFirst(app, key, limit, authenticate)
+    : authenticateCountingFailures(app, key, limit, authenticate);
+}
+
+const isAuthenticationFailure = (error: unknown) =>
+  error instanceof OAuthError && error.error === 'invalid_client';
+
+/**
+ * A request with a secret is a guess. As the login throttle does, it is counted with one atomic
+ * increment before its secret is checked, so parallel guesses cannot all read "below the limit":
+ * a secret is checked only while the failed and in-flight checks stay within the limit. Only
+ * failures keep their count: a success, a refusal or another error gives back exactly its own
+ * increment (not a reset, which would wipe out the counts of concurrent guesses). Checks in
+ * flight count meanwhile, so a burst of more than the limit of one client's requests from one
+ * address may see a 429 for a moment too.
+ */
+async function authenticateCountingFirst(
+  app: FastifyInstance,
+  key: string,
+  limit: number,
+  authenticate: () => Promise<AuthenticatedClient>,
+): Promise<AuthenticatedClient> {
+  const giveBack = () => app.kv.increment(key, WINDOW_MS, -1);
+  const attempt = await app.kv.increment(key, WINDOW_MS);
+  if (attempt.count > limit) {
+    await giveBack();
+    throw tooManyRequests(retryAfterSeconds(attempt.ttlMs));
+  }
+  try {
+    const client = await authenticate();
+    await giveBack();
+    return client;
+  } catch (error) {
+    if (!isAuthenticationFailure(error)) await giveBack();
+    throw error;
+  }
+}
+
+/**
+ * A request without a secret guesses nothing, so a race of parallel ones confirms nothing either:
+ * its failure is counted afterwards, and the parallel requests of a public client from one
+ * address (many users behind one NAT) are not refused for being in flight together.
+ */
+async function authenticateCountingFailures(
+  app: FastifyInstance,
+  key: string,
+  limit: number,
+  authenticate: () => Promise<AuthenticatedClient>,
+): Promise<AuthenticatedClient> {
   const failures = await app.kv.getWithTtl(key);
   if (failures !== null && Number(failures.value) >= limit) {
     throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
   }
   try {
-    return await authenticateClient(request.em, input, app.oauth.secrets.clientSecretPepper);
+    return await authenticate();
   } catch (error) {
-    if (error instanceof OAuthError && error.error === 'invalid_client') {
-      await app.kv.increment(key, WINDOW_MS);
-    }
+    if (isAuthenticationFailure(error)) await app.kv.increment(key, WINDOW_MS);
     throw error;
   }
 }

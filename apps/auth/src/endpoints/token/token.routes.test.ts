@@ -468,6 +468,30 @@ describe('POST /oauth/token rate limits (no client locks out another)', () => {
     expect((await confidentialExchange('198.51.100.21', DEMO_CLIENT_SECRET)).statusCode).toBe(200);
   });
 
+  it('lets no more wrong secrets than the limit be checked, however many arrive at once', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => confidentialExchange('198.51.100.50', `guess-${i}`)),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(30 - LIMIT);
+    for (const response of responses.filter((r) => r.statusCode === 429)) {
+      expectTooManyRequests(response);
+    }
+    // As at login: past the limit the right secret is refused unchecked until the window ends.
+    expectTooManyRequests(await confidentialExchange('198.51.100.50', DEMO_CLIENT_SECRET));
+  });
+
+  it('keeps a public client to its per-address budget under a burst', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () => junkForDemoPublic('203.0.113.60')),
+    );
+    const statuses = responses.map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 400).length).toBeLessThanOrEqual(LIMIT);
+    expect(statuses.filter((status) => status !== 400 && status !== 429)).toEqual([]);
+    expectTooManyRequests(await publicExchange('203.0.113.60'));
+  });
+
   it('counts wrong secrets at the revocation endpoint too', async () => {
     await registerTestClient(app, { clientId: 'token-test-revoke-guess' }, 'revoke-guess-secret');
     const revokeWith = (secret: string) =>
