@@ -17,3 +17,4 @@ export * from './config/common-env.ts';
 export * from './service.ts';
 export * from './run-server.ts';
 export * from './session/signed-in-client.ts';
+export { NUL_CHARACTER_KEYWORD } from './validation.ts';

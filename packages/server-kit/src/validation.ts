@@ -30,6 +30,9 @@ export function findNulCharacter(value: unknown): string | undefined {
   return undefined;
 }
 
+/** The keyword of the validation error that `rejectingNulCharacters` reports. */
+export const NUL_CHARACTER_KEYWORD = 'nulCharacter';
+
 /**
  * Wraps a validator compiler so that no validated request part (params, body, query string,
  * headers) may hold U+0000 anywhere, in a value or a key. PostgreSQL `text` cannot store it
@@ -46,7 +49,7 @@ export function rejectingNulCharacters<T>(
       const path = findNulCharacter(data);
       if (path === undefined) return validate(data);
       const error: FastifySchemaValidationError = {
-        keyword: 'nulCharacter',
+        keyword: NUL_CHARACTER_KEYWORD,
         instancePath: path,
         schemaPath: '#',
         params: {},

@@ -110,6 +110,29 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     expect(response.json()).toMatchObject({ error: 'invalid_request' });
   });
 
+  it('refuses a NUL character in a parameter with an invalid_request that says so', async () => {
+    const response = await revoke({ token: 'ab\u0000c', client_id: DemoClientId.public });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'token must not contain the NUL character (U+0000)',
+    });
+  });
+
+  it('refuses a parameter sent twice with an invalid_request that says so', async () => {
+    const response = await app.inject({
+      method: 'POST',
+      url: '/oauth/revoke',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: `token=a&token=b&client_id=${DemoClientId.public}`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      error: 'invalid_request',
+      error_description: 'token must be sent once',
+    });
+  });
+
   it('accepts form-encoded bodies only', async () => {
     const response = await app.inject({
       method: 'POST',

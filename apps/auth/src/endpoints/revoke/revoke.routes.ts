@@ -4,6 +4,7 @@ import { invalidRequest, OAuthErrorBodySchema } from '../../oauth-errors.ts';
 import {
   answerOAuthError,
   assertFormEncoded,
+  invalidForm,
   oauthRouteErrorHandler,
 } from '../token/answer-error.ts';
 import { authenticateClientWithinLimits } from '../token/client-rate-limits.ts';
@@ -49,7 +50,7 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
       try {
         assertFormEncoded(request);
-        if (request.validationError) throw invalidRequest('Each parameter must be sent once');
+        if (request.validationError) throw invalidForm(request.validationError);
         const { token, client_id: clientId, client_secret: clientSecret } = request.body;
         // RFC 7009 2.1: the client authenticates as at the token endpoint, under the same
         // failure count, so that secret guessing cannot move here.

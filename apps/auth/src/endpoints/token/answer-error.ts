@@ -1,4 +1,10 @@
-import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
+import type {
+  FastifyError,
+  FastifyReply,
+  FastifyRequest,
+  FastifySchemaValidationError,
+} from 'fastify';
 import { invalidRequest, OAuthError, sendTokenError, toOAuthError } from '../../oauth-errors.ts';
 
 /** Answers an RFC 6749 5.2 error and counts it (oauth_errors_total{code}). */
@@ -35,4 +41,31 @@ export function assertFormEncoded(request: FastifyRequest): void {
   if (type !== 'application/x-www-form-urlencoded') {
     throw invalidRequest('The request body must be application/x-www-form-urlencoded');
   }
+}
+
+/**
+ * The `invalid_request` for a form that failed its schema (the handler runs with
+ * `attachValidation`), described by what failed. The form fields are optional strings, so a
+ * type error is a parameter sent twice, which arrives as an array (RFC 6749 3.2: at most once);
+ * the shared validator refuses U+0000 anywhere (server-kit validation.ts). The parameter is named
+ * only when its name is plain: error_description allows few characters (RFC 6749 5.2).
+ */
+export function invalidForm(error: { validation?: unknown }): OAuthError {
+  const issues = Array.isArray(error.validation)
+    ? (error.validation as FastifySchemaValidationError[])
+    : [];
+  const issue = issues.find((each) => each.keyword === NUL_CHARACTER_KEYWORD) ?? issues[0];
+  const name = issue?.instancePath.split('/')[1];
+  const parameter = name && /^[a-z_]{1,40}$/.test(name) ? name : undefined;
+  if (issue?.keyword === NUL_CHARACTER_KEYWORD) {
+    return invalidRequest(
+      `${parameter ?? 'A parameter'} must not contain the NUL character (U+0000)`,
+    );
+  }
+  if (issue?.keyword === 'type') {
+    return invalidRequest(
+      parameter ? `${parameter} must be sent once` : 'Each parameter must be sent once',
+    );
+  }
+  return invalidRequest('The request parameters are invalid');
 }

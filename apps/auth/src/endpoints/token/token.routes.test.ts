@@ -81,6 +81,19 @@ describe('POST /oauth/token', () => {
         payload: `${new URLSearchParams(fields).toString()}&code=other`,
       });
       expectOAuthError(response, 400, 'invalid_request');
+      expect(response.json()).toMatchObject({ error_description: 'code must be sent once' });
+    });
+
+    it.each([
+      ['code', 'code must not contain the NUL character (U+0000)'],
+      ['client_id', 'client_id must not contain the NUL character (U+0000)'],
+      // Not a parameter of the endpoint, and not a name to echo: described without its name.
+      ['x\u0000y', 'A parameter must not contain the NUL character (U+0000)'],
+    ])('refuses a NUL character in %j with an invalid_request that says so', async (name, text) => {
+      const fields = { ...(await confidentialCodeFields()), [name]: 'ab\u0000c' };
+      const response = await tokenRequest(app, fields, { authorization: confidentialBasic() });
+      expectOAuthError(response, 400, 'invalid_request');
+      expect(response.json()).toEqual({ error: 'invalid_request', error_description: text });
     });
 
     it('requires grant_type', async () => {

@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../oauth-errors.ts';
-import { answerOAuthError, assertFormEncoded, oauthRouteErrorHandler } from './answer-error.ts';
+import {
+  answerOAuthError,
+  assertFormEncoded,
+  invalidForm,
+  oauthRouteErrorHandler,
+} from './answer-error.ts';
 import { authenticateClientWithinLimits, enforceTokenRateLimit } from './client-rate-limits.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant } from './grants/grant.ts';
@@ -40,7 +45,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       void reply.headers(NO_STORE);
       try {
         assertFormEncoded(request);
-        if (request.validationError) throw invalidRequest('Each parameter must be sent once');
+        if (request.validationError) throw invalidForm(request.validationError);
         const params = request.body;
         if (!params.grant_type) throw invalidRequest('grant_type is required');
         const grant = GRANTS.get(params.grant_type);
