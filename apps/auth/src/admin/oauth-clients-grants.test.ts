@@ -8,17 +8,22 @@ import {
 } from '../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 import { csrfOf, findClientRow, postForm } from '../test-support/oauth-admin-helpers.ts';
+import { issueTokens, planAccessToken } from '../endpoints/token/issue-tokens.ts';
 import {
+  DEMO_REDIRECT_URI,
+  issueCode,
+  pkcePair,
   refreshRequest,
   registerTestClient,
+  tokenRequest,
   tokensFor,
   userinfoRequest,
 } from '../endpoints/token/token-test-support.ts';
+import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
+import { newTokenId } from '../stores/refresh-families.store.ts';
 
 const ids = inject('demoIds');
-
-/** An access token's `iat` has whole seconds: a fresh one must not share the cutoff's second. */
-const nextSecond = () => new Promise((resolve) => setTimeout(resolve, 1001 - (Date.now() % 1000)));
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * A client deactivated or deleted loses every grant it held (ClientGrantCutoffs): a client
@@ -59,6 +64,64 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     expect(callbackParams(await authorize(clientId, { prompt: 'none' })).has('code')).toBe(true);
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(200);
     return { clientId, rowId: row.id, tokens };
+  }
+
+  /**
+   * Waits until grants to the client count again: past its cutoff (which reaches a margin beyond
+   * the ending), and into the next whole second, since an access token's `iat` of the cutoff's
+   * own second is void.
+   */
+  async function pastTheCutoff(clientId: string) {
+    const cutoff = parseCutoff(await app.kv.get(clientGrantCutoffKey(clientId)));
+    if (cutoff === null) throw new Error(`no cutoff for ${clientId}`);
+    await sleep(Math.max(0, (Math.floor(cutoff / 1000) + 1) * 1000 - Date.now() + 1));
+  }
+
+  /**
+   * Grants as the endpoints issue them once they have found the client active: a remembered
+   * consent, a code, and a family with its access and refresh token.
+   */
+  async function issueGrantsDirectly(clientId: string) {
+    const userId = ids.users.alice;
+    const scopes = ['openid', 'profile'];
+    await app.consents.remember(userId, clientId, scopes);
+    const { verifier, challenge } = pkcePair();
+    const code = await issueCode(app, { clientId, userId, scopes, codeChallenge: challenge });
+    const family = await app.tokenState.families.create({
+      id: newTokenId(),
+      userId,
+      clientId,
+      scopes,
+      authTime: Math.floor(Date.now() / 1000),
+    });
+    const tokens = await issueTokens(app, {
+      family,
+      scopes,
+      accessToken: planAccessToken(app),
+      nonce: null,
+      withRefreshToken: true,
+    });
+    return { code, verifier, tokens };
+  }
+
+  async function expectLateGrantsVoid(
+    clientId: string,
+    grants: Awaited<ReturnType<typeof issueGrantsDirectly>>,
+  ) {
+    expect(await app.consents.find(ids.users.alice, clientId)).toBeNull();
+    const redemption = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      code: grants.code,
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: grants.verifier,
+      client_id: clientId,
+    });
+    expect(redemption.statusCode).toBe(400);
+    expect(redemption.json()).toMatchObject({ error: 'invalid_grant' });
+    expect((await userinfoRequest(app, grants.tokens.access_token)).statusCode).toBe(401);
+    const refresh = await refreshRequest(app, clientId, grants.tokens.refresh_token!);
+    expect(refresh.statusCode).toBe(400);
+    expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
   }
 
   async function admin303(path: string) {
@@ -103,13 +166,39 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     const screen = await expectGrantsGone(clientId, tokens);
 
     // The new client's own grants work: a consent given now is remembered, its tokens accepted.
-    await nextSecond();
+    await pastTheCutoff(clientId);
     const allowed = await allowOnConsentPage(app, alice.cookies, screen, { remember: true });
     expect(callbackParams(allowed).has('code')).toBe(true);
     expect(callbackParams(await authorize(clientId, { prompt: 'none' })).has('code')).toBe(true);
     const fresh = await tokensFor(app, { clientId, userId: ids.users.alice });
     expect((await userinfoRequest(app, fresh.access_token)).statusCode).toBe(200);
     expect((await refreshRequest(app, clientId, fresh.refresh_token!)).statusCode).toBe(200);
+  });
+
+  it('voids grants issued while the deactivation commits, whichever moment they are dated', async () => {
+    const { clientId, rowId } = await clientWithGrants();
+    // Endpoints read the client row without a lock: one that found the client active just
+    // before the deactivation committed issues its grants a moment later. Here, once right after
+    // the commit, before the cutoff is written again, and once after the admin's request ended.
+    const late: Awaited<ReturnType<typeof issueGrantsDirectly>>[] = [];
+    const tokenState = app.tokenState;
+    const endClientGrants = tokenState.endClientGrants.bind(tokenState);
+    tokenState.endClientGrants = async (endedId, databaseNow) => {
+      if ((await findClientRow(app, endedId))?.active === false) {
+        late.push(await issueGrantsDirectly(clientId));
+      }
+      return endClientGrants(endedId, databaseNow);
+    };
+    try {
+      await admin303(`/admin/oauthclients/${rowId}/deactivate`);
+    } finally {
+      tokenState.endClientGrants = endClientGrants;
+    }
+    late.push(await issueGrantsDirectly(clientId));
+    // Reactivated at once: the client is known again, its grants of before are not.
+    await admin303(`/admin/oauthclients/${rowId}/activate`);
+    for (const grants of late) await expectLateGrantsVoid(clientId, grants);
+    expect(late).toHaveLength(2);
   });
 
   it('leaves other clients’ grants alone', async () => {

@@ -75,8 +75,10 @@ export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) =>
   const flashes = new SecretFlashStore(app.kv);
   const pepper = () => app.oauth.secrets.clientSecretPepper;
   // A deactivated or deleted client loses every grant it holds: users' remembered consents and
-  // all its tokens. Run inside the change's transaction, so the change fails if this does.
-  const endGrants = (clientId: string) => app.tokenState.endClientGrants(clientId);
+  // all its tokens. Run inside the change's transaction, so the change fails if this does, and
+  // again after the commit (OAuthClientEndOptions.endGrants says why).
+  const endGrants = (clientId: string, databaseNow: Date) =>
+    app.tokenState.endClientGrants(clientId, databaseNow);
 
   // Hooks of this plugin apply to its routes only (no fastify-plugin wrapper).
   app.addHook('onRequest', async (request, reply) => {

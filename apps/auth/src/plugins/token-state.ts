@@ -42,10 +42,11 @@ export interface TokenState {
   /** When each client's grants were last ended (ClientGrantCutoffs). */
   clientGrants: ClientGrantCutoffs;
   /**
-   * Voids every grant of the client issued so far (remembered consents, codes, refresh families,
-   * access tokens): for a client being deactivated or deleted (the admin pages).
+   * Voids every grant of the client issued up to `databaseNow` (PostgreSQL's clock) plus a margin
+   * (remembered consents, codes, refresh families, access tokens): for a client being
+   * deactivated or deleted, the `endGrants` of the domain's client administration.
    */
-  endClientGrants(clientId: string): Promise<void>;
+  endClientGrants(clientId: string, databaseNow: Date): Promise<void>;
 }
 
 declare module 'fastify' {
@@ -94,9 +95,12 @@ export const tokenStatePlugin = fp(
         return 'valid';
       },
       clientGrants,
-      async endClientGrants(clientId) {
-        const cutoff = await clientGrants.endGrants(clientId);
-        app.log.info({ clientId, cutoff }, 'ended every grant of the OAuth client issued so far');
+      async endClientGrants(clientId, databaseNow) {
+        const cutoff = await clientGrants.endGrants(clientId, databaseNow.getTime());
+        app.log.info(
+          { clientId, cutoff: new Date(cutoff).toISOString() },
+          'ended every grant of the OAuth client issued up to the cutoff',
+        );
       },
     };
     app.decorate('tokenState', tokenState);

@@ -37,8 +37,9 @@ describe('AuthorizationCodeStore', () => {
   it('has no code issued before its client’s grants were ended', async () => {
     const code = await codes.issue(grant);
     const otherClients = await codes.issue({ ...grant, clientId: 'other-client' });
-    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, now: () => Date.now() + 1 }).endGrants(
+    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, marginMs: 0 }).endGrants(
       'client',
+      Date.now() + 1,
     );
     expect(await codes.find(code)).toBeNull();
     expect(await codes.find(otherClients)).not.toBeNull();

@@ -34,6 +34,16 @@ export async function readClientGrantCutoff(
 }
 
 /**
+ * How far past the database's clock a cutoff reaches. Grants are dated by the clock of the
+ * instance that issues them (Date.now()), the cutoff by PostgreSQL's: the margin covers the skew
+ * between those hosts, and the requests that read the client row as active just before the
+ * change committed and date their grant a moment later. The price: grants to a client
+ * reactivated (or a client_id registered again) within the margin are void too, and are asked
+ * for again.
+ */
+export const CLIENT_GRANT_CUTOFF_MARGIN_MS = 5_000;
+
+/**
  * "Every grant issued to this client until now is void": written when a client is deactivated
  * or deleted. Grants live in many places keyed by user (remembered consents), by family (refresh
  * tokens) or nowhere at all (access tokens are self-contained JWTs), so instead of hunting them
@@ -42,6 +52,10 @@ export async function readClientGrantCutoff(
  * ends them all at once, and a client_id registered again later, or a client reactivated, starts
  * without the old grants (no silently skipped consent screen, no surviving token).
  *
+ * The time comes from PostgreSQL (oauth-client-admin.service, `endGrants`), once inside the
+ * change's transaction and once after it committed (the later time), each time plus the margin
+ * (CLIENT_GRANT_CUTOFF_MARGIN_MS).
+ *
  * The marker must outlive every grant it voids, or an old grant would come back when it
  * expires: its lifetime is the longest grant lifetime (a remembered consent, a year, or a
  * refresh token, whichever is longer) plus a day.
@@ -49,22 +63,21 @@ export async function readClientGrantCutoff(
 export class ClientGrantCutoffs {
   readonly #store: KeyValueStore;
   readonly #ttlMs: number;
-  readonly #now: () => number;
+  readonly #marginMs: number;
 
-  constructor(store: KeyValueStore, options: { ttlMs: number; now?: () => number }) {
+  constructor(store: KeyValueStore, options: { ttlMs: number; marginMs?: number }) {
     this.#store = store;
     this.#ttlMs = options.ttlMs;
-    this.#now = options.now ?? Date.now;
+    this.#marginMs = options.marginMs ?? CLIENT_GRANT_CUTOFF_MARGIN_MS;
   }
 
-  /** Voids every grant of the client issued up to now; returns the cutoff. */
-  async endGrants(clientId: string): Promise<number> {
-    const cutoff = this.#now();
+  /**
+   * Voids every grant of the client issued up to `databaseNow` (PostgreSQL's clock, ms) plus
+   * the margin; returns the cutoff.
+   */
+  async endGrants(clientId: string, databaseNow: number): Promise<number> {
+    const cutoff = Math.ceil(databaseNow) + this.#marginMs;
     await this.#store.set(clientGrantCutoffKey(clientId), String(cutoff), this.#ttlMs);
     return cutoff;
-  }
-
-  cutoffOf(clientId: string): Promise<number | null> {
-    return readClientGrantCutoff(this.#store, clientId);
   }
 }

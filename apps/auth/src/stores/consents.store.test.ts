@@ -19,7 +19,7 @@ describe.each(implementations)('remembered consent on %s', (_name, open) => {
     kv = await open();
     clock = Date.now();
     consents = new ConsentStore(kv, undefined, () => clock);
-    cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 60_000, now: () => clock });
+    cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 60_000, marginMs: 0 });
   });
   afterEach(async () => {
     await kv.close();
@@ -73,7 +73,7 @@ describe.each(implementations)('remembered consent on %s', (_name, open) => {
     await consents.remember(1, 'app', ['openid', 'profile']);
     await consents.remember(1, 'other-app', ['openid']);
     clock += 1000;
-    await cutoffs.endGrants('app');
+    await cutoffs.endGrants('app', clock);
     expect(await consents.find(1, 'app')).toBeNull();
     expect(await consents.covers(1, 'app', ['openid'])).toBe(false);
     expect((await consents.list(1)).map((consent) => consent.clientId)).toEqual(['other-app']);

@@ -78,9 +78,9 @@ describe('RefreshFamilyStore', () => {
   it('has no family that began before its client’s grants were ended', async () => {
     const old = await newFamily('old', 7, 'client');
     const other = await newFamily('other', 7, 'other-client');
-    const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, now: () => now });
+    const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 });
     now += 10;
-    await cutoffs.endGrants('client');
+    await cutoffs.endGrants('client', now);
     expect(await families.find(old.id)).toBeNull();
     expect(await families.find(other.id)).toEqual(other);
     now += 10;

@@ -29,6 +29,14 @@ let sequence = 0;
 
 const fork = (): EntityManager => orm.em.fork();
 
+/** PostgreSQL's clock_timestamp(), in milliseconds. */
+async function databaseClock(): Promise<number> {
+  const [row] = await fork().execute<{ now_ms: number }[]>(
+    'select (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms',
+  );
+  return Math.floor(row!.now_ms);
+}
+
 beforeAll(async () => {
   const { url } = await workerDatabase('domain');
   orm = await openOrm({ url });
@@ -246,21 +254,44 @@ describe('setOAuthClientActive', () => {
     ]);
   });
 
-  it('ends the grants on deactivation only, once, after the change is written', async () => {
+  it('ends the grants on deactivation only: before the commit, and again after it, by PostgreSQL’s clock', async () => {
     const { id, clientId } = await newClient();
-    const ended: { clientId: string; activeInTransaction: boolean | undefined }[] = [];
-    const endGrants = async (endedId: string) => {
+    const before = await databaseClock();
+    const ended: { clientId: string; at: Date; activeOutside: boolean | undefined }[] = [];
+    const endGrants = async (endedId: string, at: Date) => {
       const row = await orm.em
         .fork()
         .getConnection()
         .execute<{ active: boolean }[]>('select active from oauth_clients where id = ?', [id]);
-      // Outside the transaction the change is not visible yet: it commits after endGrants.
-      ended.push({ clientId: endedId, activeInTransaction: row[0]?.active });
+      ended.push({ clientId: endedId, at, activeOutside: row[0]?.active });
     };
     await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants });
+    const after = await databaseClock();
     await setOAuthClientActive(fork(), { id }, false, { actorId, endGrants });
     await setOAuthClientActive(fork(), { id }, true, { actorId, endGrants });
-    expect(ended).toEqual([{ clientId, activeInTransaction: true }]);
+    // First inside the transaction (the change is not visible outside yet, a failure rolls it
+    // back), then once the change has committed: a time every grant to the active client precedes.
+    expect(ended).toEqual([
+      { clientId, at: expect.any(Date), activeOutside: true },
+      { clientId, at: expect.any(Date), activeOutside: false },
+    ]);
+    const [inside, committed] = ended.map((call) => call.at.getTime());
+    expect(before).toBeLessThanOrEqual(inside!);
+    expect(inside).toBeLessThanOrEqual(committed!);
+    expect(committed).toBeLessThanOrEqual(after);
+  });
+
+  it('stays deactivated when ending the grants fails after the commit, and says so', async () => {
+    const { id } = await newClient();
+    let calls = 0;
+    const endGrants = async () => {
+      calls += 1;
+      if (calls === 2) throw new Error('key-value store down');
+    };
+    await expect(
+      setOAuthClientActive(fork(), { id }, false, { actorId, endGrants }),
+    ).rejects.toThrow('key-value store down');
+    expect((await reload(id))?.active).toBe(false);
   });
 
   it('stays active when its grants cannot be ended', async () => {
@@ -301,12 +332,16 @@ describe('deleteOAuthClient', () => {
     expect(await reload(kept.id)).not.toBeNull();
     expect((await auditRows(kept.clientId)).map((row) => row.action)).toEqual(['create']);
 
-    const ended: string[] = [];
+    const ended: { clientId: string; goneOutside: boolean }[] = [];
     const endGrants = async (clientId: string) => {
-      ended.push(clientId);
+      ended.push({ clientId, goneOutside: (await reload(kept.id)) === null });
     };
     await deleteOAuthClient(fork(), { id: kept.id }, { actorId, endGrants });
-    expect(ended).toEqual([kept.clientId]);
+    // Before the commit, and again after it.
+    expect(ended).toEqual([
+      { clientId: kept.clientId, goneOutside: false },
+      { clientId: kept.clientId, goneOutside: true },
+    ]);
     expect(await reload(kept.id)).toBeNull();
   });
 });

@@ -26,12 +26,25 @@ export interface OAuthClientEndOptions extends OAuthClientChangeOptions {
   /**
    * Ends every grant the client holds: users' remembered consents, codes, refresh and access
    * tokens (they live in the authorization server's key-value store, which this package does
-   * not know). Called when a client is deactivated or deleted, inside the transaction after the
-   * change is flushed and before it commits: if it throws, the change is rolled back, so a client
-   * is never gone while its grants live on (a client_id registered again later, or the client
-   * reactivated, must not inherit them). Required, so that no caller can forget it.
+   * not know), by voiding those issued up to `databaseNow` plus a margin. Required, so that no
+   * caller can forget it. Called twice when a client is deactivated or deleted:
+   *
+   * 1. Inside the transaction, after the change is flushed and before it commits: if it throws,
+   *    the change is rolled back, so a client is never gone while its grants live on (a client_id
+   *    registered again later, or the client reactivated, must not inherit them).
+   * 2. Again after the commit. Until the commit, the endpoints (which read the client row without
+   *    a lock) still see the client active and keep issuing grants, dated after the first call's
+   *    time when the commit is slow: only a time taken after the commit is sure to follow every
+   *    grant issued to the client as it was. If this call throws, the change stands (it has
+   *    committed) and the error reaches the caller; the first call still voids what it covers.
+   *
+   * `databaseNow` is PostgreSQL's clock_timestamp() each time: one clock for every instance that
+   * ends grants, so a cutoff never depends on which instance's clock wrote it. The grants are
+   * dated by the instances that issue them; the callee's margin covers their skew against the
+   * database and the requests still in flight. The caller must not hold a transaction of its
+   * own, or the second call would run before that transaction commits.
    */
-  endGrants: (clientId: string) => Promise<void>;
+  endGrants: (clientId: string, databaseNow: Date) => Promise<void>;
 }
 
 export interface OAuthClientSecretOptions extends OAuthClientChangeOptions {
@@ -79,6 +92,36 @@ function refFilter(ref: OAuthClientRef) {
 
 function describeRef(ref: OAuthClientRef): string {
   return 'id' in ref ? `the id ${ref.id}` : `the client id ${ref.clientId}`;
+}
+
+/** PostgreSQL's clock_timestamp(): the current time, not the transaction's start like now(). */
+async function databaseNow(em: EntityManager): Promise<Date> {
+  const [row] = await em.execute<{ now_ms: number }[]>(
+    'select (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms',
+  );
+  if (!row) throw new Error('PostgreSQL did not tell its time');
+  return new Date(row.now_ms);
+}
+
+/**
+ * Runs `change` in a transaction that ends the client's grants before it commits (`endGrants`
+ * rolls it back when it fails), then ends them once more after the commit: see `endGrants`.
+ */
+async function endingGrants<T extends { clientId: string }>(
+  em: EntityManager,
+  options: OAuthClientEndOptions,
+  change: (tx: EntityManager) => Promise<{ result: T; endsGrants: boolean }>,
+): Promise<T> {
+  const { result, endsGrants } = await em.transactional(async (tx) => {
+    const done = await change(tx);
+    if (done.endsGrants) {
+      await tx.flush();
+      await options.endGrants(done.result.clientId, await databaseNow(tx));
+    }
+    return done;
+  });
+  if (endsGrants) await options.endGrants(result.clientId, await databaseNow(em));
+  return result;
 }
 
 /** The client locked for the rest of the transaction, so concurrent admins change it in turn. */
@@ -185,20 +228,18 @@ export async function setOAuthClientActive(
   active: boolean,
   options: OAuthClientEndOptions,
 ): Promise<{ clientId: string; changed: boolean }> {
-  return em.transactional(async (tx) => {
+  return endingGrants<{ clientId: string; changed: boolean }>(em, options, async (tx) => {
     const client = await lockClient(tx, ref);
-    if (client.active === active) return { clientId: client.clientId, changed: false };
+    if (client.active === active) {
+      return { result: { clientId: client.clientId, changed: false }, endsGrants: false };
+    }
     client.active = active;
     client.updatedBy = actorRef(tx, options.actorId);
     client.updatedAt = new Date();
     audit(tx, client, active ? 'activate' : 'deactivate', options.actorId, {
       active: { from: !active, to: active },
     });
-    if (!active) {
-      await tx.flush();
-      await options.endGrants(client.clientId);
-    }
-    return { clientId: client.clientId, changed: true };
+    return { result: { clientId: client.clientId, changed: true }, endsGrants: !active };
   });
 }
 
@@ -212,14 +253,12 @@ export async function deleteOAuthClient(
   ref: OAuthClientRef,
   options: OAuthClientEndOptions,
 ): Promise<{ clientId: string }> {
-  return em.transactional(async (tx) => {
+  return endingGrants(em, options, async (tx) => {
     const client = await lockClient(tx, ref);
     const snapshot = Object.fromEntries(SETTING_FIELDS.map((field) => [field, client[field]]));
     audit(tx, client, 'delete', options.actorId, { ...snapshot, active: client.active });
     tx.remove(client);
-    await tx.flush();
-    await options.endGrants(client.clientId);
-    return { clientId: client.clientId };
+    return { result: { clientId: client.clientId }, endsGrants: true };
   });
 }
 
