@@ -1,10 +1,11 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import {
   defaultDevelopmentKeyFile,
   developmentKeyEncryptionKey,
   ensureSigningKey,
   KeyEncryptionError,
+  loadPublishedSigningKeys,
 } from '@foodshare/domain';
 import { decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
@@ -31,6 +32,10 @@ function collectingStream(lines: LogLine[]): Writable {
 
 const WARN = 40;
 const randomKek = () => new Uint8Array(randomBytes(32));
+/** The development key of earlier checkouts, derived from a string that was in the repository. */
+const legacyDevelopmentKek = new Uint8Array(
+  createHash('sha256').update('foodshare development key-encryption key').digest(),
+);
 
 describe('the key-encryption key of the auth service', () => {
   it('is, without KEY_ENCRYPTION_KEY outside production, the checkout’s generated development key', () => {
@@ -73,7 +78,7 @@ describe('the key-encryption key of the auth service', () => {
     );
   });
 
-  it('in development, retires signing keys stored under an earlier key instead of failing to start', async () => {
+  it('in development, retires signing keys of the legacy development key instead of failing to start', async () => {
     const lines: LogLine[] = [];
     const { app } = await buildTestApp(
       { LOG_LEVEL: 'warn' },
@@ -82,7 +87,7 @@ describe('the key-encryption key of the auth service', () => {
     try {
       // A key stored before the development key became per checkout (the old repository
       // constant): this checkout's key does not open it.
-      const { kid: earlier } = await ensureSigningKey(app.orm.em.fork(), randomKek());
+      const { kid: earlier } = await ensureSigningKey(app.orm.em.fork(), legacyDevelopmentKek);
       await app.ready();
 
       const token = await app.oauth.keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 60 });
@@ -95,11 +100,27 @@ describe('the key-encryption key of the auth service', () => {
       const warnings = lines.filter((line) => line.level === WARN);
       expect(warnings.map((line) => line.msg)).toEqual([
         expect.stringContaining('KEY_ENCRYPTION_KEY is not set'),
-        expect.stringContaining('retired signing keys the development key does not decrypt'),
+        expect.stringContaining('retired signing keys of the legacy development key'),
       ]);
       expect(warnings[1]).toMatchObject({ retired: [earlier], created: signer });
     } finally {
       await app.close();
+    }
+  });
+
+  it('in development, refuses to start on signing keys of another key, and retires none', async () => {
+    const { app } = await buildTestApp();
+    try {
+      // A development process pointed at a shared or staging database: its keys are that
+      // deployment's, encrypted with its KEY_ENCRYPTION_KEY.
+      const { kid } = await ensureSigningKey(app.orm.em.fork(), randomKek());
+      const start = app.ready();
+      await expect(start).rejects.toThrow(KeyEncryptionError);
+      await expect(start).rejects.toThrow(/Set KEY_ENCRYPTION_KEY/);
+      const keys = await loadPublishedSigningKeys(app.orm.em.fork());
+      expect(keys.map((key) => [key.kid, key.retiresAt])).toEqual([[kid, null]]);
+    } finally {
+      await app.close().catch(() => undefined);
     }
   });
 

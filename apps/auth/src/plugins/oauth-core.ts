@@ -3,7 +3,7 @@ import {
   developmentKeyEncryptionKey,
   ensureSigningKey,
   parseKeyEncryptionKey,
-  retireUndecryptableSigningKeys,
+  retireLegacyDevelopmentSigningKeys,
 } from '@foodshare/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -120,12 +120,14 @@ export const oauthCorePlugin = fp(
     registerMetrics(app, metrics);
     // The first start of a deployment creates the first key; instances booting together queue
     // on an advisory lock (ensureSigningKey). A configured KEK that cannot open the stored key
-    // stops here (a wrong KEY_ENCRYPTION_KEY must not go unnoticed). The development key of a
-    // checkout may have changed (it used to be a constant in the repository): keys it cannot
-    // open retire and a new one signs, rather than the development server not starting.
+    // stops here (a wrong KEY_ENCRYPTION_KEY must not go unnoticed). Without one, a development
+    // database may still hold keys of an earlier checkout, stored under the development key that
+    // used to be a constant in the repository: those retire and a new key signs, rather than the
+    // development server not starting. Keys of any other KEK stop the start too: a development
+    // process pointed at a shared or staging database must not retire that deployment's keys.
     app.addHook('onReady', async () => {
       if (secrets.developmentKeyFile !== null) {
-        const replaced = await retireUndecryptableSigningKeys(
+        const replaced = await retireLegacyDevelopmentSigningKeys(
           app.orm.em.fork(),
           secrets.keyEncryptionKey,
         );
@@ -136,7 +138,7 @@ export const oauthCorePlugin = fp(
               created: replaced.created,
               file: secrets.developmentKeyFile,
             },
-            'retired signing keys the development key does not decrypt (stored with an earlier key); a new key signs',
+            'retired signing keys of the legacy development key (stored by an earlier checkout); a new key signs',
           );
         }
       }

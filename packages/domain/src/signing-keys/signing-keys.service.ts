@@ -286,54 +286,82 @@ export async function rotateSigningKey(
   });
 }
 
-export interface UndecryptableKeysReplacement {
-  /** Keys that could still sign but did not decrypt: they sign no more, published for a while. */
+/**
+ * The development key-encryption key of earlier checkouts: derived from a string in the
+ * repository, so anyone could read it (it protected nothing). Kept, never exported and never used
+ * to encrypt, only to recognise the signing keys those checkouts stored in their development
+ * databases, so that they can be replaced (retireLegacyDevelopmentSigningKeys).
+ */
+const LEGACY_DEVELOPMENT_KEY_ENCRYPTION_KEY: Uint8Array = new Uint8Array(
+  createHash('sha256').update('foodshare development key-encryption key').digest(),
+);
+
+function decrypts(row: SigningKey, kek: Uint8Array): boolean {
+  try {
+    decryptPrivateJwk(row.privateKeyEncrypted, kek, row.kid);
+    return true;
+  } catch (error) {
+    if (error instanceof KeyEncryptionError) return false;
+    throw error;
+  }
+}
+
+export interface LegacyDevelopmentKeysReplacement {
+  /** Keys of the legacy development key that could still sign: now retired, still published. */
   retired: string[];
   /** The key that signs from now on, when none of the others could; null when one could. */
   created: string | null;
 }
 
 /**
- * For a development checkout whose key-encryption key changed (the development key used to be a
- * constant in the repository and is now generated per checkout): every key that could still sign
- * but does not decrypt with `kek` retires now, staying published for the tokens it signed; when
- * no key is left to sign, a new one signs at once. The caller logs what it did.
+ * For a development checkout (KEY_ENCRYPTION_KEY unset, `kek` the checkout's generated key) whose
+ * database holds keys of an earlier checkout, stored under the development key that used to be
+ * a constant in the repository: every such key that could still sign retires now, staying
+ * published for the tokens it signed; when no key is left to sign, a new one signs at once. The
+ * caller logs what it did.
  *
- * Not for a configured KEY_ENCRYPTION_KEY: there a key that does not decrypt means a wrong key
- * was configured, and replacing the keys would hide that and break the instances that have the
- * right one. Those stop at start instead (KeyRing.prepare).
+ * Only keys that the legacy constant opens: anything else that `kek` does not open belongs to
+ * another deployment or checkout (a development process pointed at a shared or staging
+ * database), whose keys must not be retired behind its back. Then nothing changes and a
+ * KeyEncryptionError names KEY_ENCRYPTION_KEY: the start stops, as it does for a configured key
+ * that does not open the stored keys (KeyRing.prepare).
  */
-export function retireUndecryptableSigningKeys(
+export function retireLegacyDevelopmentSigningKeys(
   em: EntityManager,
   kek: Uint8Array,
   options: { now?: Date } = {},
-): Promise<UndecryptableKeysReplacement> {
+): Promise<LegacyDevelopmentKeysReplacement> {
   return em.transactional(async (tx) => {
     await tx.execute(SIGNING_KEYS_LOCK);
     const now = options.now ?? new Date();
     const rows = await tx.find(SigningKeyEntity, {
       $or: [{ retiresAt: null }, { retiresAt: { $gt: now } }],
     });
-    const retired: string[] = [];
-    const usable: StoredSigningKey[] = [];
-    for (const row of rows) {
-      try {
-        decryptPrivateJwk(row.privateKeyEncrypted, kek, row.kid);
-        usable.push(toStored(row));
-        continue;
-      } catch (error) {
-        if (!(error instanceof KeyEncryptionError)) throw error;
-      }
+    const usable = rows.filter((row) => decrypts(row, kek));
+    const undecryptable = rows.filter((row) => !usable.includes(row));
+    const legacy = undecryptable.filter((row) =>
+      decrypts(row, LEGACY_DEVELOPMENT_KEY_ENCRYPTION_KEY),
+    );
+    const foreign = undecryptable.filter((row) => !legacy.includes(row));
+    if (foreign.length > 0) {
+      throw new KeyEncryptionError(
+        'Signing keys in the database do not decrypt with the development key-encryption key ' +
+          'of this checkout, and no earlier development checkout stored them ' +
+          `(${foreign.map((row) => row.kid).join(', ')}): they belong to another deployment. ` +
+          'Set KEY_ENCRYPTION_KEY to the key that encrypted them, or use a database of your ' +
+          'own. No key was retired.',
+      );
+    }
+    for (const row of legacy) {
       // A key still pending never signs: it retires when it would have started.
       row.retiresAt = row.activatesAt > now ? row.activatesAt : now;
       row.expiresAt = new Date(row.retiresAt.getTime() + DEFAULT_RETIRED_KEY_PUBLISHED_MS);
-      retired.push(row.kid);
     }
     let created: string | null = null;
-    if (!currentSigningKey(usable, now)) {
+    if (legacy.length > 0 && !currentSigningKey(usable.map(toStored), now)) {
       created = insertKey(tx, kek, new Date(now.getTime() - FIRST_KEY_BACKDATE_MS)).kid;
     }
     await tx.flush();
-    return { retired, created };
+    return { retired: legacy.map((row) => row.kid), created };
   });
 }
