@@ -1,6 +1,7 @@
 import { MemoryKeyValueStore } from '@foodshare/server-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthorizationCodeStore } from './authorization-codes.store.ts';
+import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 
 describe('AuthorizationCodeStore', () => {
@@ -31,7 +32,10 @@ describe('AuthorizationCodeStore', () => {
     const code = await codes.issue(grant);
     expect(Buffer.from(code, 'base64url')).toHaveLength(32);
     expect(await kv.get(`oauth:code:${code}`)).toBeNull();
-    expect(await codes.find(code)).toMatchObject({ ...grant, issuedAt: expect.any(Number) });
+    expect(await codes.find(code, 'client')).toMatchObject({
+      ...grant,
+      issuedAt: expect.any(Number),
+    });
   });
 
   it('has no code issued before its client’s grants were ended', async () => {
@@ -41,8 +45,26 @@ describe('AuthorizationCodeStore', () => {
       'client',
       Date.now() + 1,
     );
-    expect(await codes.find(code)).toBeNull();
-    expect(await codes.find(otherClients)).not.toBeNull();
+    expect(await codes.find(code, 'client')).toBeNull();
+    expect(await codes.find(otherClients, 'other-client')).not.toBeNull();
+  });
+
+  it('reads a code and its client’s cutoff in one round trip', async () => {
+    const code = await codes.issue(grant);
+    const counting = countingKeyValueStore(kv);
+    const counted = new AuthorizationCodeStore(counting.store, 600_000);
+    expect(await counted.find(code, 'client')).not.toBeNull();
+    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, marginMs: 0 }).endGrants(
+      'client',
+      Date.now() + 1,
+    );
+    expect(await counted.find(code, 'client')).toBeNull();
+    expect(counting.calls).toEqual(['getMany', 'getMany']);
+  });
+
+  it('returns a code issued to another client as it is, for the caller to refuse', async () => {
+    const code = await codes.issue(grant);
+    expect(await codes.find(code, 'other-client')).toMatchObject({ clientId: 'client' });
   });
 
   it('redeems a code once: of 20 concurrent redemptions exactly one wins', async () => {
@@ -51,7 +73,7 @@ describe('AuthorizationCodeStore', () => {
       Array.from({ length: 20 }, (_, i) => codes.redeem(code, redemption(`f${i}`))),
     );
     expect(won.filter(Boolean)).toHaveLength(1);
-    expect(await codes.find(code)).toBeNull();
+    expect(await codes.find(code, 'client')).toBeNull();
     // The marker names what the winner issued, for a reuse to revoke.
     const winner = won.indexOf(true);
     expect(await codes.findRedemption(code)).toMatchObject({ familyId: `f${winner}` });

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
-import { issuedBeforeCutoff, readClientGrantCutoff } from './client-grant-cutoffs.store.ts';
+import {
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from './client-grant-cutoffs.store.ts';
 
 /** What an authorization code stands for: decided at /oauth/authorize, redeemed at /oauth/token. */
 export interface AuthorizationCodeGrant {
@@ -56,15 +60,17 @@ export class AuthorizationCodeStore {
   }
 
   /**
-   * The grant of an unredeemed code, or null (unknown, redeemed or past its key's lifetime, or
-   * issued before its client's grants were ended: ClientGrantCutoffs).
+   * The grant of an unredeemed code presented by `clientId`, or null (unknown, redeemed or past
+   * its key's lifetime, or issued before the client's grants were ended: ClientGrantCutoffs).
+   * One round trip: the code and the cutoff of the client presenting it. A code issued to
+   * another client is returned as it is, for the caller to refuse.
    */
-  async find(code: string): Promise<AuthorizationCodeGrant | null> {
-    const raw = await this.store.get(codeKey(code));
-    if (raw === null) return null;
+  async find(code: string, clientId: string): Promise<AuthorizationCodeGrant | null> {
+    const [raw, cutoff] = await this.store.getMany(codeKey(code), clientGrantCutoffKey(clientId));
+    if (raw == null) return null;
     const grant = JSON.parse(raw) as AuthorizationCodeGrant;
-    const cutoff = await readClientGrantCutoff(this.store, grant.clientId);
-    return issuedBeforeCutoff(grant.issuedAt, cutoff) ? null : grant;
+    if (grant.clientId !== clientId) return grant;
+    return issuedBeforeCutoff(grant.issuedAt, parseCutoff(cutoff ?? null)) ? null : grant;
   }
 
   /** SPEC Limits: a code is good for 10 minutes from its issue, whatever the store still holds. */

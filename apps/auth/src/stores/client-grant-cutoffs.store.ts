@@ -2,8 +2,9 @@ import type { KeyValueStore } from '@foodshare/server-kit';
 
 /**
  * The key of a client's cutoff: grants to the client issued at or before the time it holds
- * (milliseconds since the epoch) are void. Exported so that hot paths can read it in one round
- * trip with their other keys (userinfo reads it with the deny-list entry).
+ * (milliseconds since the epoch) are void. Exported so that each place that reads a grant
+ * reads it in the same round trip (MGET) as the grant: consents, codes, refresh families, and
+ * userinfo with the deny-list entry.
  */
 export function clientGrantCutoffKey(clientId: string): string {
   return `oauth:client:${clientId}:grants-void-before`;
@@ -23,14 +24,6 @@ export function parseCutoff(raw: string | null): number | null {
  */
 export function issuedBeforeCutoff(issuedAtMs: number, cutoff: number | null): boolean {
   return cutoff !== null && issuedAtMs <= cutoff;
-}
-
-/** The cutoff of the client, or null when its grants were never ended. */
-export async function readClientGrantCutoff(
-  store: KeyValueStore,
-  clientId: string,
-): Promise<number | null> {
-  return parseCutoff(await store.get(clientGrantCutoffKey(clientId)));
 }
 
 /**

@@ -1,6 +1,7 @@
 import { MemoryKeyValueStore } from '@foodshare/server-kit';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
 
@@ -61,7 +62,7 @@ describe('RefreshFamilyStore', () => {
     await families.recordAccessToken(family.id, 'old-at', now + 10);
     now += 20;
     await families.revoke(family.id);
-    expect(await families.find(family.id)).toBeNull();
+    expect(await families.find(family.id, 'client')).toBeNull();
     expect(await denyList.isDenied('live-at')).toBe(true);
     expect(await denyList.isDenied('old-at')).toBe(false);
     expect(await families.familiesOf(7, 'client')).toEqual([]);
@@ -70,7 +71,7 @@ describe('RefreshFamilyStore', () => {
   it('denies an access token recorded after the family was revoked', async () => {
     await families.revoke('f-race');
     const family = await newFamily('f-race');
-    expect(await families.find(family.id)).toBeNull();
+    expect(await families.find(family.id, 'client')).toBeNull();
     expect(await families.recordAccessToken(family.id, 'late-at', now + 30_000)).toBe(false);
     expect(await denyList.isDenied('late-at')).toBe(true);
   });
@@ -81,11 +82,32 @@ describe('RefreshFamilyStore', () => {
     const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 });
     now += 10;
     await cutoffs.endGrants('client', now);
-    expect(await families.find(old.id)).toBeNull();
-    expect(await families.find(other.id)).toEqual(other);
+    expect(await families.find(old.id, 'client')).toBeNull();
+    expect(await families.find(other.id, 'other-client')).toEqual(other);
     now += 10;
     const later = await newFamily('later', 7, 'client');
-    expect(await families.find(later.id)).toEqual(later);
+    expect(await families.find(later.id, 'client')).toEqual(later);
+  });
+
+  it('reads a family, its tombstone and its client’s cutoff in one round trip', async () => {
+    const family = await newFamily();
+    const counting = countingKeyValueStore(kv);
+    const counted = new RefreshFamilyStore({
+      store: counting.store,
+      denyList,
+      refreshTtlMs: 60_000,
+      now: () => now,
+    });
+    expect(await counted.find(family.id, 'client')).toEqual(family);
+    now += 10;
+    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    expect(await counted.find(family.id, 'client')).toBeNull();
+    expect(counting.calls).toEqual(['getMany', 'getMany']);
+  });
+
+  it('returns a family of another client as it is, for the caller to refuse', async () => {
+    const family = await newFamily();
+    expect(await families.find(family.id, 'other-client')).toEqual(family);
   });
 
   it('lists the live families of a user with a client', async () => {

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import type { AccessTokenDenyList } from './access-token-deny-list.store.ts';
-import { issuedBeforeCutoff, readClientGrantCutoff } from './client-grant-cutoffs.store.ts';
+import {
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from './client-grant-cutoffs.store.ts';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
@@ -81,15 +85,21 @@ export class RefreshFamilyStore {
   }
 
   /**
-   * The family, or null when it expired or was revoked, or began before its client's grants
-   * were ended (the client was deactivated or deleted since, ClientGrantCutoffs).
+   * The family of `clientId`, or null when it expired or was revoked, or began before the
+   * client's grants were ended (the client was deactivated or deleted since, ClientGrantCutoffs).
+   * One round trip: the family, its tombstone and the client's cutoff. A family of another
+   * client is returned as it is, for the caller to refuse.
    */
-  async find(id: string): Promise<RefreshFamily | null> {
-    const [record, revoked] = await this.#store.getMany(familyKey(id), revokedKey(id));
+  async find(id: string, clientId: string): Promise<RefreshFamily | null> {
+    const [record, revoked, cutoff] = await this.#store.getMany(
+      familyKey(id),
+      revokedKey(id),
+      clientGrantCutoffKey(clientId),
+    );
     if (record == null || revoked != null) return null;
     const family = JSON.parse(record) as RefreshFamily;
-    const cutoff = await readClientGrantCutoff(this.#store, family.clientId);
-    return issuedBeforeCutoff(family.createdAt, cutoff) ? null : family;
+    if (family.clientId !== clientId) return family;
+    return issuedBeforeCutoff(family.createdAt, parseCutoff(cutoff ?? null)) ? null : family;
   }
 
   async isRevoked(id: string): Promise<boolean> {

@@ -47,8 +47,11 @@ export interface IssueTokensInput {
 
 /**
  * Signs the access token (RFC 9068 JWT) and the ID token, and seals the family's next refresh
- * token. The access token is recorded with its family first, so a revocation running meanwhile
- * still denies it.
+ * token. The access token is recorded with its family last: recording checks the family's
+ * tombstone after every other write here, so a revocation that ran meanwhile (a second use of
+ * the code, the user's connected-apps page) denies the access token either way, and the family
+ * is revoked again, so that nothing written here after that revocation (the refresh token's
+ * entry in the user's grant index) stays behind.
  */
 export async function issueTokens(
   app: FastifyInstance,
@@ -61,7 +64,6 @@ export async function issueTokens(
   const subject = String(family.userId);
   const scope = scopes.join(' ');
 
-  await families.recordAccessToken(family.id, accessToken.jti, accessToken.expiresAt);
   const access = await keys.signJwt(
     {
       sub: subject,
@@ -101,6 +103,10 @@ export async function issueTokens(
       clientId: family.clientId,
       expiresAt: seconds(expiresAt),
     });
+  }
+  // Last, and one round trip for the tombstone that every issue needs anyway (see above).
+  if (!(await families.recordAccessToken(family.id, accessToken.jti, accessToken.expiresAt))) {
+    await families.revoke(family.id, family);
   }
   return response;
 }

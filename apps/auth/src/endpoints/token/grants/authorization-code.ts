@@ -71,7 +71,7 @@ export const authorizationCodeGrant: Grant = {
     const redirectUri = requiredParam(params, 'redirect_uri');
     const { codes } = app.oauth;
 
-    const grant = await codes.find(code);
+    const grant = await codes.find(code, client.clientId);
     if (!grant) {
       await revokeWhatTheCodeIssued(context, code);
       throw invalidGrant(INVALID_OR_EXPIRED_CODE);
@@ -124,9 +124,9 @@ export const authorizationCodeGrant: Grant = {
     });
     // A second use of the code that ran while this family was being stored has revoked it by id:
     // its tombstone stands and the access token is denied, so the tokens are dead in any order.
-    // But create() and issueTokens() may have written the family's record and its entry in the
-    // user's grant index after that revocation: revoke again, so that none of it stays behind.
-    if (await families.isRevoked(familyId)) await families.revoke(familyId, family);
+    // create() and issueTokens() may have written the family's record and its entry in the
+    // user's grant index after that revocation: issueTokens() revokes it again then, from the
+    // tombstone check it makes last anyway (no read of its own here).
     app.oauth.audit(request, 'tokens_issued', {
       clientId: client.clientId,
       userId: grant.userId,

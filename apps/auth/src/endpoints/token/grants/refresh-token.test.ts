@@ -236,7 +236,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       'The grant was revoked because the user’s regions changed',
     );
     const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
-    expect(await app.tokenState.families.find(familyId)).toBeNull();
+    expect(await app.tokenState.families.find(familyId, DemoClientId.public)).toBeNull();
   });
 
   it('revokes refresh tokens when the user’s membership is deactivated (DOMAIN-FACTS)', async () => {
@@ -345,7 +345,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
     expectInvalidGrant(await refresh(first.refresh_token!));
     const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
-    expect(await app.tokenState.families.find(familyId)).toBeNull();
+    expect(await app.tokenState.families.find(familyId, DemoClientId.public)).toBeNull();
     expect(await app.tokenState.isAccessTokenRevoked((await claims(first.access_token)).jti!)).toBe(
       true,
     );

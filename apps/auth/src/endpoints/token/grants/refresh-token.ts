@@ -83,7 +83,7 @@ export const refreshTokenGrant: Grant = {
     if (claims.clientId !== client.clientId) {
       throw invalidGrant('The refresh token was issued to another client');
     }
-    const family = await families.find(claims.familyId);
+    const family = await families.find(claims.familyId, client.clientId);
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scopes = narrowedScopes(params.scope, family.scopes, client);
 
