@@ -1,7 +1,9 @@
 import {
   DEFAULT_KEY_ACTIVATION_DELAY_MS,
+  formatDuration,
   listSigningKeys,
   rotateSigningKey,
+  SigningKeyRotationError,
   type EntityManager,
   type SigningKeyStatus,
 } from '@foodshare/domain';
@@ -43,16 +45,6 @@ function secondsFromEnv(
   return value;
 }
 
-/** `3600000` as `1h`: the largest unit that divides the duration, as `--retire-after` reads it. */
-export function formatDuration(ms: number): string {
-  if (ms === 0) return '0s';
-  for (const unit of ['d', 'h', 'm', 's'] as const) {
-    const size = UNIT_MS[unit];
-    if (ms >= size && ms % size === 0) return `${ms / size}${unit}`;
-  }
-  return `${ms}ms`;
-}
-
 export interface RotateKeysOptions {
   kek: Uint8Array;
   activateAfterMs: number;
@@ -76,25 +68,30 @@ export interface RotateKeysResult {
   warnings: string[];
 }
 
+/** The domain's refusal of a too short --retire-after, in the words of the command line. */
+function retireAfterTooShort(error: SigningKeyRotationError): CliError {
+  const longest = formatDuration(error.longestTokenLifetimeMs);
+  return new CliError(
+    'RETIRE_AFTER_TOO_SHORT',
+    `--retire-after ${formatDuration(error.retireAfterMs)} is too short: the replaced key ` +
+      `signed tokens that stay valid up to ${longest} (ACCESS_TOKEN_TTL_SECONDS), so it must ` +
+      `stay in the JWKS at least ${longest} after it stops signing, or relying parties refuse ` +
+      `those tokens before they expire (OIDC Core 10.1.1). Use --retire-after ${longest} or more.`,
+  );
+}
+
 export async function rotateKeysCommand(
   em: EntityManager,
   options: RotateKeysOptions,
 ): Promise<RotateKeysResult> {
-  if (options.retireAfterMs < options.longestTokenLifetimeMs) {
-    const longest = formatDuration(options.longestTokenLifetimeMs);
-    throw new CliError(
-      'RETIRE_AFTER_TOO_SHORT',
-      `--retire-after ${formatDuration(options.retireAfterMs)} is too short: the replaced key ` +
-        `signed tokens that stay valid up to ${longest} (ACCESS_TOKEN_TTL_SECONDS), so it must ` +
-        `stay in the JWKS at least ${longest} after it stops signing, or relying parties refuse ` +
-        `those tokens before they expire (OIDC Core 10.1.1). Use --retire-after ${longest} or more.`,
-    );
-  }
+  // rotateSigningKey checks --retire-after against the token lifetime, before it changes anything.
   const rotation = await rotateSigningKey(em, options.kek, {
     activateAfterMs: options.activateAfterMs,
     retireAfterMs: options.retireAfterMs,
     longestTokenLifetimeMs: options.longestTokenLifetimeMs,
     ...(options.now ? { now: options.now } : {}),
+  }).catch((error: unknown) => {
+    throw error instanceof SigningKeyRotationError ? retireAfterTooShort(error) : error;
   });
   const warnings: string[] = [];
   if (options.activateAfterMs < options.refreshMs) {

@@ -13,6 +13,7 @@ import {
   currentSigningKey,
   DEFAULT_RETIRED_KEY_PUBLISHED_MS,
   ensureSigningKey,
+  formatDuration,
   listSigningKeys,
   loadPublishedSigningKeys,
   retireLegacyDevelopmentSigningKeys,
@@ -198,6 +199,14 @@ describe('rotateSigningKey', () => {
         rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, retireAfterMs, now: t0 }),
       ).rejects.toThrow(SigningKeyRotationError);
     }
+    // What a caller needs to word the refusal its own way (the CLI names --retire-after).
+    await expect(
+      rotateSigningKey(orm.em.fork(), kek, { retireAfterMs: 30 * 60_000, now: t0 }),
+    ).rejects.toMatchObject({
+      retireAfterMs: 30 * 60_000,
+      longestTokenLifetimeMs: HOUR,
+      message: expect.stringContaining('at least 1h after it stops signing') as string,
+    });
     await expect(
       rotateSigningKey(orm.em.fork(), kek, {
         activateAfterMs: 0,
@@ -224,6 +233,20 @@ describe('rotateSigningKey', () => {
 
   it('refuses negative delays', async () => {
     await expect(rotateSigningKey(em, kek, { activateAfterMs: -1 })).rejects.toThrow(RangeError);
+  });
+});
+
+describe('formatDuration', () => {
+  it.each([
+    [0, '0s'],
+    [1500, '1500ms'],
+    [90_000, '90s'],
+    [15 * 60_000, '15m'],
+    [HOUR, '1h'],
+    [25 * HOUR, '25h'],
+    [48 * HOUR, '2d'],
+  ])('writes %i ms as %s', (ms, text) => {
+    expect(formatDuration(ms)).toBe(text);
   });
 });
 

@@ -24,10 +24,20 @@ export const DEFAULT_LONGEST_SIGNED_TOKEN_LIFETIME_MS = 3600 * 1000;
  */
 export class SigningKeyRotationError extends RangeError {
   readonly code = 'RETIRED_KEY_PUBLISHED_TOO_SHORT';
+  /** How long the replaced key would have stayed published after it stops signing. */
+  readonly retireAfterMs: number;
+  /** The longest lifetime of a token it signs: the least `retireAfterMs` accepted. */
+  readonly longestTokenLifetimeMs: number;
 
-  constructor(message: string) {
-    super(message);
+  constructor(retireAfterMs: number, longestTokenLifetimeMs: number) {
+    super(
+      `A replaced key must stay published at least ${formatDuration(longestTokenLifetimeMs)} ` +
+        `after it stops signing (the longest lifetime of a token it signs), not ` +
+        `${formatDuration(retireAfterMs)}: tokens it signed would fail before they expire`,
+    );
     this.name = 'SigningKeyRotationError';
+    this.retireAfterMs = retireAfterMs;
+    this.longestTokenLifetimeMs = longestTokenLifetimeMs;
   }
 }
 
@@ -220,8 +230,11 @@ export interface SigningKeyRotation {
   pruned: string[];
 }
 
-/** `3600000` as `1h`, `90000` as `90s`: the largest unit that divides the duration. */
-function formatDuration(ms: number): string {
+/**
+ * `3600000` as `1h`, `90000` as `90s`: the largest unit that divides the duration (d, h, m, s,
+ * else ms), as the CLI's duration options read it.
+ */
+export function formatDuration(ms: number): string {
   if (ms === 0) return '0s';
   const units: [string, number][] = [
     ['d', 86_400_000],
@@ -254,11 +267,7 @@ export async function rotateSigningKey(
   }
   // OIDC Core 10.1.1: a retired key stays published longer than the longest token it signed.
   if (retireAfterMs < longestTokenLifetimeMs) {
-    throw new SigningKeyRotationError(
-      `A replaced key must stay published at least ${formatDuration(longestTokenLifetimeMs)} ` +
-        `after it stops signing (the longest lifetime of a token it signs), not ` +
-        `${formatDuration(retireAfterMs)}: tokens it signed would fail before they expire`,
-    );
+    throw new SigningKeyRotationError(retireAfterMs, longestTokenLifetimeMs);
   }
   const activatesAt = new Date(now.getTime() + activateAfterMs);
   return await em.transactional(async (tx) => {
