@@ -1,18 +1,13 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { RefreshTokenCodec } from '../endpoints/token/refresh-token-codec.ts';
-import { AccessTokenDenyList, denyKey } from '../stores/access-token-deny-list.store.ts';
 import {
-  ClientGrantCutoffs,
-  clientGrantCutoffKey,
-  issuedBeforeCutoff,
-  parseCutoff,
-} from '../stores/client-grant-cutoffs.store.ts';
+  AccessTokenDenyList,
+  type AccessTokenState,
+} from '../stores/access-token-deny-list.store.ts';
+import { ClientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
 import { REMEMBERED_CONSENT_TTL_MS } from '../stores/consents.store.ts';
 import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
-
-/** What access-token verification found in the key-value store; `valid` when nothing. */
-export type AccessTokenState = 'valid' | 'revoked' | 'client_grants_ended';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -28,8 +23,6 @@ export interface TokenState {
    * unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
    */
   revokeGrant(userId: number, clientId: string): Promise<void>;
-  /** True when the access token with this `jti` was revoked before its expiry. */
-  isAccessTokenRevoked(jti: string): Promise<boolean>;
   /**
    * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
    * after its client's grants were last ended. One round trip to the key-value store.
@@ -39,8 +32,6 @@ export interface TokenState {
     clientId: string;
     iat: number;
   }): Promise<AccessTokenState>;
-  /** When each client's grants were last ended (ClientGrantCutoffs). */
-  clientGrants: ClientGrantCutoffs;
   /**
    * Voids every grant of the client issued up to `databaseNow` (PostgreSQL's clock) plus a margin
    * (remembered consents, codes, refresh families, access tokens): for a client being
@@ -85,16 +76,7 @@ export const tokenStatePlugin = fp(
         const ids = await families.familiesOf(userId, clientId);
         await Promise.all(ids.map((id) => families.revoke(id)));
       },
-      isAccessTokenRevoked: (jti) => denyList.isDenied(jti),
-      async accessTokenState({ jti, clientId, iat }) {
-        const [denied, cutoff] = await app.kv.getMany(denyKey(jti), clientGrantCutoffKey(clientId));
-        if (denied != null) return 'revoked';
-        if (issuedBeforeCutoff(iat * 1000, parseCutoff(cutoff ?? null))) {
-          return 'client_grants_ended';
-        }
-        return 'valid';
-      },
-      clientGrants,
+      accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {
         const cutoff = await clientGrants.endGrants(clientId, databaseNow.getTime());
         app.log.info(

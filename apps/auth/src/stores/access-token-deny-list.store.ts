@@ -1,7 +1,14 @@
 import type { KeyValueStore } from '@foodshare/server-kit';
+import {
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from './client-grant-cutoffs.store.ts';
 
-/** Exported so that userinfo can read it in one round trip with the client's grant cutoff. */
-export const denyKey = (jti: string) => `oauth:deny:${jti}`;
+/** What access-token verification found in the key-value store; `valid` when nothing. */
+export type AccessTokenState = 'valid' | 'revoked' | 'client_grants_ended';
+
+const denyKey = (jti: string) => `oauth:deny:${jti}`;
 
 /**
  * Revoked access tokens by `jti`. Access tokens are self-contained JWTs, so revocation before
@@ -25,5 +32,22 @@ export class AccessTokenDenyList {
 
   async isDenied(jti: string): Promise<boolean> {
     return (await this.#store.get(denyKey(jti))) !== null;
+  }
+
+  /**
+   * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
+   * after its client's grants were last ended (ClientGrantCutoffs). One round trip (MGET) for
+   * both, as every userinfo request asks.
+   */
+  async stateOf(token: { jti: string; clientId: string; iat: number }): Promise<AccessTokenState> {
+    const [denied, cutoff] = await this.#store.getMany(
+      denyKey(token.jti),
+      clientGrantCutoffKey(token.clientId),
+    );
+    if (denied != null) return 'revoked';
+    if (issuedBeforeCutoff(token.iat * 1000, parseCutoff(cutoff ?? null))) {
+      return 'client_grants_ended';
+    }
+    return 'valid';
   }
 }

@@ -120,6 +120,20 @@ describe('RefreshFamilyStore', () => {
     expect(await families.familiesOf(7, 'client')).toEqual([]);
   });
 
+  it('tells a denied access token from one whose client’s grants ended, in one round trip', async () => {
+    const counting = countingKeyValueStore(kv);
+    const counted = new AccessTokenDenyList(counting.store, () => now);
+    const iat = Math.floor(now / 1000);
+    const token = (jti: string, clientId = 'client') => ({ jti, clientId, iat });
+    await denyList.deny('denied', now + 60_000);
+    expect(await counted.stateOf(token('live'))).toBe('valid');
+    expect(await counted.stateOf(token('denied'))).toBe('revoked');
+    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    expect(await counted.stateOf(token('live'))).toBe('client_grants_ended');
+    expect(await counted.stateOf(token('live', 'other-client'))).toBe('valid');
+    expect(counting.calls).toEqual(['getMany', 'getMany', 'getMany', 'getMany']);
+  });
+
   it('denies an access token only for its remaining lifetime', async () => {
     await denyList.deny('jti', now + 1000);
     expect(await denyList.isDenied('jti')).toBe(true);
