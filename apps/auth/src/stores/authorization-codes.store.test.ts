@@ -1,11 +1,17 @@
-import { MemoryKeyValueStore } from '@foodshare/server-kit';
+import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
+import { workerRedis } from '@foodshare/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AuthorizationCodeStore } from './authorization-codes.store.ts';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
+import { AuthorizationCodeStore } from './authorization-codes.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 
-describe('AuthorizationCodeStore', () => {
-  let kv: MemoryKeyValueStore;
+const implementations: [string, () => Promise<KeyValueStore>][] = [
+  ['redis', () => new RedisKeyValueStore(workerRedis('codes')).connect()],
+  ['memory', () => Promise.resolve(new MemoryKeyValueStore())],
+];
+
+describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => {
+  let kv: KeyValueStore;
   let codes: AuthorizationCodeStore;
   const grant = {
     clientId: 'client',
@@ -22,8 +28,8 @@ describe('AuthorizationCodeStore', () => {
     accessTokenExpiresAt: Date.now() + 1000,
   });
 
-  beforeEach(() => {
-    kv = new MemoryKeyValueStore();
+  beforeEach(async () => {
+    kv = await open();
     codes = new AuthorizationCodeStore(kv, 600_000);
   });
   afterEach(() => kv.close());

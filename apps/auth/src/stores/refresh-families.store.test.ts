@@ -1,20 +1,28 @@
-import { MemoryKeyValueStore } from '@foodshare/server-kit';
+import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
+import { workerRedis } from '@foodshare/testing';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
+import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
 
-describe('RefreshFamilyStore', () => {
+// The stores take the test's clock; Redis keeps its own for key lifetimes, so a test that waits
+// for a key to expire runs on the memory store alone (below).
+const implementations: [string, (clock: () => number) => Promise<KeyValueStore>][] = [
+  ['redis', () => new RedisKeyValueStore(workerRedis('families')).connect()],
+  ['memory', (clock) => Promise.resolve(new MemoryKeyValueStore(clock))],
+];
+
+describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   let now: number;
-  let kv: MemoryKeyValueStore;
+  let kv: KeyValueStore;
   let denyList: AccessTokenDenyList;
   let families: RefreshFamilyStore;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     now = 1_800_000_000_000;
     const clock = () => now;
-    kv = new MemoryKeyValueStore(clock);
+    kv = await open(clock);
     denyList = new AccessTokenDenyList(kv, clock);
     families = new RefreshFamilyStore({ store: kv, denyList, refreshTtlMs: 60_000, now: clock });
   });
@@ -133,13 +141,23 @@ describe('RefreshFamilyStore', () => {
     expect(await counted.stateOf(token('live', 'other-client'))).toBe('valid');
     expect(counting.calls).toEqual(['getMany', 'getMany', 'getMany', 'getMany']);
   });
+});
 
+describe('AccessTokenDenyList', () => {
   it('denies an access token only for its remaining lifetime', async () => {
-    await denyList.deny('jti', now + 1000);
-    expect(await denyList.isDenied('jti')).toBe(true);
-    now += 1001;
-    expect(await denyList.isDenied('jti')).toBe(false);
-    await denyList.deny('expired', now - 1);
-    expect(await denyList.isDenied('expired')).toBe(false);
+    let now = 1_800_000_000_000;
+    const clock = () => now;
+    const kv = new MemoryKeyValueStore(clock);
+    const denyList = new AccessTokenDenyList(kv, clock);
+    try {
+      await denyList.deny('jti', now + 1000);
+      expect(await denyList.isDenied('jti')).toBe(true);
+      now += 1001;
+      expect(await denyList.isDenied('jti')).toBe(false);
+      await denyList.deny('expired', now - 1);
+      expect(await denyList.isDenied('expired')).toBe(false);
+    } finally {
+      await kv.close();
+    }
   });
 });
