@@ -7,6 +7,15 @@ import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 
 const ids = inject('demoIds');
+
+/** Path values that name no chain: each chain route answers 404 (DESIGN.md 3). */
+const BAD_CHAIN_IDS: [string, string][] = [
+  ['an unknown chain', '999999'],
+  ['a leading zero', `0${ids.chainId}`],
+  ['letters', 'abc'],
+  ['0', '0'],
+  ['an id beyond 32 bits', '4294967296'],
+];
 const CHAIN_GROUP = 332;
 
 describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
@@ -219,13 +228,7 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       expect(response.statusCode).toBe(401);
     });
 
-    it.each([
-      ['an unknown chain', '999999'],
-      ['a leading zero', `0${ids.chainId}`],
-      ['letters', 'abc'],
-      ['0', '0'],
-      ['an id beyond 32 bits', '4294967296'],
-    ])('answers 404 for %s', async (_what, chainId) => {
+    it.each(BAD_CHAIN_IDS)('answers 404 for %s', async (_what, chainId) => {
       const response = await read(await client(ids.users.kim), chainId);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
@@ -290,13 +293,7 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       expect(response.statusCode).toBe(401);
     });
 
-    it.each([
-      ['an unknown chain', '999999'],
-      ['a leading zero', `0${ids.chainId}`],
-      ['letters', 'abc'],
-      ['0', '0'],
-      ['an id beyond 32 bits', '4294967296'],
-    ])('answers 404 for %s', async (_what, chainId) => {
+    it.each(BAD_CHAIN_IDS)('answers 404 for %s', async (_what, chainId) => {
       const response = await readKams(await client(ids.users.kim), chainId);
       expect(response.statusCode).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
