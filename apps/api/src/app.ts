@@ -17,6 +17,7 @@ import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { workGroupsRoutes } from './features/work-groups/work-groups.routes.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
 import { requireSessionByDefault } from './plugins/require-session.ts';
+import { applyWireConventions } from './plugins/wire-conventions.ts';
 
 /** One plugin per feature folder, each mounted under /api. */
 const features = [
@@ -44,9 +45,11 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
   // The features in a context of their own, so that every route of theirs needs a session
-  // unless it is marked public; the documentation and the health checks stay outside.
+  // unless it is marked public and follows the platform's wire conventions; the documentation
+  // and the health checks stay outside.
   await app.register(async (api) => {
     requireSessionByDefault(api);
+    applyWireConventions(api);
     for (const feature of features) await api.register(feature, { prefix: '/api' });
   });
   return app;

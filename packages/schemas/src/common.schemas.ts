@@ -58,3 +58,9 @@ export function trimSpace(text: string): string {
 export function NonBlankText(options: { maxLength: number; description?: string }) {
   return Type.String({ minLength: 1, pattern: NOT_BLANK_PATTERN, ...options });
 }
+
+/**
+ * The answer of a write that has nothing to return (a removal, a logout): 200 with `{}`, as
+ * the platform's clients expect a 200 with a JSON body for every success.
+ */
+export const EmptyResultSchema = Type.Object({}, { title: 'EmptyResult', additionalProperties: false });

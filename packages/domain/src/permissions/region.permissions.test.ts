@@ -4,7 +4,7 @@ import {
   mayChangeRegionOptions,
   mayReadRegionAdminView,
   mayReadRegionOptions,
-  refusedRegionOptionKeys,
+  holdsRegionOptionKey,
   regionOptionGroupsHeldBy,
 } from './region.permissions.ts';
 import { ALL_ROLES, NO_ROLE, forEveryActor } from './test-support/actor-matrix.ts';
@@ -15,18 +15,22 @@ const pickupOnly = { holdsReportDuty: false, holdsStoresCoordinationDuty: true }
 const both = { holdsReportDuty: true, holdsStoresCoordinationDuty: true };
 
 describe('regionOptionGroupsHeldBy', () => {
+  const groups = (report: boolean, pickupRule: boolean) => ({ report, pickupRule });
+  // Orga holds both duties everywhere; anybody else exactly the duties they hold.
+  const heldBy = (actor: { role: Role }, report: boolean, pickupRule: boolean) =>
+    actor.role === Role.Orga ? groups(true, true) : groups(report, pickupRule);
   it.each([
-    ...forEveryActor('holds neither duty (orga too)', neither, ALL_ROLES).map(
-      ([who, actor, facts]) => [who, actor, facts, { report: false, pickupRule: false }] as const,
+    ...forEveryActor('holds neither duty', neither, ALL_ROLES).map(
+      ([who, actor, facts]) => [who, actor, facts, heldBy(actor, false, false)] as const,
     ),
     ...forEveryActor('holds the report duty', reportOnly, ALL_ROLES).map(
-      ([who, actor, facts]) => [who, actor, facts, { report: true, pickupRule: false }] as const,
+      ([who, actor, facts]) => [who, actor, facts, heldBy(actor, true, false)] as const,
     ),
     ...forEveryActor('holds the stores-coordination duty', pickupOnly, ALL_ROLES).map(
-      ([who, actor, facts]) => [who, actor, facts, { report: false, pickupRule: true }] as const,
+      ([who, actor, facts]) => [who, actor, facts, heldBy(actor, false, true)] as const,
     ),
     ...forEveryActor('holds both duties', both, ALL_ROLES).map(
-      ([who, actor, facts]) => [who, actor, facts, { report: true, pickupRule: true }] as const,
+      ([who, actor, facts]) => [who, actor, facts, groups(true, true)] as const,
     ),
   ])('%s', (_who, actor, facts, expected) => {
     expect(regionOptionGroupsHeldBy(actor, facts)).toEqual(expected);
@@ -35,7 +39,7 @@ describe('regionOptionGroupsHeldBy', () => {
 
 describe('mayChangeRegionOptions', () => {
   it.each([
-    ...forEveryActor('holds neither duty', neither, NO_ROLE),
+    ...forEveryActor('holds neither duty', neither, [Role.Orga]),
     ...forEveryActor('holds the report duty', reportOnly, ALL_ROLES),
     ...forEveryActor('holds the stores-coordination duty', pickupOnly, ALL_ROLES),
     ...forEveryActor('holds both duties', both, ALL_ROLES),
@@ -44,28 +48,17 @@ describe('mayChangeRegionOptions', () => {
   });
 });
 
-describe('refusedRegionOptionKeys', () => {
-  const reportKeys = ['enableReportButton', 'selectedReportReasonOptions'];
-  const pickupKeys = ['regionPickupRuleActive', 'regionPickupRuleLimitDay'];
+describe('holdsRegionOptionKey', () => {
+  const report = { report: true, pickupRule: false };
+  const pickup = { report: false, pickupRule: true };
   it.each([
-    ['report holder sends report keys', reportKeys, { report: true, pickupRule: false }, []],
-    [
-      'report holder sends pickup keys',
-      [...reportKeys, ...pickupKeys],
-      { report: true, pickupRule: false },
-      pickupKeys,
-    ],
-    [
-      'pickup holder sends report keys',
-      reportKeys,
-      { report: false, pickupRule: true },
-      reportKeys,
-    ],
-    ['pickup holder sends pickup keys', pickupKeys, { report: false, pickupRule: true }, []],
-    ['both sends all', [...reportKeys, ...pickupKeys], { report: true, pickupRule: true }, []],
-    ['unknown keys are not this rule', ['colour'], { report: false, pickupRule: false }, []],
-  ])('%s', (_label, keys, held, expected) => {
-    expect(refusedRegionOptionKeys(keys, held)).toEqual(expected);
+    ['a report key, report held', 'enableReportButton', report, true],
+    ['a report key, pickup rule held', 'selectedReportReasonOptions', pickup, false],
+    ['a pickup key, pickup rule held', 'regionPickupRuleLimitDay', pickup, true],
+    ['a pickup key, report held', 'regionPickupRuleActive', report, false],
+    ['a key of neither group is not this rule', 'colour', { report: false, pickupRule: false }, true],
+  ])('%s', (_label, key, held, expected) => {
+    expect(holdsRegionOptionKey(key, held)).toBe(expected);
   });
 });
 

@@ -34,13 +34,14 @@ export type RegionOptionKey =
   (typeof REPORT_OPTION_KEYS)[number] | (typeof PICKUP_RULE_OPTION_KEYS)[number];
 
 /**
- * Each option group belongs to the duty it configures, so orga status alone grants neither:
- * the report team decides how members report, the stores coordination how pickups are limited.
+ * Each option group belongs to the duty it configures: the report team decides how members
+ * report, the stores coordination how pickups are limited. Orga holds both duties everywhere.
  */
 export function regionOptionGroupsHeldBy(
-  _actor: Actor,
+  actor: Actor,
   facts: RegionOptionFacts,
 ): RegionOptionGroups {
+  if (isOrga(actor)) return { report: true, pickupRule: true };
   return { report: facts.holdsReportDuty, pickupRule: facts.holdsStoresCoordinationDuty };
 }
 
@@ -50,17 +51,15 @@ export function mayChangeRegionOptions(actor: Actor, facts: RegionOptionFacts): 
   return held.report || held.pickupRule;
 }
 
-/** The keys of `keys` that belong to a group the caller does not hold; any of them is a 403. */
-export function refusedRegionOptionKeys(
-  keys: Iterable<string>,
-  held: RegionOptionGroups,
-): RegionOptionKey[] {
-  const refused: RegionOptionKey[] = [];
-  for (const key of keys) {
-    if (!held.report && isOneOf(REPORT_OPTION_KEYS, key)) refused.push(key);
-    if (!held.pickupRule && isOneOf(PICKUP_RULE_OPTION_KEYS, key)) refused.push(key);
-  }
-  return refused;
+/**
+ * Whether the holder of `held` sets option `key`. A key of a group they do not hold is skipped,
+ * not refused: the platform's options page posts every key, whichever part the caller may
+ * change. A key that is no option is not this rule's business.
+ */
+export function holdsRegionOptionKey(key: string, held: RegionOptionGroups): boolean {
+  if (isOneOf(REPORT_OPTION_KEYS, key)) return held.report;
+  if (isOneOf(PICKUP_RULE_OPTION_KEYS, key)) return held.pickupRule;
+  return true;
 }
 
 function isOneOf<T extends string>(list: readonly T[], value: string): value is T {
@@ -73,8 +72,8 @@ export function mayReadRegionAdminView(actor: Actor): boolean {
 }
 
 /**
- * The options are part of the administrative view, so orga reads them (without setting any);
- * a holder of either duty reads all of them, the other group's included, to see the region's
+ * The options are part of the administrative view, so orga reads them; a holder of either
+ * duty reads all of them, the other group's included, to see the region's
  * whole configuration before changing their part.
  */
 export function mayReadRegionOptions(actor: Actor, facts: RegionOptionFacts): boolean {

@@ -3,6 +3,7 @@ import {
   BananaListSchema,
   BananaParamsSchema,
   BananaSchema,
+  EmptyResultSchema,
   parseIdParam,
   ProblemSchema,
   RecipientIdParamsSchema,
@@ -11,10 +12,10 @@ import {
 } from '@foodshare/schemas';
 import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['bananas'];
 
@@ -28,7 +29,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: RecipientIdParamsSchema,
         body: BananaBodySchema,
         response: {
-          201: BananaSchema,
+          200: BananaSchema,
           400: ProblemSchema,
           401: ProblemSchema,
           403: ProblemSchema,
@@ -37,12 +38,11 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const recipientId = parseIdParam(request.params.recipientId);
       if (recipientId === undefined) throw Problem.notFound('There is no user with this id.');
       const actor = await requireActor(request);
-      const banana = await giveBanana(request.em, actor, recipientId, request.body.message);
-      return reply.status(201).send(banana);
+      return giveBanana(request.em, actor, recipientId, bodyOf(request));
     },
   );
 
@@ -52,20 +52,20 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('recipientId', 'senderId'),
       schema: {
         tags,
-        summary: 'Remove a banana (its recipient, its sender, or IT support); 204',
+        summary: 'Remove a banana (its recipient, its sender, or IT support)',
         params: BananaParamsSchema,
         response: {
-          204: Type.Null(),
+          200: EmptyResultSchema,
           401: ProblemSchema,
           403: ProblemSchema,
           404: ProblemSchema,
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { recipientId, senderId } = request.params;
       await deleteBanana(request.em, await requireActor(request), recipientId, senderId);
-      return reply.status(204).send(null);
+      return {};
     },
   );
 

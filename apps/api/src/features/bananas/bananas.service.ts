@@ -6,9 +6,16 @@ import {
   type Role,
   WellKnownUnit,
 } from '@foodshare/domain';
-import { type Banana, type BananaList, trimSpace, type UserStub } from '@foodshare/schemas';
+import {
+  type Banana,
+  type BananaBody,
+  type BananaList,
+  trimSpace,
+  type UserStub,
+} from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
+import type { PendingBody } from '../../shared/pending-body.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /** A banana vouches for someone, so its text must say something (DOMAIN-FACTS 17). */
@@ -36,7 +43,7 @@ export async function giveBanana(
   em: EntityManager,
   actor: Actor,
   recipientId: number,
-  message: string,
+  body: PendingBody<BananaBody>,
 ): Promise<Banana> {
   const rows = await em.execute<GiveFactsRow[]>(
     `select r.role, r.verified,
@@ -52,7 +59,7 @@ export async function giveBanana(
   const recipient = { id: recipientId, role: facts.role, verified: facts.verified };
   const decision = mayGiveBanana(actor, { recipient, alreadyGiven: facts.already_given });
   if (!decision.allowed) throw Problem.forbidden(decision.reason, REFUSALS[decision.reason]);
-  const text = trimSpace(message);
+  const text = trimSpace(body.validate().message);
   if (characterCount(text) < BANANA_MESSAGE_MIN_LENGTH) {
     throw Problem.unprocessable(
       'BANANA_MESSAGE_TOO_SHORT',

@@ -354,12 +354,24 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       const chainId = await createChain();
       const response = await patch(await client(user()), chainId, {
         kams: [groupMember, ids.users.kim],
+        notes: 'Neue Notiz',
       });
-      expect(response.statusCode).toBe(allowed ? 200 : 403);
-      if (!allowed) expect(response.json()).toMatchObject({ code: 'CHAIN_KAMS_FORBIDDEN' });
+      // From a KAM the list is ignored, not refused: the other fields are applied.
+      expect(response.statusCode).toBe(200);
+      expect(response.json().chain.notes).toBe('Neue Notiz');
       expect(await kamsOf(chainId)).toEqual(
         allowed ? [ids.users.kim, groupMember].sort((a, b) => a - b) : [ids.users.kim],
       );
+    });
+
+    it('answers a KAM whose patch changes only the KAMs with 400: it changes nothing', async () => {
+      const chainId = await createChain();
+      const response = await patch(await client(ids.users.kim), chainId, {
+        kams: [groupMember, ids.users.kim],
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'CHAIN_UNCHANGED' });
+      expect(await kamsOf(chainId)).toEqual([ids.users.kim]);
     });
 
     it('lets a KAM send the KAMs unchanged along with a real change', async () => {

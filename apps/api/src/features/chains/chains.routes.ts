@@ -9,6 +9,7 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChain, readChainKams, updateChain } from './chains.service.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
 
@@ -65,7 +66,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.em,
         await requireActor(request),
         idFromPath(request.params.chainId),
-        request.body,
+        bodyOf(request),
       ),
   );
 };

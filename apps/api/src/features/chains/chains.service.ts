@@ -17,6 +17,7 @@ import {
   loadChain,
   toChainRead,
 } from './chain-read.ts';
+import type { PendingBody } from '../../shared/pending-body.ts';
 import { userStubJson } from '../../shared/sql.ts';
 
 type ScalarKey = Exclude<keyof StoreChainUpdateBody, 'kams'>;
@@ -116,8 +117,10 @@ async function checkReferences(
 }
 
 /**
- * Applies a patch (DOMAIN-FACTS 11): 404 before 403; only orga and store-chain group admins
- * change the KAMs; a patch that changes nothing is a 400. The chain row is locked
+ * Applies a patch: 404, then 403, and only then is the body judged, so a caller who may not
+ * edit learns nothing from it. Only orga and store-chain group admins change the KAMs; from
+ * a KAM the list is ignored and the other fields applied, since the platform's chain page
+ * sends the list it shows with every save. A patch that changes nothing is a 400. The chain row is locked
  * (SELECT ... FOR UPDATE) inside the transaction that changes it, and every check runs on what
  * was read after the lock: a concurrent patch (a KAM removed, the same change made) is seen,
  * not overwritten. The chain and its KAMs change together, so the answer is the whole patch or
@@ -127,7 +130,7 @@ export async function updateChain(
   em: EntityManager,
   actor: Actor,
   chainId: number,
-  body: StoreChainUpdateBody,
+  pending: PendingBody<StoreChainUpdateBody>,
 ): Promise<StoreChainRead> {
   return em.transactional(async (tx) => {
     // Lock first, then read in a statement of its own: under READ COMMITTED that read sees
@@ -147,13 +150,10 @@ export async function updateChain(
         'Only orga, admins of the store-chain group and KAMs of the chain (foodsavers and above) edit it.',
       );
     }
-    const kams = body.kams !== undefined && !sameIds(body.kams, current.kam_ids) ? body.kams : null;
-    if (kams !== null && !mayChangeChainKams(actor, relations)) {
-      throw Problem.forbidden(
-        'CHAIN_KAMS_FORBIDDEN',
-        'Only orga and admins of the store-chain group appoint key account managers.',
-      );
-    }
+    const body = pending.validate();
+    const requestedKams = mayChangeChainKams(actor, relations) ? body.kams : undefined;
+    const kams =
+      requestedKams !== undefined && !sameIds(requestedKams, current.kam_ids) ? requestedKams : null;
     const changed = changes(current, body);
     if (changed.length === 0 && kams === null) {
       throw Problem.badRequest('CHAIN_UNCHANGED', 'The patch changes nothing.');

@@ -14,6 +14,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getConversation, setReadStatus } from './conversations.service.ts';
 import { listMessages, sendMessage } from './messages.service.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['conversations'];
 
@@ -30,17 +31,17 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Send a message (members only); 201 new, 200 for a repeated clientKey',
+        summary: 'Send a message (members only); a repeated clientKey returns the stored one',
         params: ConversationIdParamsSchema,
         body: MessageBodySchema,
-        response: { 200: MessageSchema, 201: MessageSchema, ...problems, 409: ProblemSchema },
+        response: { 200: MessageSchema, ...problems, 409: ProblemSchema },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
-      const sent = await sendMessage(request.em, actor, conversationId, request.body);
-      return reply.status(sent.created ? 201 : 200).send(sent.message);
+      const sent = await sendMessage(request.em, actor, conversationId, bodyOf(request));
+      return sent.message;
     },
   );
 

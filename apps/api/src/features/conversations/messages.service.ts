@@ -13,6 +13,7 @@ import {
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
+import type { PendingBody } from '../../shared/pending-body.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
@@ -43,11 +44,12 @@ export function sendMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
-  input: MessageBody,
+  pending: PendingBody<MessageBody>,
 ): Promise<SentMessage> {
   return em.transactional(async (tx) => {
     const facts = await loadConversationFacts(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
+    const input = pending.validate();
     const body = trimSpace(input.body);
     const clientKey = input.clientKey ?? null;
     // The unique (conversation, author, client key) constraint makes a retry race-safe: the

@@ -9,6 +9,7 @@ import {
   maySeeHiddenForumPostBody,
 } from '@foodshare/domain';
 import {
+  type ForumPostHideBody,
   type ForumPostHideRecord,
   type ForumPostHideState,
   type ForumPostList,
@@ -22,6 +23,7 @@ import {
   threadAccessParams,
   type ThreadAccessRow,
 } from './forum-access.ts';
+import type { PendingBody } from '../../shared/pending-body.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
@@ -104,7 +106,7 @@ export async function hidePost(
   em: EntityManager,
   actor: Actor,
   postId: number,
-  reason: string,
+  body: PendingBody<ForumPostHideBody>,
 ): Promise<ForumPostHideState> {
   const access = await loadPostAccess(em, actor, postId);
   // A moderator learns that the option is off; anybody else only that they may not moderate.
@@ -116,6 +118,7 @@ export async function hidePost(
       'The region does not allow hiding posts in its forum.',
     );
   }
+  const { reason } = body.validate();
   // Conditional update: of two moderators hiding at once, one wins and the other gets the 400.
   const rows = await em.execute<HideColumns[]>(
     `update forum_posts p

@@ -11,6 +11,7 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getHideState, hidePost, listThreadPosts, restorePost } from './forum-posts.service.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['forum'];
 
@@ -48,7 +49,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const postId = idFromPath(request.params.postId);
       const actor = await requireActor(request);
-      return hidePost(request.em, actor, postId, request.body.reason);
+      return hidePost(request.em, actor, postId, bodyOf(request));
     },
   );
 

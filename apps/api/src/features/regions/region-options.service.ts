@@ -4,15 +4,15 @@ import {
   holdsRegionDuty,
   mayChangeRegionOptions,
   mayReadRegionOptions,
+  holdsRegionOptionKey,
   type RegionOptionFacts,
-  refusedRegionOptionKeys,
   regionOptionGroupsHeldBy,
-  REPORT_OPTION_KEYS,
   WorkGroupFunction,
   RegionType,
 } from '@foodshare/domain';
 import type { RegionOptions, RegionOptionsBody } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import type { PendingBody } from '../../shared/pending-body.ts';
 
 /** The column of each option; the only names ever put into the SQL text. */
 const COLUMNS: Readonly<Record<keyof RegionOptions, string>> = {
@@ -118,46 +118,35 @@ export async function readRegionOptions(
   return options;
 }
 
-function dutyOf(key: string): string {
-  return (REPORT_OPTION_KEYS as readonly string[]).includes(key)
-    ? 'the report duty'
-    : 'the stores-coordination duty';
-}
-
 /**
- * Sets the given options and returns all of them. Each option group belongs to a duty: a key of
- * a group the caller does not hold is a 403 naming the keys (a matter of permission, not of
- * shape), and nothing is stored. `regionPickupRuleLimitDay` may not exceed the limit that
- * results from the request and the stored options together (400).
+ * Sets the given options and returns all of them. The caller must hold the report or the
+ * stores-coordination duty (403 before the body is judged); each option group belongs to one
+ * of them, and a key of a group the caller does not hold is skipped while the rest is stored.
+ * A body that names no option is a 400. `regionPickupRuleLimitDay` may not exceed the limit
+ * that results from the request and the stored options together (400).
  */
 export async function updateRegionOptions(
   em: EntityManager,
   actor: Actor,
   regionId: number,
-  body: RegionOptionsBody,
+  pending: PendingBody<RegionOptionsBody>,
 ): Promise<RegionOptions> {
-  const { facts } = await loadRegionOptionState(em, actor, regionId);
+  const { facts, options } = await loadRegionOptionState(em, actor, regionId);
   if (!mayChangeRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
-      "Only the holders of the region's report or stores-coordination duty set its options.",
+      "Only orga and the holders of the region's report or stores-coordination duty set its options.",
     );
   }
+  const held = regionOptionGroupsHeldBy(actor, facts);
+  let namesAnOption = false;
+  const body = pending.validate((key) => {
+    namesAnOption = true;
+    return holdsRegionOptionKey(key, held);
+  });
+  if (!namesAnOption) throw Problem.badRequest('NO_OPTIONS_GIVEN', 'Name at least one option.');
   const keys = OPTION_KEYS.filter((key) => body[key] !== undefined);
-  const refused = refusedRegionOptionKeys(keys, regionOptionGroupsHeldBy(actor, facts));
-  if (refused.length > 0) {
-    throw new Problem({
-      status: 403,
-      code: 'REGION_OPTION_KEYS_REFUSED',
-      title: 'Forbidden',
-      detail: `You do not hold the duty these options belong to: ${refused.join(', ')}.`,
-      errors: refused.map((key) => ({
-        path: `/body/${key}`,
-        message: `belongs to ${dutyOf(key)}`,
-      })),
-    });
-  }
-  if (keys.length === 0) throw Problem.badRequest('NO_OPTIONS_GIVEN', 'Name at least one option.');
+  if (keys.length === 0) return options;
 
   return em.transactional(async (tx) => {
     // The row is locked from here to the commit, so that two requests cannot together break

@@ -14,6 +14,7 @@ import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readRegionOptions, updateRegionOptions } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
 import { resourceProblems } from '../../shared/path-ids.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
 export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -70,7 +71,7 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         request.em,
         await requireActor(request),
         request.params.regionId,
-        request.body,
+        bodyOf(request),
       ),
   );
 };

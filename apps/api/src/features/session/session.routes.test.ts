@@ -204,7 +204,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
       cookies,
       headers: { 'x-csrf-token': cookies.fs_csrf },
     });
-    expect(loggedOut.statusCode).toBe(204);
+    expect(loggedOut.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
     expect(after.statusCode).toBe(401);
   });

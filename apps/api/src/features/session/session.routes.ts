@@ -1,8 +1,13 @@
-import { CurrentUserSchema, LoginBodySchema, ProblemSchema } from '@foodshare/schemas';
+import {
+  CurrentUserSchema,
+  EmptyResultSchema,
+  LoginBodySchema,
+  ProblemSchema,
+} from '@foodshare/schemas';
 import { authenticate, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import { loadCurrentUser } from './current-user.ts';
+import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = {
   400: ProblemSchema,
@@ -25,7 +30,8 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const { email, password, rememberMe = false } = request.body;
+      // Login has no permission to check first: the body is judged at once.
+      const { email, password, rememberMe = false } = bodyOf(request).validate();
       const userId = await authenticate(request.em, app.loginThrottle, {
         email,
         password,
@@ -44,12 +50,12 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // Ending a session that is gone already is no error.
       config: { public: true },
-      schema: { tags: ['session'], response: { 204: Type.Null(), 403: ProblemSchema } },
+      schema: { tags: ['session'], response: { 200: EmptyResultSchema, 403: ProblemSchema } },
     },
     async (request, reply) => {
       if (request.session) await app.sessions.destroy(request.session);
       app.sessionCookies.clear(reply);
-      return reply.status(204).send(null);
+      return {};
     },
   );
 
