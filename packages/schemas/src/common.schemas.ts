@@ -63,4 +63,7 @@ export function NonBlankText(options: { maxLength: number; description?: string 
  * The answer of a write that has nothing to return (a removal, a logout): 200 with `{}`, as
  * the platform's clients expect a 200 with a JSON body for every success.
  */
-export const EmptyResultSchema = Type.Object({}, { title: 'EmptyResult', additionalProperties: false });
+export const EmptyResultSchema = Type.Object(
+  {},
+  { title: 'EmptyResult', additionalProperties: false },
+);

@@ -60,7 +60,9 @@ export function coerceFormValue(schema: SchemaNode, value: unknown): unknown {
       return typeof value === 'string' && DECIMAL.test(value) ? Number(value) : value;
     case 'array': {
       const items = schema.items;
-      return Array.isArray(value) && items ? value.map((item) => coerceFormValue(items, item)) : value;
+      return Array.isArray(value) && items
+        ? value.map((item) => coerceFormValue(items, item))
+        : value;
     }
     case 'object': {
       const properties = schema.properties;

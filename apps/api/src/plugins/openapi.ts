@@ -2,6 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './wire-conventions.ts';
 
 export interface OpenApiOptions {
   /** The public origin; the document's server is `${baseUrl}/api`-relative paths under it. */
@@ -33,7 +34,11 @@ export const openApiPlugin = fp(
             'Log in with POST /api/login; the session lives in an HttpOnly cookie. ' +
             'Every state-changing request must echo the CSRF token (the readable `fs_csrf` ' +
             'cookie) in the X-CSRF-Token header. Errors are application/problem+json with a ' +
-            'stable `code`.',
+            'stable `code`. Every success answers 200. A request body may be JSON or a form ' +
+            '(`application/x-www-form-urlencoded`, PHP-style brackets such as `kams[0]=1` or ' +
+            '`kams[]=1`, booleans as 1/0 or true/false, numbers as decimal text); an empty JSON ' +
+            'body is no body, and keys an operation does not know are ignored. Whether the ' +
+            'caller may act (401, 404, 403) is decided before the body is judged (400, 422).',
         },
         servers: [{ url: baseUrl }],
         components: {
@@ -50,9 +55,11 @@ export const openApiPlugin = fp(
       // Health probes and the documentation itself are not part of the interface.
       hideUntagged: true,
       transform: ({ schema, url, route }) => {
-        if (route.config?.csrf === false) return { schema, url };
-        const withSecurity = { ...schema, security: [{ api_key: [] }] } as FastifySchema;
-        return { schema: withSecurity, url };
+        // A body is accepted as JSON or as a form, alike (the wire conventions).
+        const consumes = schema?.body ? { consumes: [JSON_CONTENT_TYPE, FORM_CONTENT_TYPE] } : {};
+        const security = route.config?.csrf === false ? {} : { security: [{ api_key: [] }] };
+        const documented: FastifySchema = { ...schema, ...consumes, ...security };
+        return { schema: documented, url };
       },
     });
     await app.register(swaggerUi, {

@@ -47,7 +47,9 @@ function acceptEmptyJson(instance: FastifyInstance): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, body, (error, value) => done(null, error ? new MalformedBody() : value));
+    void parseJson(request, body, (error, value) =>
+      done(null, error ? new MalformedBody() : value),
+    );
   });
 }
 
@@ -56,20 +58,24 @@ function acceptEmptyJson(instance: FastifyInstance): void {
  * platform's API tests post forms. The limits keep a hostile form small.
  */
 function acceptForms(instance: FastifyInstance): void {
-  instance.addContentTypeParser(FORM_CONTENT_TYPE, { parseAs: 'string' }, (_request, body, done) => {
-    const parsed = qs.parse(typeof body === 'string' ? body : '', {
-      depth: 5,
-      arrayLimit: 100,
-      parameterLimit: 1000,
-    });
-    formBodies.add(parsed);
-    done(null, parsed);
-  });
+  instance.addContentTypeParser(
+    FORM_CONTENT_TYPE,
+    { parseAs: 'string' },
+    (_request, body, done) => {
+      const parsed = qs.parse(typeof body === 'string' ? body : '', {
+        depth: 5,
+        arrayLimit: 100,
+        parameterLimit: 1000,
+      });
+      formBodies.add(parsed);
+      done(null, parsed);
+    },
+  );
 }
 
 /** The platform's clients treat every success as 200; a route that says otherwise must not boot. */
 function refuseSuccessOtherThan200(route: RouteOptions): void {
-  const statuses = Object.keys((route.schema?.response ?? {}) as object);
+  const statuses = Object.keys(route.schema?.response ?? {});
   const others = statuses.filter((status) => status.startsWith('2') && status !== '200');
   if (others.length > 0) {
     const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
@@ -133,8 +139,7 @@ function judge(deferred: DeferredBody, raw: unknown, keep?: (key: string) => boo
     body = coerceFormValue(schema, body);
   }
   const result = deferred.validate(body) as
-    | boolean
-    | { value?: unknown; error?: FastifySchemaValidationError[] };
+    boolean | { value?: unknown; error?: FastifySchemaValidationError[] };
   if (result === false) throw validationProblem([]);
   if (typeof result === 'object' && result.error) throw validationProblem(result.error);
   return typeof result === 'object' && 'value' in result ? result.value : body;

@@ -11,4 +11,3 @@ export interface PendingBody<T> {
    */
   validate(keep?: (key: string) => boolean): T;
 }
-

@@ -56,7 +56,12 @@ describe('holdsRegionOptionKey', () => {
     ['a report key, pickup rule held', 'selectedReportReasonOptions', pickup, false],
     ['a pickup key, pickup rule held', 'regionPickupRuleLimitDay', pickup, true],
     ['a pickup key, report held', 'regionPickupRuleActive', report, false],
-    ['a key of neither group is not this rule', 'colour', { report: false, pickupRule: false }, true],
+    [
+      'a key of neither group is not this rule',
+      'colour',
+      { report: false, pickupRule: false },
+      true,
+    ],
   ])('%s', (_label, key, held, expected) => {
     expect(holdsRegionOptionKey(key, held)).toBe(expected);
   });

@@ -153,7 +153,9 @@ export async function updateChain(
     const body = pending.validate();
     const requestedKams = mayChangeChainKams(actor, relations) ? body.kams : undefined;
     const kams =
-      requestedKams !== undefined && !sameIds(requestedKams, current.kam_ids) ? requestedKams : null;
+      requestedKams !== undefined && !sameIds(requestedKams, current.kam_ids)
+        ? requestedKams
+        : null;
     const changed = changes(current, body);
     if (changed.length === 0 && kams === null) {
       throw Problem.badRequest('CHAIN_UNCHANGED', 'The patch changes nothing.');

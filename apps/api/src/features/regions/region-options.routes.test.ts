@@ -178,7 +178,11 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       ['foodsaver (1)', () => roleUsers[1]!, { report: false, pickup: false }],
       ['store manager (2)', () => roleUsers[2]!, { report: false, pickup: false }],
       ['ambassador (3) of another region', () => roleUsers[3]!, { report: false, pickup: false }],
-      ['orga (4), who holds both duties everywhere', () => roleUsers[4]!, { report: true, pickup: true }],
+      [
+        'orga (4), who holds both duties everywhere',
+        () => roleUsers[4]!,
+        { report: true, pickup: true },
+      ],
       [
         "the region's ambassador (both duties delegated)",
         () => delegated.ambassador,
@@ -228,7 +232,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     const report = await post(client, orphaned.region, REPORT);
     expect(report.statusCode).toBe(200);
     expect(report.json()).toEqual(DEFAULTS);
-    expect((await post(client, orphaned.region, PICKUP)).json()).toEqual({ ...DEFAULTS, ...PICKUP });
+    expect((await post(client, orphaned.region, PICKUP)).json()).toEqual({
+      ...DEFAULTS,
+      ...PICKUP,
+    });
   });
 
   it('lets dana, ambassador of Musterstadt without delegate groups, set both groups', async () => {

@@ -1,0 +1,209 @@
+import { openOrm, type MikroORM, Role, WorkGroupFunction } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ApiApp } from '../app.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
+import { communityOf, type Community } from './community.ts';
+import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
+
+/** The stored options, by their column names. */
+interface StoredOptions {
+  enable_report_button: boolean;
+  enable_mediation_button: boolean;
+  selected_report_reason_options: number;
+  enable_report_reason_other: boolean;
+  region_pickup_rule_active: boolean;
+  region_pickup_rule_timespan: number;
+  region_pickup_rule_limit: number;
+  region_pickup_rule_limit_day: number;
+  region_pickup_rule_inactive: number;
+}
+
+/** What the Cest's addRegionOption posts. */
+const CEST_OPTIONS = {
+  enableReportButton: true,
+  selectedReportReasonOptions: 1,
+  enableReportReasonOther: true,
+  enableMediationButton: true,
+  regionPickupRuleActive: true,
+  regionPickupRuleTimespan: 7,
+  regionPickupRuleLimit: 4,
+  regionPickupRuleLimitDay: 2,
+  regionPickupRuleInactive: 12,
+};
+
+/**
+ * The platform's own API test of region options (tests/Api/RegionOptionApiCest.php) for row 15,
+ * and the call its web client makes (client/src/api/regions.js setRegionOptions, which posts
+ * every key of the options page, `enableAddressChangeNotification` included). The Cest's
+ * canFetchRegionOptions reads GET /api/region/{regionId}/options under the platform's page
+ * names (isReportButtonEnabled, regionPickupRuleTimespanDays, …); that read is not row 15 and
+ * answers here under the names the POST takes, so it is not replayed.
+ */
+describe('RegionOptionApiCest', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let community: Community;
+  let region: number;
+  let userBot: SignedInClient;
+
+  const stored = async (regionId: number) =>
+    (
+      await community.sql<StoredOptions[]>(
+        `select enable_report_button, enable_mediation_button, selected_report_reason_options,
+                enable_report_reason_other, region_pickup_rule_active, region_pickup_rule_timespan,
+                region_pickup_rule_limit, region_pickup_rule_limit_day, region_pickup_rule_inactive
+           from region_options where region_id = ?`,
+        [regionId],
+      )
+    )[0];
+
+  /** _before: options initialised with random values (within the ranges the API keeps). */
+  async function seedRandomOptions(regionId: number): Promise<void> {
+    const coin = () => Math.random() < 0.5;
+    const between = (low: number, high: number) =>
+      low + Math.floor(Math.random() * (high - low + 1));
+    const limit = between(1, 14);
+    await community.sql(
+      `insert into region_options (region_id, enable_report_button, enable_mediation_button,
+                                   region_pickup_rule_active, region_pickup_rule_timespan,
+                                   region_pickup_rule_limit, region_pickup_rule_limit_day,
+                                   region_pickup_rule_inactive, selected_report_reason_options,
+                                   enable_report_reason_other)
+       values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [
+        regionId,
+        coin(),
+        coin(),
+        coin(),
+        between(1, 31),
+        limit,
+        between(1, limit),
+        [4, 8, 12, 16, 24, 36, 48, 60, 72][between(0, 8)],
+        between(1, 2),
+        coin(),
+      ],
+    );
+  }
+
+  const postOptions = (
+    client: SignedInClient | null,
+    regionId: number,
+    body: Record<string, unknown>,
+    encoding: (typeof BODY_ENCODINGS)[number],
+  ) =>
+    platformRequest(app, client, {
+      method: 'POST',
+      url: `/api/region/${regionId}/options`,
+      body: body as Record<string, string | number | boolean>,
+      encoding,
+    });
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    community = communityOf(orm, 'optioncest');
+  });
+
+  beforeEach(async () => {
+    region = await community.region('Optionsstadt');
+    const ambassador = await community.user(Role.Ambassador);
+    await community.addAdmin(region, ambassador);
+    userBot = await signInAs(app, ambassador);
+    await seedRandomOptions(region);
+  });
+
+  afterAll(async () => {
+    await orm.close();
+    await app.close();
+  });
+
+  describe.each(BODY_ENCODINGS)('as %s', (encoding) => {
+    it('addRegionOption', async () => {
+      const response = await postOptions(userBot, region, CEST_OPTIONS, encoding);
+      expect(response.statusCode).toBe(200);
+      expect(response.headers['content-type']).toContain('application/json');
+      expect(await stored(region)).toEqual({
+        enable_report_button: true,
+        selected_report_reason_options: 1,
+        enable_report_reason_other: true,
+        enable_mediation_button: true,
+        region_pickup_rule_active: true,
+        region_pickup_rule_timespan: 7,
+        region_pickup_rule_limit: 4,
+        region_pickup_rule_limit_day: 2,
+        region_pickup_rule_inactive: 12,
+      });
+    });
+  });
+
+  describe('the web client (client/src/api/regions.js setRegionOptions)', () => {
+    const JSON_UTF8 = { 'content-type': 'application/json; charset=utf-8' };
+    /** The options page posts every key, one the API does not know among them. */
+    const PAGE = {
+      ...CEST_OPTIONS,
+      enableReportButton: false,
+      regionPickupRuleTimespan: 14,
+      enableAddressChangeNotification: true,
+    };
+
+    const save = (client: SignedInClient, regionId: number) =>
+      platformRequest(app, client, {
+        method: 'POST',
+        url: `/api/region/${regionId}/options`,
+        body: PAGE,
+        headers: JSON_UTF8,
+      });
+
+    it('stores every option for the ambassador of a region without delegate groups', async () => {
+      const response = await save(userBot, region);
+      expect(response.statusCode).toBe(200);
+      expect(await stored(region)).toMatchObject({
+        enable_report_button: false,
+        region_pickup_rule_timespan: 14,
+        region_pickup_rule_limit_day: 2,
+      });
+    });
+
+    it('stores every option for orga, who holds both duties everywhere', async () => {
+      const response = await save(await signInAs(app, await community.user(Role.Orga)), region);
+      expect(response.statusCode).toBe(200);
+      expect(await stored(region)).toMatchObject({
+        enable_report_button: false,
+        region_pickup_rule_timespan: 14,
+      });
+    });
+
+    it('stores the report options of the report group admin and skips the pickup rule', async () => {
+      const reportGroup = await community.region(
+        'Meldegruppe',
+        7,
+        region,
+        WorkGroupFunction.Report,
+      );
+      const reportAdmin = await community.user(Role.Foodsaver);
+      await community.addAdmin(reportGroup, reportAdmin);
+      const before = (await stored(region))!;
+      const response = await save(await signInAs(app, reportAdmin), region);
+      expect(response.statusCode).toBe(200);
+      expect(await stored(region)).toEqual({
+        ...before,
+        enable_report_button: false,
+        enable_mediation_button: true,
+        selected_report_reason_options: 1,
+        enable_report_reason_other: true,
+      });
+    });
+
+    it('refuses a foodsaver who holds neither duty and stores nothing', async () => {
+      const before = await stored(region);
+      const response = await save(
+        await signInAs(app, await community.user(Role.Foodsaver)),
+        region,
+      );
+      expect(response.statusCode).toBe(403);
+      expect(await stored(region)).toEqual(before);
+    });
+  });
+});
