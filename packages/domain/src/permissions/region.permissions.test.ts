@@ -7,7 +7,7 @@ import {
   holdsRegionOptionKey,
   regionOptionGroupsHeldBy,
 } from './region.permissions.ts';
-import { ALL_ROLES, NO_ROLE, forEveryActor } from './test-support/actor-matrix.ts';
+import { ALL_ROLES, forEveryActor } from './test-support/actor-matrix.ts';
 
 const neither = { holdsReportDuty: false, holdsStoresCoordinationDuty: false };
 const reportOnly = { holdsReportDuty: true, holdsStoresCoordinationDuty: false };
