@@ -11,6 +11,7 @@ interface Parameter {
 
 interface Operation {
   security?: unknown;
+  requestBody?: { content: Record<string, unknown> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
   tags?: string[];
   parameters?: Parameter[];
@@ -263,6 +264,24 @@ describe('the OpenAPI document and its documentation page', () => {
     const readStatus = document.paths['/api/conversations/{conversationId}/readStatus']?.post;
     const read = readStatus?.parameters?.find((parameter) => parameter.name === 'read');
     expect(JSON.stringify(read?.schema)).toMatch(/"0".*"1"/);
+  });
+
+  it('offers every request body as JSON and as a form, and 200 as the only success', () => {
+    let bodies = 0;
+    for (const [path, operations] of Object.entries(document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const successes = Object.keys(operation.responses ?? {}).filter((s) => s.startsWith('2'));
+        expect(successes, `${method} ${path}`).toEqual(['200']);
+        if (!operation.requestBody) continue;
+        bodies += 1;
+        expect(Object.keys(operation.requestBody.content), `${method} ${path}`).toEqual([
+          'application/json',
+          'application/x-www-form-urlencoded',
+        ]);
+      }
+    }
+    // Login, forum hide, message, chain, region options and banana.
+    expect(bodies).toBe(6);
   });
 
   it('every operation is tagged, so the documentation page groups it', () => {

@@ -1,0 +1,505 @@
+import { DEMO_PASSWORD, openOrm, type MikroORM, Role, WellKnownUnit } from '@foodshare/domain';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
+import Fastify from 'fastify';
+import { Type } from 'typebox';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { ApiApp } from '../app.ts';
+import { communityOf, type Community } from '../compat/community.ts';
+import {
+  BODY_ENCODINGS,
+  type BodyEncoding,
+  type PlatformCall,
+  platformRequest,
+} from '../compat/platform-client.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
+import { applyWireConventions } from './wire-conventions.ts';
+
+const ids = inject('demoIds');
+const JSON_UTF8 = { 'content-type': 'application/json; charset=utf-8' };
+const BANANA =
+  'Danke für die verlässliche Hilfe bei jeder einzelnen Abholung, auch bei Regen und Schnee! '
+    .repeat(2)
+    .slice(0, 120);
+
+type Body = NonNullable<PlatformCall['body']>;
+
+/** One route that takes a body, freshly set up for each call (hiding or giving works once). */
+interface BodyRoute {
+  name: string;
+  setup(): Promise<{
+    method: 'POST' | 'PATCH';
+    url: string;
+    /** May act. */
+    allowed: SignedInClient;
+    /** May not act: answered `refusedStatus` whatever the body. */
+    refused: SignedInClient;
+    refusedStatus: number;
+    /** A path naming nothing, answered one of `statuses` before the body is looked at. */
+    unknown: { url: string; statuses: number[]; client: SignedInClient };
+    valid: Body;
+    /** A key the route knows, with a value it refuses. */
+    invalid: Body;
+  }>;
+}
+
+describe('the wire conventions of the platform’s own clients', () => {
+  let app: ApiApp;
+  let orm: MikroORM;
+  let community: Community;
+  let orga: SignedInClient;
+  let dana: SignedInClient;
+  let bob: SignedInClient;
+
+  const call = (client: SignedInClient | null, request: PlatformCall) =>
+    platformRequest(app, client, request);
+
+  const routes: BodyRoute[] = [
+    {
+      name: 'PATCH /api/forum/post/{postId}/hide',
+      async setup() {
+        const postId = await community.forumPost(ids.forumThreadId, ids.users.carla);
+        return {
+          method: 'PATCH',
+          url: `/api/forum/post/${postId}/hide`,
+          allowed: dana,
+          refused: bob,
+          refusedStatus: 403,
+          unknown: { url: '/api/forum/post/999999/hide', statuses: [404], client: dana },
+          valid: { reason: 'Werbung' },
+          invalid: { reason: '' },
+        };
+      },
+    },
+    {
+      name: 'POST /api/conversations/{conversationId}/messages',
+      async setup() {
+        const [a, b] = [await community.user(Role.Foodsaver), await community.user(Role.Foodsaver)];
+        const conversation = await community.conversation([a, b]);
+        const outsider = await signInAs(app, await community.user(Role.Foodsaver));
+        return {
+          method: 'POST',
+          url: `/api/conversations/${conversation}/messages`,
+          allowed: await signInAs(app, a),
+          refused: outsider,
+          refusedStatus: 403,
+          // Whether a conversation exists is the conversation rules' business (the platform
+          // answers 403); here it only matters that the body is not judged first.
+          unknown: {
+            url: '/api/conversations/999999/messages',
+            statuses: [403, 404],
+            client: outsider,
+          },
+          valid: { body: 'Hallo zusammen' },
+          invalid: { body: '   ' },
+        };
+      },
+    },
+    {
+      name: 'PATCH /api/chains/{chainId}',
+      async setup() {
+        const chainId = await community.chain();
+        return {
+          method: 'PATCH',
+          url: `/api/chains/${chainId}`,
+          allowed: orga,
+          refused: bob,
+          refusedStatus: 403,
+          unknown: { url: '/api/chains/999999', statuses: [404], client: orga },
+          valid: { name: `Neue Kette ${chainId}`, allowPress: true, estimatedStoreCount: 12 },
+          invalid: { status: 9 },
+        };
+      },
+    },
+    {
+      name: 'POST /api/region/{regionId}/options',
+      async setup() {
+        const region = await community.region('Wirestadt');
+        const ambassador = await community.user(Role.Ambassador);
+        await community.addAdmin(region, ambassador);
+        return {
+          method: 'POST',
+          url: `/api/region/${region}/options`,
+          allowed: await signInAs(app, ambassador),
+          refused: bob,
+          refusedStatus: 403,
+          unknown: { url: '/api/region/999999/options', statuses: [404], client: orga },
+          valid: { enableReportButton: true, regionPickupRuleTimespan: 7 },
+          invalid: { regionPickupRuleTimespan: 99 },
+        };
+      },
+    },
+    {
+      name: 'POST /api/users/{recipientId}/bananas',
+      async setup() {
+        const recipient = await community.user(Role.Foodsaver);
+        const self = await signInAs(app, recipient);
+        return {
+          method: 'POST',
+          url: `/api/users/${recipient}/bananas`,
+          allowed: await signInAs(app, await community.user(Role.Foodsaver)),
+          // Nobody gives themself a banana.
+          refused: self,
+          refusedStatus: 403,
+          unknown: { url: '/api/users/999999/bananas', statuses: [404], client: self },
+          valid: { message: BANANA },
+          invalid: { message: 'b'.repeat(5001) },
+        };
+      },
+    },
+  ];
+
+  beforeAll(async () => {
+    const built = await buildTestApp();
+    app = built.app;
+    orm = await openOrm({ url: built.database.url });
+    community = communityOf(orm, 'wire');
+    orga = await signInAs(app, ids.users.orga);
+    dana = await signInAs(app, ids.users.dana);
+    bob = await signInAs(app, ids.users.bob);
+  });
+
+  afterAll(async () => {
+    await orm.close();
+    await app.close();
+  });
+
+  describe.each(routes)('$name', (route) => {
+    it.each(BODY_ENCODINGS)('answers 200 to a body sent as %s', async (encoding) => {
+      const { method, url, allowed, valid } = await route.setup();
+      const response = await call(allowed, { method, url, body: valid, encoding });
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
+    it.each(BODY_ENCODINGS)('ignores keys it does not know, sent as %s', async (encoding) => {
+      const { method, url, allowed, valid } = await route.setup();
+      const body = { ...valid, modificationDate: '2024-05-17 12:34:56', id: 'x', 'a\u0000b': 1 };
+      const response = await call(allowed, { method, url, body, encoding });
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
+    it.each(BODY_ENCODINGS)(
+      'still refuses a known key’s bad value, sent as %s',
+      async (encoding) => {
+        const { method, url, allowed, invalid } = await route.setup();
+        const response = await call(allowed, { method, url, body: invalid, encoding });
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+        const paths = response.json<{ errors: { path: string }[] }>().errors.map((e) => e.path);
+        expect(paths.some((path) => path.startsWith(`body/${Object.keys(invalid)[0]}`))).toBe(true);
+      },
+    );
+
+    it('answers an empty JSON body from a caller who may act with 400: it is no body', async () => {
+      const { method, url, allowed } = await route.setup();
+      const response = await call(allowed, { method, url, rawPayload: '', headers: JSON_UTF8 });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+
+    it('answers a body that is not JSON from a caller who may act with 400', async () => {
+      const { method, url, allowed } = await route.setup();
+      const response = await call(allowed, {
+        method,
+        url,
+        rawPayload: '{"x": ',
+        headers: JSON_UTF8,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'MALFORMED_BODY' });
+    });
+
+    describe('decides whether the caller may act before it judges the body', () => {
+      const bodies: [string, Partial<PlatformCall>][] = [
+        ['a known key with a bad value', {}],
+        ['no body', { rawPayload: '', headers: JSON_UTF8 }],
+        ['a body that is not JSON', { rawPayload: '{"x": ', headers: JSON_UTF8 }],
+        ['a form', { body: { x: '1' }, encoding: 'form' }],
+      ];
+
+      it.each(bodies)('401 without a session, with %s', async (_what, sent) => {
+        const { method, url, invalid } = await route.setup();
+        const response = await call(null, { method, url, body: invalid, ...sent });
+        expect(response.statusCode).toBe(401);
+      });
+
+      it.each(bodies)('404 or 403 for a path naming nothing, with %s', async (_what, sent) => {
+        const { method, unknown, invalid } = await route.setup();
+        const request = { method, url: unknown.url, body: invalid, ...sent };
+        const response = await call(unknown.client, request);
+        expect(unknown.statuses).toContain(response.statusCode);
+      });
+
+      it.each(bodies)('403 for a caller who may not act, with %s', async (_what, sent) => {
+        const { method, url, refused, refusedStatus, invalid } = await route.setup();
+        const response = await call(refused, { method, url, body: invalid, ...sent });
+        expect(response.statusCode).toBe(refusedStatus);
+      });
+    });
+  });
+
+  describe('an empty JSON body is no body', () => {
+    it('marks a conversation read (the web client’s readStatus call)', async () => {
+      const member = await community.user(Role.Foodsaver);
+      const conversation = await community.conversation([member]);
+      const response = await call(await signInAs(app, member), {
+        method: 'POST',
+        url: `/api/conversations/${conversation}/readStatus?read=1`,
+        rawPayload: '',
+        headers: JSON_UTF8,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ conversationId: conversation, hasUnread: false });
+    });
+
+    it('confirms a passed quiz (the web client’s confirmation call)', async () => {
+      const user = await community.user(Role.Foodsharer);
+      await community.sql(
+        `insert into quiz_sessions (user_id, quiz_id, status, started_at)
+         values (?, 1, 1, now() - interval '1 hour')`,
+        [user],
+      );
+      const response = await call(await signInAs(app, user), {
+        method: 'POST',
+        url: '/api/users/current/quiz-sessions/1/confirmation',
+        rawPayload: '',
+        headers: JSON_UTF8,
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      const rows = await community.sql<{ role: number }[]>('select role from users where id = ?', [
+        user,
+      ]);
+      expect(rows[0]!.role).toBe(Role.Foodsaver);
+    });
+
+    it('logs out, and a white-space body is no body either', async () => {
+      const response = await call(await signInAs(app, ids.users.bob), {
+        method: 'POST',
+        url: '/api/logout',
+        rawPayload: ' \n',
+        headers: JSON_UTF8,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({});
+    });
+
+    it('removes a banana with the `{}` body the web client’s remove() sends', async () => {
+      const [recipient, sender] = [
+        await community.user(Role.Foodsaver),
+        await community.user(Role.Foodsaver),
+      ];
+      await community.sql(
+        'insert into bananas (recipient_id, sender_id, message) values (?, ?, ?)',
+        [recipient, sender, BANANA],
+      );
+      const response = await call(await signInAs(app, recipient), {
+        method: 'DELETE',
+        url: `/api/users/${recipient}/bananas/${sender}`,
+        rawPayload: '{}',
+        headers: JSON_UTF8,
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({});
+    });
+  });
+
+  describe('forms, read as PHP reads them', () => {
+    const kamsOf = async (chainId: number) =>
+      (
+        await community.sql<{ user_id: number }[]>(
+          'select user_id from store_chain_kams where chain_id = ? order by user_id',
+          [chainId],
+        )
+      ).map((row) => row.user_id);
+
+    async function twoGroupMembers(): Promise<[number, number]> {
+      const members: number[] = [];
+      for (let i = 0; i < 2; i += 1) {
+        const member = await community.user(Role.Foodsaver);
+        await community.addMember(WellKnownUnit.StoreChainGroup, member);
+        members.push(member);
+      }
+      return [members[0]!, members[1]!];
+    }
+
+    const patchChain = (chainId: number, payload: string) =>
+      call(orga, {
+        method: 'PATCH',
+        url: `/api/chains/${chainId}`,
+        rawPayload: payload,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+
+    it.each([
+      ['indexed', (a: number, b: number) => `kams%5B0%5D=${a}&kams%5B1%5D=${b}`],
+      ['appended', (a: number, b: number) => `kams[]=${a}&kams[]=${b}`],
+    ])('takes an array of integers written %s', async (_how, form) => {
+      const chainId = await community.chain();
+      const [a, b] = await twoGroupMembers();
+      const response = await patchChain(chainId, form(a, b));
+      expect(response.statusCode, response.body).toBe(200);
+      expect(await kamsOf(chainId)).toEqual([a, b].sort((x, y) => x - y));
+    });
+
+    it.each([
+      ['1', true],
+      ['true', true],
+      ['0', false],
+      ['false', false],
+    ])('reads the boolean %s as %s and numbers from their digits', async (text, value) => {
+      const chainId = await community.chain();
+      await community.sql('update store_chains set allow_press = ? where id = ?', [
+        !value,
+        chainId,
+      ]);
+      const response = await patchChain(
+        chainId,
+        `allowPress=${text}&status=3&estimatedStoreCount=0042`,
+      );
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json().chain).toMatchObject({
+        allowPress: value,
+        status: 3,
+        estimatedStoreCount: 42,
+      });
+    });
+
+    it.each([
+      ['a boolean written yes', 'allowPress=yes', 'body/allowPress'],
+      ['a decimal for an integer', 'status=1.5', 'body/status'],
+      ['letters for an integer', 'estimatedStoreCount=viele', 'body/estimatedStoreCount'],
+      ['a single value for an array', 'kams=5', 'body/kams'],
+    ])('refuses %s with 400, naming the key', async (_what, form, path) => {
+      const chainId = await community.chain();
+      const response = await patchChain(chainId, form);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+      expect(JSON.stringify(response.json().errors)).toContain(path);
+    });
+
+    it('reads region options from 0/1 and numeric strings', async () => {
+      const region = await community.region('Formstadt');
+      const response = await call(orga, {
+        method: 'POST',
+        url: `/api/region/${region}/options`,
+        rawPayload:
+          'enableReportButton=1&enableMediationButton=0&regionPickupRuleActive=true' +
+          '&regionPickupRuleTimespan=7&regionPickupRuleLimit=4&regionPickupRuleLimitDay=2',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({
+        enableReportButton: true,
+        enableMediationButton: false,
+        regionPickupRuleActive: true,
+        regionPickupRuleTimespan: 7,
+        regionPickupRuleLimit: 4,
+        regionPickupRuleLimitDay: 2,
+      });
+    });
+
+    it('logs in with a form', async () => {
+      const response = await call(null, {
+        method: 'POST',
+        url: '/api/login',
+        body: { email: 'bob@example.org', password: DEMO_PASSWORD, rememberMe: false },
+        encoding: 'form',
+      });
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.json()).toMatchObject({ id: ids.users.bob });
+    });
+  });
+
+  describe('a JSON body is read as it is, never coerced', () => {
+    it.each<[string, () => Promise<{ url: string; method: 'PATCH' | 'POST'; body: Body }>]>([
+      [
+        'a number for a chain’s boolean',
+        async () => ({
+          method: 'PATCH',
+          url: `/api/chains/${await community.chain()}`,
+          body: { allowPress: 1 },
+        }),
+      ],
+      [
+        'a numeric string for a region option’s integer',
+        async () => ({
+          method: 'POST',
+          url: `/api/region/${await community.region('Jsonstadt')}/options`,
+          body: { regionPickupRuleTimespan: '7' },
+        }),
+      ],
+    ])('refuses %s', async (_what, make) => {
+      const { method, url, body } = await make();
+      const response = await call(orga, { method, url, body, encoding: 'json' });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+    });
+  });
+
+  it('keeps the domain’s 422 after the body’s shape: a banana under 100 characters', async () => {
+    const recipient = await community.user(Role.Foodsaver);
+    const sender = await signInAs(app, await community.user(Role.Foodsaver));
+    const url = `/api/users/${recipient}/bananas`;
+    for (const encoding of BODY_ENCODINGS satisfies readonly BodyEncoding[]) {
+      const response = await call(sender, {
+        method: 'POST',
+        url,
+        body: { message: 'Danke' },
+        encoding,
+      });
+      expect(response.statusCode).toBe(422);
+      expect(response.json()).toMatchObject({ code: 'BANANA_MESSAGE_TOO_SHORT' });
+    }
+    const self = await signInAs(app, recipient);
+    const own = await call(self, { method: 'POST', url, body: { message: 'Danke' } });
+    expect(own.statusCode).toBe(403);
+  });
+
+  it('answers other content types with 415', async () => {
+    const response = await call(dana, {
+      method: 'PATCH',
+      url: `/api/forum/post/${ids.visiblePostId}/hide`,
+      rawPayload: 'reason=x',
+      headers: { 'content-type': 'application/xml' },
+    });
+    expect(response.statusCode).toBe(415);
+  });
+
+  describe('every success is 200', () => {
+    it('in every response schema of every operation the document lists', async () => {
+      const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+        paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
+      }>();
+      const operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+        Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+      );
+      expect(operations.length).toBeGreaterThan(25);
+      for (const { path, method, operation } of operations) {
+        const successes = Object.keys(operation.responses).filter((status) =>
+          status.startsWith('2'),
+        );
+        expect(successes, `${method} ${path}`).toEqual(['200']);
+      }
+    });
+
+    it.each([['201'], ['204'], ['2XX']])(
+      'refuses to boot a route that declares %s',
+      async (status) => {
+        const bare = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler);
+        applyWireConventions(bare);
+        const boot = async () => {
+          await bare.register(async (scope) => {
+            scope.post(
+              '/thing',
+              { schema: { response: { [status]: Type.Object({}) } } },
+              () => ({}),
+            );
+          });
+          await bare.ready();
+        };
+        await expect(boot()).rejects.toThrow(/every success answers 200/);
+        await bare.close();
+      },
+    );
+  });
+});
