@@ -49,7 +49,7 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   // and the health checks stay outside.
   await app.register(async (api) => {
     requireSessionByDefault(api);
-    applyWireConventions(api);
+    applyWireConventions(api, config.BASE_URL);
     for (const feature of features) await api.register(feature, { prefix: '/api' });
   });
   return app;

@@ -398,6 +398,33 @@ describe('the wire conventions of the platform’s own clients', () => {
       });
     });
 
+    it.each([
+      ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
+      ['an Origin of another site', { origin: 'https://evil.example' }],
+    ])('refuses a form login a browser marks as from another site (%s)', async (_what, headers) => {
+      const response = await call(null, {
+        method: 'POST',
+        url: '/api/login',
+        body: { email: 'bob@example.org', password: DEMO_PASSWORD },
+        encoding: 'form',
+        headers,
+      });
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+      expect(response.headers['set-cookie']).toBeUndefined();
+    });
+
+    it('takes a form login from its own origin', async () => {
+      const response = await call(null, {
+        method: 'POST',
+        url: '/api/login',
+        body: { email: 'bob@example.org', password: DEMO_PASSWORD },
+        encoding: 'form',
+        headers: { origin: new URL(app.config.BASE_URL).origin, 'sec-fetch-site': 'same-origin' },
+      });
+      expect(response.statusCode, response.body).toBe(200);
+    });
+
     it('logs in with a form', async () => {
       const response = await call(null, {
         method: 'POST',
@@ -486,7 +513,7 @@ describe('the wire conventions of the platform’s own clients', () => {
       'refuses to boot a route that declares %s',
       async (status) => {
         const bare = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler);
-        applyWireConventions(bare);
+        applyWireConventions(bare, 'http://localhost:8080');
         const boot = async () => {
           await bare.register(async (scope) => {
             scope.post(

@@ -73,6 +73,37 @@ function acceptForms(instance: FastifyInstance): void {
   );
 }
 
+/**
+ * A form is what a page of another site can post without asking, and a route exempt from the
+ * CSRF header (login) has no token to stop it: a forged login would sign the victim in to the
+ * attacker's account. Browsers say where such a request comes from, so a form posted from
+ * another site is refused there; clients that are not browsers (the platform's API tests)
+ * send neither header.
+ */
+function refusingCrossSiteForms(publicOrigin: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    if (!isForm(request.headers['content-type'])) return;
+    const { origin } = request.headers;
+    const crossSite =
+      request.headers['sec-fetch-site'] === 'cross-site' ||
+      (origin !== undefined && origin !== publicOrigin);
+    if (crossSite) {
+      throw Problem.forbidden('CSRF_FAILED', 'A form from another site may not do this.');
+    }
+  };
+}
+
+function isForm(contentType: string | undefined): boolean {
+  return contentType?.split(';')[0]?.trim().toLowerCase() === FORM_CONTENT_TYPE;
+}
+
+function guardCsrfExemptRoute(route: RouteOptions, publicOrigin: string): void {
+  if (route.config?.csrf !== false) return;
+  const own = route.preHandler;
+  const hooks = own === undefined ? [] : Array.isArray(own) ? own : [own];
+  route.preHandler = [refusingCrossSiteForms(publicOrigin), ...hooks];
+}
+
 /** The platform's clients treat every success as 200; a route that says otherwise must not boot. */
 function refuseSuccessOtherThan200(route: RouteOptions): void {
   const statuses = Object.keys(route.schema?.response ?? {});
@@ -109,12 +140,14 @@ function deferBodyValidation(instance: FastifyInstance, route: RouteOptions): vo
  * every success, an empty JSON body is no body, forms are read like JSON, unknown body keys
  * are ignored, and the body is judged only after the caller's permission (`bodyOf`).
  */
-export function applyWireConventions(instance: FastifyInstance): void {
+export function applyWireConventions(instance: FastifyInstance, publicUrl: string): void {
+  const publicOrigin = new URL(publicUrl).origin;
   acceptEmptyJson(instance);
   acceptForms(instance);
   instance.addHook('onRoute', function (this: FastifyInstance, route) {
     refuseSuccessOtherThan200(route);
     deferBodyValidation(this, route);
+    guardCsrfExemptRoute(route, publicOrigin);
   });
 }
 
