@@ -92,7 +92,7 @@ describe('pnpm start', () => {
       method: 'POST',
       headers: { cookie: cookieHeader, 'x-csrf-token': csrf ?? '' },
     });
-    expect(logout.status).toBe(204);
+    expect(logout.status).toBe(200);
     const after = await fetch(`${origin}/api/users/current`, { headers: { cookie: cookieHeader } });
     expect(after.status).toBe(401);
   });
