@@ -11,8 +11,11 @@ import {
   trimSpace,
   type UserStub,
 } from '@foodshare/schemas';
-import { Problem } from '@foodshare/server-kit';
-import { loadConversationFacts, notAMember } from './conversation-access.ts';
+import {
+  loadConversationFacts,
+  lockConversationForSend,
+  notAMember,
+} from './conversation-access.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
@@ -28,52 +31,46 @@ function messageOf(row: MessageRow): Message {
   return { id: row.id, body: row.body, sentAt: isoTimestamp(row.sent_at), authorId: row.author_id };
 }
 
-export interface SentMessage {
-  message: Message;
-  /** false when a `clientKey` named a message this sender had stored already. */
-  created: boolean;
-}
-
 /**
  * Stores the message and marks the conversation unread for every other member and read for
  * the sender, in one transaction: a failure leaves neither a message nobody is told about nor
- * an unread mark without a message.
+ * an unread mark without a message. A `clientKey` this sender used in this conversation before
+ * names a message already stored: that message is the answer, whatever body came this time
+ * (the client is retrying a send whose answer it lost).
  */
 export function sendMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
   input: MessageBody,
-): Promise<SentMessage> {
+): Promise<Message> {
   return em.transactional(async (tx) => {
-    const facts = await loadConversationFacts(tx, actor, conversationId);
+    const facts = await lockConversationForSend(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
-    const body = trimSpace(input.body);
     const clientKey = input.clientKey ?? null;
-    // The unique (conversation, author, client key) constraint makes a retry race-safe: the
-    // second insert waits for the first and then does nothing.
+    if (clientKey !== null) {
+      const stored = await storedMessage(tx, actor, conversationId, clientKey);
+      if (stored) return stored;
+    }
+    // Sends to this conversation are serialised by the lock above, so a repeated key cannot
+    // race past the look-up; the unique (conversation, author, client key) constraint stays
+    // the last word all the same.
     const inserted = await tx.execute<MessageRow[]>(
       `insert into messages (conversation_id, author_id, body, client_key)
        values (?, ?, ?, ?)
-       on conflict (conversation_id, author_id, client_key) do nothing
        returning id, body, sent_at, author_id`,
-      [conversationId, actor.id, body, clientKey],
+      [conversationId, actor.id, trimSpace(input.body), clientKey],
     );
-    const row = inserted[0];
-    if (!row)
-      return {
-        message: await storedMessage(tx, actor, conversationId, clientKey, body),
-        created: false,
-      };
+    // Only rows that change: the sender's read time, and members not yet marked unread.
     await tx.execute(
       `update conversation_members
           set unread = (user_id <> ?),
               -- now() is the transaction's start: the sent_at the insert stored.
               last_read_at = case when user_id = ? then now() else last_read_at end
-        where conversation_id = ?`,
-      [actor.id, actor.id, conversationId],
+        where conversation_id = ? and (user_id = ? or not unread)`,
+      [actor.id, actor.id, conversationId, actor.id],
     );
-    return { message: messageOf(row), created: true };
+    return messageOf(inserted[0]!);
   });
 }
 
@@ -81,25 +78,14 @@ async function storedMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
-  clientKey: string | null,
-  body: string,
-): Promise<Message> {
+  clientKey: string,
+): Promise<Message | undefined> {
   const rows = await em.execute<MessageRow[]>(
     `select id, body, sent_at, author_id from messages
       where conversation_id = ? and author_id = ? and client_key = ?`,
     [conversationId, actor.id, clientKey],
   );
-  const row = rows[0];
-  // Only a clientKey can make the insert do nothing, and then its row exists.
-  if (!row) throw new Error('the message with this client key disappeared');
-  // The same key with another text is a client bug; answering with the old message would lose the new one.
-  if (row.body !== body) {
-    throw Problem.conflict(
-      'CLIENT_KEY_REUSED',
-      'You sent another message with this clientKey to this conversation already.',
-    );
-  }
-  return messageOf(row);
+  return rows[0] && messageOf(rows[0]);
 }
 
 interface ListedMessageRow extends Omit<MessageRow, 'author_id'> {
