@@ -28,7 +28,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: RecipientIdParamsSchema,
         body: BananaBodySchema,
         response: {
-          201: BananaSchema,
+          200: BananaSchema,
           400: ProblemSchema,
           401: ProblemSchema,
           403: ProblemSchema,
@@ -37,12 +37,11 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const recipientId = parseIdParam(request.params.recipientId);
       if (recipientId === undefined) throw Problem.notFound('There is no user with this id.');
       const actor = await requireActor(request);
-      const banana = await giveBanana(request.em, actor, recipientId, request.body.message);
-      return reply.status(201).send(banana);
+      return giveBanana(request.em, actor, recipientId, request.body.message);
     },
   );
 
@@ -52,10 +51,10 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('recipientId', 'senderId'),
       schema: {
         tags,
-        summary: 'Remove a banana (its recipient, its sender, or IT support); 204',
+        summary: 'Remove a banana (its recipient, its sender, or IT support); 200 without a body',
         params: BananaParamsSchema,
         response: {
-          204: Type.Null(),
+          200: Type.Null({ description: 'No body' }),
           401: ProblemSchema,
           403: ProblemSchema,
           404: ProblemSchema,
@@ -65,7 +64,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { recipientId, senderId } = request.params;
       await deleteBanana(request.em, await requireActor(request), recipientId, senderId);
-      return reply.status(204).send(null);
+      return reply.status(200).send();
     },
   );
 
