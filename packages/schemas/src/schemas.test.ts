@@ -904,8 +904,9 @@ const examples: Record<string, Examples> = {
   },
   ReadStatusQuery: {
     schema: ReadStatusQuerySchema,
-    valid: [{}, { read: '0' }, { read: '1' }],
-    invalid: [{ why: 'read 2', value: { read: '2' } }],
+    // Only `1` reads; anything else marks unread, so any text is a valid `read`.
+    valid: [{}, { read: '0' }, { read: '1' }, { read: '2' }, { read: '' }],
+    invalid: [{ why: 'read an object', value: { read: { x: 1 } } }],
   },
   PositiveIdParams: {
     schema: ChainIdParamsSchema,
