@@ -54,7 +54,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Remove a banana (its recipient, its sender, or IT support); 200 without a body',
         params: BananaParamsSchema,
         response: {
-          200: Type.Null({ description: 'No body' }),
+          200: Type.Null({ description: 'No body (JSON null)' }),
           401: ProblemSchema,
           403: ProblemSchema,
           404: ProblemSchema,
@@ -64,7 +64,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { recipientId, senderId } = request.params;
       await deleteBanana(request.em, await requireActor(request), recipientId, senderId);
-      return reply.status(200).send();
+      return reply.status(200).send(null);
     },
   );
 
