@@ -51,7 +51,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('recipientId', 'senderId'),
       schema: {
         tags,
-        summary: 'Remove a banana (its recipient, its sender, or IT support); 200 without a body',
+        summary: 'Remove a banana (its recipient, its sender, or IT support); 200 with null',
         params: BananaParamsSchema,
         response: {
           200: Type.Null({ description: 'No body (JSON null)' }),
