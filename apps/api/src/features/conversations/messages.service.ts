@@ -53,22 +53,24 @@ export function sendMessage(
       if (stored) return stored;
     }
     // Sends to this conversation are serialised by the lock above, so a repeated key cannot
-    // race past the look-up; the unique (conversation, author, client key) constraint stays
-    // the last word all the same.
+    // race past the look-up, and clock_timestamp() (not the transaction's start, which may
+    // precede a send that got the lock first) makes sent_at follow the order of the sends.
+    // Only member rows that change are written: the sender's read time, and members not yet
+    // marked unread.
     const inserted = await tx.execute<MessageRow[]>(
-      `insert into messages (conversation_id, author_id, body, client_key)
-       values (?, ?, ?, ?)
-       returning id, body, sent_at, author_id`,
-      [conversationId, actor.id, trimSpace(input.body), clientKey],
-    );
-    // Only rows that change: the sender's read time, and members not yet marked unread.
-    await tx.execute(
-      `update conversation_members
-          set unread = (user_id <> ?),
-              -- now() is the transaction's start: the sent_at the insert stored.
-              last_read_at = case when user_id = ? then now() else last_read_at end
-        where conversation_id = ? and (user_id = ? or not unread)`,
-      [actor.id, actor.id, conversationId, actor.id],
+      `with sent as (
+         insert into messages (conversation_id, author_id, body, client_key, sent_at)
+         values (?, ?, ?, ?, clock_timestamp())
+         returning id, body, sent_at, author_id),
+       marked as (
+         update conversation_members m
+            set unread = (m.user_id <> sent.author_id),
+                last_read_at = case when m.user_id = sent.author_id then sent.sent_at
+                                    else m.last_read_at end
+           from sent
+          where m.conversation_id = ? and (m.user_id = sent.author_id or not m.unread))
+       select id, body, sent_at, author_id from sent`,
+      [conversationId, actor.id, trimSpace(input.body), clientKey, conversationId],
     );
     return messageOf(inserted[0]!);
   });

@@ -71,6 +71,16 @@ describe('parallel sends to one conversation', () => {
     );
     expect(Number(stored!.count)).toBe(SENDERS * SENDS_PER_SENDER);
     expect(Number(stored!.distinct_bodies)).toBe(SENDERS * SENDS_PER_SENDER);
+    // The sends were stored one after the other: sent_at follows the ids, so "newest first"
+    // is the order in which they happened.
+    const [outOfOrder] = await sql<{ count: string }[]>(
+      `select count(*) as count from (
+         select sent_at < lag(sent_at) over (order by id) as earlier
+           from messages where conversation_id = ?) ordered
+        where earlier`,
+      [conversationId],
+    );
+    expect(Number(outOfOrder!.count)).toBe(0);
     // The last send left its sender read and everybody else unread.
     const [last] = await sql<{ author_id: number }[]>(
       `select author_id from messages where conversation_id = ?
