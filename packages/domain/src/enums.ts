@@ -140,5 +140,17 @@ export const ReportStatusPresets = [
 export const ReportConsequence = ['warning', 'yellow_card', 'yellow_red_card', 'red_card'] as const;
 export type ReportConsequence = (typeof ReportConsequence)[number];
 
+/**
+ * A report's status and consequence are stored and served as the reference platform's
+ * translation keys, which its web client shows through its translations.
+ */
+export const reportStatusKey = (preset: (typeof ReportStatusPresets)[number]) =>
+  `reports.statuses.${preset}` as const;
+export const reportConsequenceKey = (consequence: ReportConsequence) =>
+  `reports.consequences.${consequence}` as const;
+export type ReportConsequenceKey = ReturnType<typeof reportConsequenceKey>;
+export const ReportConsequenceKeys: readonly ReportConsequenceKey[] =
+  ReportConsequence.map(reportConsequenceKey);
+
 export const EventInvitationStatus = ['invited', 'accepted', 'maybe', 'wont_join'] as const;
 export type EventInvitationStatus = (typeof EventInvitationStatus)[number];

@@ -114,8 +114,9 @@ export type ChainIdParams = Static<typeof ChainIdParamsSchema>;
 export const ReadStatusQuerySchema = Type.Object(
   {
     read: Type.Optional(
-      Type.Union([Type.Literal('0'), Type.Literal('1')], {
-        description: '1 marks the conversation read, 0 unread',
+      Type.String({
+        description: '1 marks the conversation read; any other value, or none, unread',
+        examples: ['1', '0'],
       }),
     ),
   },

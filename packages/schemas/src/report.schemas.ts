@@ -2,23 +2,24 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Id, Nullable } from './common.schemas.ts';
 import { ReportUserSchema } from './user.schemas.ts';
 
+/** The report team's usual statuses, as the translation keys the platform stores. */
 export const REPORT_STATUS_PRESETS = [
-  'to_do',
-  'in_progress',
-  'handed_over',
-  'mediation',
-  'follow_up_user',
-  'reminder',
-  'completed',
-  'deleted',
+  'reports.statuses.to_do',
+  'reports.statuses.in_progress',
+  'reports.statuses.handed_over',
+  'reports.statuses.mediation',
+  'reports.statuses.follow_up_user',
+  'reports.statuses.reminder',
+  'reports.statuses.completed',
+  'reports.statuses.deleted',
 ] as const;
 
 export const ReportConsequenceSchema = Type.Union(
   [
-    Type.Literal('warning'),
-    Type.Literal('yellow_card'),
-    Type.Literal('yellow_red_card'),
-    Type.Literal('red_card'),
+    Type.Literal('reports.consequences.warning'),
+    Type.Literal('reports.consequences.yellow_card'),
+    Type.Literal('reports.consequences.yellow_red_card'),
+    Type.Literal('reports.consequences.red_card'),
   ],
   { title: 'ReportConsequence' },
 );
@@ -34,8 +35,8 @@ export const ReportSchema = Type.Object(
     reporter: Nullable(ReportUserSchema),
     reported: ReportUserSchema,
     forumThreadId: Nullable(Id()),
-    // Free text on the reference platform; the presets are what the report team usually picks.
-    status: Type.String({ examples: [...REPORT_STATUS_PRESETS] }),
+    // A translation key, or free text on the reference platform; null until the team sets one.
+    status: Nullable(Type.String({ examples: [...REPORT_STATUS_PRESETS] })),
     consequence: Nullable(ReportConsequenceSchema),
     reminderAt: Nullable(DateTime()),
     reportedRegionId: Nullable(Id()),

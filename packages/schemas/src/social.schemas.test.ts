@@ -88,7 +88,7 @@ const cases: [string, TSchema, unknown[], unknown[]][] = [
         reporter: null,
         reported: reportUser,
         forumThreadId: null,
-        status: 'to_do',
+        status: 'reports.statuses.to_do',
         consequence: null,
         reminderAt: null,
         reportedRegionId: null,

@@ -1,5 +1,6 @@
 import { BananaEntity } from '../entities/banana.entity.ts';
 import { ReportEntity } from '../entities/report.entity.ts';
+import { reportConsequenceKey, reportStatusKey } from '../enums.ts';
 import type { Store } from '../entities/store.entity.ts';
 import type { User } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
@@ -28,8 +29,8 @@ function createReports(em: EntityManager, clock: DemoClock, users: DemoUsers, st
     reason: 'Unzuverlässig bei Abholungen',
     message:
       'Bob hat sich zweimal für eine Abholung eingetragen und ist ohne Absage nicht erschienen. Die Filiale musste die Ware wegwerfen.',
-    status: 'in_progress',
-    consequence: 'warning',
+    status: reportStatusKey('in_progress'),
+    consequence: reportConsequenceKey('warning'),
     reportedAt: ago(20),
     reminderAt: ahead(10),
     reportedRegion: DemoRegionId.Beispieldorf,
@@ -39,7 +40,7 @@ function createReports(em: EntityManager, clock: DemoClock, users: DemoUsers, st
     reported: bob,
     reason: 'Umgangston',
     message: 'Bob war beim letzten Treffen am Fairteiler unfreundlich zu einer neuen Foodsharerin.',
-    status: 'to_do',
+    status: reportStatusKey('to_do'),
     reportedAt: ago(3),
     reportedRegion: DemoRegionId.Beispieldorf,
   });

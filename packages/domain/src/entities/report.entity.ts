@@ -1,5 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
-import type { ReportConsequence } from '../enums.ts';
+import { type ReportConsequenceKey, ReportConsequenceKeys } from '../enums.ts';
 import { identityId } from './columns.ts';
 import { ForumThreadEntity } from './forum.entity.ts';
 import { RegionEntity } from './region.entity.ts';
@@ -17,13 +17,14 @@ export const ReportEntity = defineEntity({
     store: () => p.manyToOne(StoreEntity).ref().nullable().deleteRule('set null').index(),
     message: p.text().default(''),
     reason: p.text().default(''),
-    // Free text with presets (ReportStatusPresets), so no check.
-    status: p.text().default('to_do'),
+    // A translation key (`reports.statuses.` + a preset) or free text, so no check; null until
+    // the report team sets one.
+    status: p.text().nullable(),
     consequence: p
       .text()
-      .$type<ReportConsequence>()
+      .$type<ReportConsequenceKey>()
       .nullable()
-      .check("consequence in ('warning', 'yellow_card', 'yellow_red_card', 'red_card')"),
+      .check(`consequence in (${ReportConsequenceKeys.map((key) => `'${key}'`).join(', ')})`),
     reportedAt: p.datetime().defaultRaw('now()'),
     reminderAt: p.datetime().nullable(),
     forumThread: () => p.manyToOne(ForumThreadEntity).ref().nullable().deleteRule('set null'),

@@ -49,7 +49,12 @@ describe('mayConfirmQuiz', () => {
     [
       'non-confirmable quiz not passed',
       { quizId: 3, quizExists: true, lastSessionStatus: QuizSessionStatus.Failed },
-      'QUIZ_NOT_CONFIRMABLE',
+      'QUIZ_NOT_PASSED',
+    ],
+    [
+      'non-confirmable quiz never taken',
+      { quizId: 3, quizExists: true, lastSessionStatus: null },
+      'QUIZ_NOT_PASSED',
     ],
   ];
   const table = cases.flatMap(([label, facts, expected]) =>

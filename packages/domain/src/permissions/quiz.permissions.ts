@@ -21,14 +21,17 @@ export function confirmableQuizRole(quizId: number): Role | undefined {
   return Object.hasOwn(CONFIRMABLE_QUIZ_ROLES, quizId) ? CONFIRMABLE_QUIZ_ROLES[quizId] : undefined;
 }
 
-/** Checked in this order: an unknown quiz is 404, a quiz granting no role 400, not passed 403. */
+/**
+ * Checked in this order: an unknown quiz is 404, a latest session that is not a passed one 403,
+ * a quiz granting no role 400 (only a passed session gets as far as asking what it grants).
+ */
 export function mayConfirmQuiz(
   _actor: Actor,
   facts: QuizConfirmationFacts,
 ): Decision<QuizConfirmationRefusal> {
   if (!facts.quizExists) return refuse('QUIZ_NOT_FOUND');
-  if (confirmableQuizRole(facts.quizId) === undefined) return refuse('QUIZ_NOT_CONFIRMABLE');
   if (facts.lastSessionStatus !== QuizSessionStatus.Passed) return refuse('QUIZ_NOT_PASSED');
+  if (confirmableQuizRole(facts.quizId) === undefined) return refuse('QUIZ_NOT_CONFIRMABLE');
   return allow;
 }
 

@@ -296,10 +296,19 @@ describe('bananas: give, remove and list', () => {
       expect(again.json()).toMatchObject({ code: 'NOT_FOUND' });
     });
 
-    it('answers 404 when there is no such banana, before any permission check', async () => {
+    it('answers 403 to a stranger before looking for the banana', async () => {
       // The path names the recipient first: kim never gave dana a banana.
       const response = await remove(await as('carla'), ids.users.kim, ids.users.dana);
-      expect(response.statusCode).toBe(404);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toMatchObject({ code: 'BANANA_DELETE_FORBIDDEN' });
+    });
+
+    it('answers 404 to the recipient, the sender and IT support when there is no such banana', async () => {
+      for (const name of ['kim', 'dana', 'orga'] as const) {
+        const response = await remove(await as(name), ids.users.kim, ids.users.dana);
+        expect(response.statusCode).toBe(404);
+        expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
+      }
     });
 
     it('needs a session and the CSRF token', async () => {

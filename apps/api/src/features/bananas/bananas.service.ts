@@ -79,25 +79,25 @@ export async function giveBanana(
   return { message: text, user: facts.sender, time: isoTimestamp(row.created_at) };
 }
 
-/** 404 when there is no such banana, 403 unless recipient, sender or IT support admin. */
+/**
+ * 403 unless the caller is the recipient, the sender or an IT support admin, decided before
+ * looking for the banana (so nobody else learns who gave whom one); then 404 if there is none.
+ */
 export async function deleteBanana(
   em: EntityManager,
   actor: Actor,
   recipientId: number,
   senderId: number,
 ): Promise<void> {
-  const rows = await em.execute<{ banana_exists: boolean; is_it_support_admin: boolean }[]>(
-    `select exists (select 1 from bananas where recipient_id = ? and sender_id = ?) as banana_exists,
-            exists (select 1 from region_admins where region_id = ? and user_id = ?)
+  const rows = await em.execute<{ is_it_support_admin: boolean }[]>(
+    `select exists (select 1 from region_admins where region_id = ? and user_id = ?)
               as is_it_support_admin`,
-    [recipientId, senderId, WellKnownUnit.ItSupport, actor.id],
+    [WellKnownUnit.ItSupport, actor.id],
   );
-  const facts = rows[0];
-  if (!facts?.banana_exists) throw Problem.notFound('There is no such banana.');
   const allowed = mayDeleteBanana(actor, {
     recipientId,
     senderId,
-    isItSupportAdmin: facts.is_it_support_admin,
+    isItSupportAdmin: rows[0]?.is_it_support_admin ?? false,
   });
   if (!allowed) {
     throw Problem.forbidden(

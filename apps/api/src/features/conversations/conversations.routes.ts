@@ -31,17 +31,16 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Send a message (members only); a repeated clientKey returns the stored one',
+        summary: 'Send a message (members only); a repeated clientKey answers the stored message',
         params: ConversationIdParamsSchema,
         body: MessageBodySchema,
-        response: { 200: MessageSchema, ...problems, 409: ProblemSchema },
+        response: { 200: MessageSchema, ...problems },
       },
     },
     async (request) => {
       const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
-      const sent = await sendMessage(request.em, actor, conversationId, bodyOf(request));
-      return sent.message;
+      return sendMessage(request.em, actor, conversationId, bodyOf(request));
     },
   );
 
@@ -68,7 +67,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Mark the conversation read (read=1, the default) or unread (read=0) for yourself',
+        summary:
+          'Mark the conversation read (read=1) or unread (anything else, or no read) for yourself',
         params: ConversationIdParamsSchema,
         querystring: ReadStatusQuerySchema,
         response: { 200: ConversationReadStateSchema, ...problems },
@@ -77,8 +77,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
-      // SPEC.md gives `read` the default null; opening a conversation is what marks it read.
-      const read = request.query.read !== '0';
+      // As on the reference platform: only `1` reads; a missing or other value is unread.
+      const read = request.query.read === '1';
       return setReadStatus(request.em, actor, conversationId, read);
     },
   );

@@ -5,7 +5,6 @@ import {
   mayReadConversation,
 } from '@foodshare/domain';
 import type { Conversation, ConversationReadState, UserStub } from '@foodshare/schemas';
-import { Problem } from '@foodshare/server-kit';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
@@ -38,8 +37,10 @@ export async function getConversation(
     [actor.id, conversationId],
   );
   const row = rows[0];
-  if (!row) throw Problem.notFound('There is no conversation with this id.');
-  if (!mayReadConversation(actor, { isConversationMember: row.is_member })) throw notAMember();
+  // An unknown conversation has no members: the same 403, so ids reveal nothing.
+  if (!row || !mayReadConversation(actor, { isConversationMember: row.is_member })) {
+    throw notAMember();
+  }
   return {
     id: row.id,
     name: row.name,

@@ -11,8 +11,11 @@ import {
   trimSpace,
   type UserStub,
 } from '@foodshare/schemas';
-import { Problem } from '@foodshare/server-kit';
-import { loadConversationFacts, notAMember } from './conversation-access.ts';
+import {
+  loadConversationFacts,
+  lockConversationForSend,
+  notAMember,
+} from './conversation-access.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
@@ -29,53 +32,49 @@ function messageOf(row: MessageRow): Message {
   return { id: row.id, body: row.body, sentAt: isoTimestamp(row.sent_at), authorId: row.author_id };
 }
 
-export interface SentMessage {
-  message: Message;
-  /** false when a `clientKey` named a message this sender had stored already. */
-  created: boolean;
-}
-
 /**
  * Stores the message and marks the conversation unread for every other member and read for
  * the sender, in one transaction: a failure leaves neither a message nobody is told about nor
- * an unread mark without a message.
+ * an unread mark without a message. A `clientKey` this sender used in this conversation before
+ * names a message already stored: that message is the answer, whatever body came this time
+ * (the client is retrying a send whose answer it lost).
  */
 export function sendMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
   pending: PendingBody<MessageBody>,
-): Promise<SentMessage> {
+): Promise<Message> {
   return em.transactional(async (tx) => {
-    const facts = await loadConversationFacts(tx, actor, conversationId);
+    const facts = await lockConversationForSend(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
     const input = pending.validate();
-    const body = trimSpace(input.body);
     const clientKey = input.clientKey ?? null;
-    // The unique (conversation, author, client key) constraint makes a retry race-safe: the
-    // second insert waits for the first and then does nothing.
+    if (clientKey !== null) {
+      const stored = await storedMessage(tx, actor, conversationId, clientKey);
+      if (stored) return stored;
+    }
+    // Sends to this conversation are serialised by the lock above, so a repeated key cannot
+    // race past the look-up, and clock_timestamp() (not the transaction's start, which may
+    // precede a send that got the lock first) makes sent_at follow the order of the sends.
+    // Only member rows that change are written: the sender's read time, and members not yet
+    // marked unread.
     const inserted = await tx.execute<MessageRow[]>(
-      `insert into messages (conversation_id, author_id, body, client_key)
-       values (?, ?, ?, ?)
-       on conflict (conversation_id, author_id, client_key) do nothing
-       returning id, body, sent_at, author_id`,
-      [conversationId, actor.id, body, clientKey],
+      `with sent as (
+         insert into messages (conversation_id, author_id, body, client_key, sent_at)
+         values (?, ?, ?, ?, clock_timestamp())
+         returning id, body, sent_at, author_id),
+       marked as (
+         update conversation_members m
+            set unread = (m.user_id <> sent.author_id),
+                last_read_at = case when m.user_id = sent.author_id then sent.sent_at
+                                    else m.last_read_at end
+           from sent
+          where m.conversation_id = ? and (m.user_id = sent.author_id or not m.unread))
+       select id, body, sent_at, author_id from sent`,
+      [conversationId, actor.id, trimSpace(input.body), clientKey, conversationId],
     );
-    const row = inserted[0];
-    if (!row)
-      return {
-        message: await storedMessage(tx, actor, conversationId, clientKey, body),
-        created: false,
-      };
-    await tx.execute(
-      `update conversation_members
-          set unread = (user_id <> ?),
-              -- now() is the transaction's start: the sent_at the insert stored.
-              last_read_at = case when user_id = ? then now() else last_read_at end
-        where conversation_id = ?`,
-      [actor.id, actor.id, conversationId],
-    );
-    return { message: messageOf(row), created: true };
+    return messageOf(inserted[0]!);
   });
 }
 
@@ -83,25 +82,14 @@ async function storedMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
-  clientKey: string | null,
-  body: string,
-): Promise<Message> {
+  clientKey: string,
+): Promise<Message | undefined> {
   const rows = await em.execute<MessageRow[]>(
     `select id, body, sent_at, author_id from messages
       where conversation_id = ? and author_id = ? and client_key = ?`,
     [conversationId, actor.id, clientKey],
   );
-  const row = rows[0];
-  // Only a clientKey can make the insert do nothing, and then its row exists.
-  if (!row) throw new Error('the message with this client key disappeared');
-  // The same key with another text is a client bug; answering with the old message would lose the new one.
-  if (row.body !== body) {
-    throw Problem.conflict(
-      'CLIENT_KEY_REUSED',
-      'You sent another message with this clientKey to this conversation already.',
-    );
-  }
-  return messageOf(row);
+  return rows[0] && messageOf(rows[0]);
 }
 
 interface ListedMessageRow extends Omit<MessageRow, 'author_id'> {

@@ -121,10 +121,19 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect(await roleOf(ids.users.dana)).toBe(3);
   });
 
-  it('answers 400 for the ambassador quiz, which grants no role to confirm', async () => {
-    const response = await confirm(await signInAs(app, ids.users.dana), 3);
+  it('answers 400 for a passed ambassador quiz, which grants no role to confirm', async () => {
+    const userId = await userWithSessions(1, 3, [PASSED]);
+    const response = await confirm(await signInAs(app, userId), 3);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ status: 400, code: 'QUIZ_NOT_CONFIRMABLE' });
+    expect(await roleOf(userId)).toBe(1);
+  });
+
+  it('answers 403 before 400: a failed ambassador quiz is not a passed one', async () => {
+    const userId = await userWithSessions(1, 3, [FAILED]);
+    const response = await confirm(await signInAs(app, userId), 3);
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
   });
 
   it.each([

@@ -6,11 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { countQueries } from '../../test-support/query-budget.ts';
-import {
-  expectPagesOf,
-  INVALID_PAGE_QUERIES,
-  VALID_PAGE_QUERIES,
-} from '../../test-support/paging.ts';
+import { INVALID_PAGE_QUERIES, VALID_PAGE_QUERIES } from '../../test-support/paging.ts';
 
 const ids = inject('demoIds');
 
@@ -94,7 +90,7 @@ describe('GET /api/users/{userId}/reports', () => {
         },
         reported: bob,
         forumThreadId: null,
-        status: 'to_do',
+        status: 'reports.statuses.to_do',
         consequence: null,
         reminderAt: null,
         reportedRegionId: 4,
@@ -115,8 +111,8 @@ describe('GET /api/users/{userId}/reports', () => {
         },
         reported: bob,
         forumThreadId: null,
-        status: 'in_progress',
-        consequence: 'warning',
+        status: 'reports.statuses.in_progress',
+        consequence: 'reports.consequences.warning',
         reminderAt: expect.stringMatching(ISO),
         reportedRegionId: 4,
       },
@@ -187,7 +183,7 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(queries).toBe(2);
   });
 
-  it('pages with limit and offset, newest first, 100 by default', async () => {
+  it('gives all of them by default, and pages with limit and offset, newest first', async () => {
     const reported = await createUser();
     const reporter = await createUser();
     // The n-th report is n days old: newest first is the order of the ids.
@@ -209,7 +205,50 @@ describe('GET /api/users/{userId}/reports', () => {
       expect(response.statusCode).toBe(200);
       return response.json<ReportList>().map((item) => item.id);
     };
-    await expectPagesOf(all, page);
+    expect(await page('')).toEqual(all);
+    expect(await page('limit=2')).toEqual(all.slice(0, 2));
+    expect(await page('limit=2&offset=99')).toEqual(all.slice(99, 101));
+    expect(await page('offset=100')).toEqual(all.slice(100));
+    expect(await page('offset=101')).toEqual([]);
+  });
+
+  it('serves a report without a status with status null, and free text as it is', async () => {
+    const reported = await createUser();
+    const untriaged = await report(reported, await createUser(), 2);
+    const custom = await report(reported, await createUser(), 1);
+    await sql(`update reports set status = 'Warten auf Rückmeldung' where id = ?`, [custom]);
+    const response = await reports(await as('orga'), reported);
+    expect(response.statusCode).toBe(200);
+    expect(Value.Check(ReportListSchema, response.json())).toBe(true);
+    expect(response.json()).toMatchObject([
+      { id: custom, status: 'Warten auf Rückmeldung', consequence: null },
+      { id: untriaged, status: null, consequence: null },
+    ]);
+  });
+
+  it.each([['warning'], ['yellow_card'], ['yellow_red_card'], ['red_card']])(
+    'serves the consequence %s as its translation key',
+    async (consequence) => {
+      const reported = await createUser();
+      const id = await report(reported, await createUser());
+      await sql(`update reports set consequence = ?, status = ? where id = ?`, [
+        `reports.consequences.${consequence}`,
+        'reports.statuses.completed',
+        id,
+      ]);
+      const [entry] = (await reports(await as('orga'), reported)).json<ReportList>();
+      expect(entry).toMatchObject({
+        consequence: `reports.consequences.${consequence}`,
+        status: 'reports.statuses.completed',
+      });
+    },
+  );
+
+  it('stores no consequence but the four translation keys', async () => {
+    const id = await report(await createUser(), await createUser());
+    await expect(
+      sql(`update reports set consequence = 'warning' where id = ?`, [id]),
+    ).rejects.toThrow(/reports_consequence_check/);
   });
 
   it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
@@ -237,10 +276,10 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('answers 404 to orga for an unknown user, 403 to anybody else', async () => {
+  it('answers orga an empty list for an unknown user, and anybody else 403', async () => {
     const orga = await reports(await as('orga'), 999_999);
-    expect(orga.statusCode).toBe(404);
-    expect(orga.json()).toMatchObject({ code: 'NOT_FOUND' });
+    expect(orga.statusCode).toBe(200);
+    expect(orga.json()).toEqual([]);
     expect((await reports(await as('dana'), 999_999)).statusCode).toBe(403);
   });
 

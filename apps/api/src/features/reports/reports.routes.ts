@@ -6,7 +6,7 @@ import {
 } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
+import { requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { listUserReports } from './reports.service.ts';
 
@@ -17,7 +17,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
       schema: {
         tags: ['reports'],
-        summary: 'The reports about a user, newest first (orga, never about themselves)',
+        summary:
+          'The reports about a user, all of them newest first unless paged (orga, never about themselves)',
         params: UserIdParamsSchema,
         querystring: PageQuerySchema,
         response: {
@@ -25,13 +26,13 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           400: ProblemSchema,
           401: ProblemSchema,
           403: ProblemSchema,
-          404: ProblemSchema,
         },
       },
     },
     async (request) => {
       const actor = await requireActor(request);
-      return listUserReports(request.em, actor, request.params.userId, pageOf(request.query));
+      const { limit = null, offset = 0 } = request.query;
+      return listUserReports(request.em, actor, request.params.userId, { limit, offset });
     },
   );
 };

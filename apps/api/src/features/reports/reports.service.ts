@@ -1,7 +1,6 @@
 import { type Actor, type EntityManager, mayReadUserReports } from '@foodshare/domain';
 import type { Report, ReportList, ReportUser } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import type { Page } from '../../shared/page-query.ts';
 
 /** The report user of SPEC.md (user stub, mail and last name) from the users row `alias`. */
 function reportUserJson(alias: string): string {
@@ -16,7 +15,7 @@ function reportUserJson(alias: string): string {
 }
 
 interface ReportRow {
-  id: number | null;
+  id: number;
   message: string;
   reason: string;
   reported_at: string;
@@ -24,7 +23,7 @@ interface ReportRow {
   reporter: ReportUser | null;
   reported: ReportUser;
   forum_thread_id: number | null;
-  status: string;
+  status: string | null;
   consequence: Report['consequence'];
   reminder_at: string | null;
   reported_region_id: number | null;
@@ -33,15 +32,15 @@ interface ReportRow {
 const iso = (value: string) => new Date(value).toISOString();
 
 /**
- * Orga only, never about oneself (checked before the user is looked up, so nobody else learns
- * whether the id exists). One query: the user and one page of their reports, reporters and
- * stores joined; a user without reports (on this page) yields one row without a report.
+ * Orga only, never about oneself. A user without reports, or no user at all, has an empty
+ * list: the answer does not say which. All of them, newest first, unless the caller asks for
+ * a page. One query, reporters and stores joined.
  */
 export async function listUserReports(
   em: EntityManager,
   actor: Actor,
   userId: number,
-  page: Page,
+  page: { limit: number | null; offset: number },
 ): Promise<ReportList> {
   if (!mayReadUserReports(actor, { reportedUserId: userId })) {
     throw Problem.forbidden(
@@ -49,43 +48,34 @@ export async function listUserReports(
       'Only orga reads reports, and never the reports about themselves.',
     );
   }
+  // `limit null` is no limit.
   const rows = await em.execute<ReportRow[]>(
     `select r.id, r.message, r.reason, r.reported_at, r.status, r.consequence, r.reminder_at,
             r.forum_thread_id, r.reported_region_id,
             case when s.id is null then null else json_build_object('id', s.id, 'name', s.name) end
               as store,
             ${reportUserJson('reporter')} as reporter, ${reportUserJson('target')} as reported
-       from users target
-       left join lateral (
-              select * from reports
-               where reported_id = target.id
-               order by reported_at desc, id desc
-               limit ? offset ?) r on true
+       from reports r
+       join users target on target.id = r.reported_id
        left join users reporter on reporter.id = r.reporter_id
        left join stores s on s.id = r.store_id
-      where target.id = ?
-      order by r.reported_at desc, r.id desc`,
-    [page.limit, page.offset, userId],
+      where r.reported_id = ?
+      order by r.reported_at desc, r.id desc
+      limit ? offset ?`,
+    [userId, page.limit, page.offset],
   );
-  if (rows.length === 0) throw Problem.notFound('There is no user with this id.');
-  return rows.flatMap((row) =>
-    row.id === null
-      ? []
-      : [
-          {
-            id: row.id,
-            message: row.message,
-            reason: row.reason,
-            reportedAt: iso(row.reported_at),
-            store: row.store,
-            reporter: row.reporter,
-            reported: row.reported,
-            forumThreadId: row.forum_thread_id,
-            status: row.status,
-            consequence: row.consequence,
-            reminderAt: row.reminder_at === null ? null : iso(row.reminder_at),
-            reportedRegionId: row.reported_region_id,
-          },
-        ],
-  );
+  return rows.map((row) => ({
+    id: row.id,
+    message: row.message,
+    reason: row.reason,
+    reportedAt: iso(row.reported_at),
+    store: row.store,
+    reporter: row.reporter,
+    reported: row.reported,
+    forumThreadId: row.forum_thread_id,
+    status: row.status,
+    consequence: row.consequence,
+    reminderAt: row.reminder_at === null ? null : iso(row.reminder_at),
+    reportedRegionId: row.reported_region_id,
+  }));
 }

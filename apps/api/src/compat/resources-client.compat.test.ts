@@ -1,0 +1,46 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ApiTester } from './api-tester.ts';
+import { webClient } from './web-client.ts';
+
+/** The platform's web client, client/src/api/resources.js: `getOwnResources`. */
+describe('web client: resources.js', () => {
+  let I: ApiTester;
+
+  beforeAll(async () => {
+    I = await ApiTester.start();
+  });
+  afterAll(() => I.stop());
+
+  it('getOwnResources', async () => {
+    const user = await I.createFoodsaver();
+    const [region] = await I.sql<{ id: number }[]>(
+      `insert into regions (name, type) values ('Compat Stadt', 1) returning id`,
+    );
+    await I.sql(
+      `insert into resources (owner_id, region_id, name, description, openness)
+       values (?, ?, 'Lastenrad', 'Für große Abholungen', 4)`,
+      [user.id, region!.id],
+    );
+    const response = await webClient.get(I.app, await I.login(user), '/resources/own');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject([
+      {
+        name: 'Lastenrad',
+        description: 'Für große Abholungen',
+        openness: 4,
+        user: { id: user.id },
+      },
+    ]);
+  });
+
+  it('getOwnResources of a user without any', async () => {
+    const user = await I.createFoodsaver();
+    const response = await webClient.get(I.app, await I.login(user), '/resources/own');
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual([]);
+  });
+
+  it('getOwnResources without a session', async () => {
+    expect((await webClient.get(I.app, null, '/resources/own')).statusCode).toBe(401);
+  });
+});
