@@ -4,7 +4,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
-import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
+import {
+  RefreshFamilyStore,
+  ROTATION_LEASE_MS,
+  type RefreshFamily,
+} from './refresh-families.store.ts';
 
 // The stores take the test's clock; Redis keeps its own for key lifetimes, so a test that waits
 // for a key to expire runs on the memory store alone (below).
@@ -31,13 +35,22 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   const newFamily = (id = 'f1', userId = 7, clientId = 'client'): Promise<RefreshFamily> =>
     families.create({ id, userId, clientId, scopes: ['openid'], authTime: 1 });
 
+  /** A won rotation's attempt, or the test fails. */
+  async function win(id: string, jti: string): Promise<string> {
+    const start = await families.startRotation(id, jti, now);
+    if (start.use !== 'won') throw new Error(`expected to win the rotation, got ${start.use}`);
+    return start.attempt;
+  }
+
   it('keeps one live refresh token per generation', async () => {
     const family = await newFamily();
     const first = await families.issueRefreshToken(family);
     expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(true);
-    expect(await families.consumeRefreshToken(family.id, first.jti, now)).toBe('consumed');
+    const attempt = await win(family.id, first.jti);
+    // Leased, not yet used up: a rotation that fails from here on leaves it usable.
+    expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(true);
     const second = await families.issueRefreshToken(family);
-    await families.completeRotation(family.id, first.jti);
+    expect(await families.completeRotation(family.id, first.jti, attempt)).toBe(true);
     expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(false);
     expect(await families.isRefreshTokenLive(family.id, second.jti)).toBe(true);
   });
@@ -45,23 +58,45 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   it('lets exactly one of 20 concurrent uses win, and calls the others concurrent', async () => {
     const family = await newFamily();
     const { jti } = await families.issueRefreshToken(family);
-    const uses = await Promise.all(
-      Array.from({ length: 20 }, () => families.consumeRefreshToken(family.id, jti, now)),
+    const starts = await Promise.all(
+      Array.from({ length: 20 }, () => families.startRotation(family.id, jti, now)),
     );
-    expect(uses.filter((use) => use === 'consumed')).toHaveLength(1);
-    expect(uses.filter((use) => use === 'concurrent')).toHaveLength(19);
+    expect(starts.filter((start) => start.use === 'won')).toHaveLength(1);
+    expect(starts.filter((start) => start.use === 'concurrent')).toHaveLength(19);
   });
 
   it('calls a use that started after the rotation completed a replay', async () => {
     const family = await newFamily();
     const { jti } = await families.issueRefreshToken(family);
     const startedBefore = now;
-    await families.consumeRefreshToken(family.id, jti, now);
+    const attempt = await win(family.id, jti);
     now += 5;
-    await families.completeRotation(family.id, jti);
-    expect(await families.consumeRefreshToken(family.id, jti, startedBefore)).toBe('concurrent');
+    await families.completeRotation(family.id, jti, attempt);
+    expect(await families.startRotation(family.id, jti, startedBefore)).toEqual({
+      use: 'concurrent',
+    });
     now += 5;
-    expect(await families.consumeRefreshToken(family.id, jti, now)).toBe('replayed');
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'replayed' });
+  });
+
+  it('leaves the token usable when a rotation is abandoned, and the next use wins', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    const attempt = await win(family.id, jti);
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'concurrent' });
+    await families.abandonRotation(family.id, jti, attempt);
+    const retry = await win(family.id, jti);
+    expect(await families.completeRotation(family.id, jti, retry)).toBe(true);
+    now += 5;
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'replayed' });
+  });
+
+  it('does not complete a rotation whose lease another attempt holds', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    await win(family.id, jti);
+    expect(await families.completeRotation(family.id, jti, 'another-attempt')).toBe(false);
+    expect(await families.isRefreshTokenLive(family.id, jti)).toBe(true);
   });
 
   it('revokes a family: gone, its unexpired access tokens denied, its grant index emptied', async () => {
@@ -156,6 +191,37 @@ describe('AccessTokenDenyList', () => {
       expect(await denyList.isDenied('jti')).toBe(false);
       await denyList.deny('expired', now - 1);
       expect(await denyList.isDenied('expired')).toBe(false);
+    } finally {
+      await kv.close();
+    }
+  });
+});
+
+describe('RefreshFamilyStore rotation lease', () => {
+  it('runs out, so that a rotation whose server died leaves the token usable again', async () => {
+    let now = 1_800_000_000_000;
+    const clock = () => now;
+    const kv = new MemoryKeyValueStore(clock);
+    const families = new RefreshFamilyStore({
+      store: kv,
+      denyList: new AccessTokenDenyList(kv, clock),
+      refreshTtlMs: 60_000,
+      now: clock,
+    });
+    try {
+      const family = await families.create({
+        id: 'f1',
+        userId: 7,
+        clientId: 'client',
+        scopes: ['openid'],
+        authTime: 1,
+      });
+      const { jti } = await families.issueRefreshToken(family);
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('won');
+      now += ROTATION_LEASE_MS - 1;
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('concurrent');
+      now += 1;
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('won');
     } finally {
       await kv.close();
     }
