@@ -8,6 +8,7 @@ import {
 import { ClientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
 import { REMEMBERED_CONSENT_TTL_MS } from '../stores/consents.store.ts';
 import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
+import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -53,14 +54,16 @@ declare module 'fastify' {
 export const tokenStatePlugin = fp(
   async (app: FastifyInstance) => {
     const { config, secrets } = app.oauth;
-    const denyList = new AccessTokenDenyList(app.kv);
+    const ledger = new RevocationLedger(app.kv, () => app.orm.em.fork());
+    const denyList = new AccessTokenDenyList(app.kv, ledger);
     const families = new RefreshFamilyStore({
       store: app.kv,
       denyList,
+      ledger,
       refreshTtlMs: config.REFRESH_TOKEN_TTL_SECONDS * 1000,
     });
     // The cutoff must outlive every grant it voids, or that grant would return when it expires.
-    const clientGrants = new ClientGrantCutoffs(app.kv, {
+    const clientGrants = new ClientGrantCutoffs(ledger, {
       ttlMs:
         Math.max(
           REMEMBERED_CONSENT_TTL_MS,

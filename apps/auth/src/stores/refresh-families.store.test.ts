@@ -1,9 +1,12 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@foodshare/domain';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
+import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
+import type { RevocationLedger } from './revocation-ledger.store.ts';
 import {
   RefreshFamilyStore,
   ROTATION_LEASE_MS,
@@ -17,18 +20,36 @@ const implementations: [string, (clock: () => number) => Promise<KeyValueStore>]
   ['memory', (clock) => Promise.resolve(new MemoryKeyValueStore(clock))],
 ];
 
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openRevocationDatabase();
+});
+afterAll(() => orm.close());
+
 describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   let now: number;
   let kv: KeyValueStore;
+  let ledger: RevocationLedger;
   let denyList: AccessTokenDenyList;
   let families: RefreshFamilyStore;
+  let cutoffs: ClientGrantCutoffs;
 
   beforeEach(async () => {
     now = 1_800_000_000_000;
     const clock = () => now;
     kv = await open(clock);
-    denyList = new AccessTokenDenyList(kv, clock);
-    families = new RefreshFamilyStore({ store: kv, denyList, refreshTtlMs: 60_000, now: clock });
+    // Each test restores only what it revoked itself.
+    await orm.em.fork().execute('delete from oauth_revocations');
+    ledger = testLedger(orm, kv, clock);
+    denyList = new AccessTokenDenyList(kv, ledger);
+    families = new RefreshFamilyStore({
+      store: kv,
+      denyList,
+      ledger,
+      refreshTtlMs: 60_000,
+      now: clock,
+    });
+    cutoffs = new ClientGrantCutoffs(ledger, { ttlMs: 120_000, marginMs: 0, now: clock });
   });
   afterEach(() => kv.close());
 
@@ -122,7 +143,6 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   it('has no family that began before its client’s grants were ended', async () => {
     const old = await newFamily('old', 7, 'client');
     const other = await newFamily('other', 7, 'other-client');
-    const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 });
     now += 10;
     await cutoffs.endGrants('client', now);
     expect(await families.find(old.id, 'client')).toBeNull();
@@ -138,12 +158,13 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
     const counted = new RefreshFamilyStore({
       store: counting.store,
       denyList,
+      ledger,
       refreshTtlMs: 60_000,
       now: () => now,
     });
     expect(await counted.find(family.id, 'client')).toEqual(family);
     now += 10;
-    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    await cutoffs.endGrants('client', now);
     expect(await counted.find(family.id, 'client')).toBeNull();
     expect(counting.calls).toEqual(['getMany', 'getMany']);
   });
@@ -165,13 +186,14 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
 
   it('tells a denied access token from one whose client’s grants ended, in one round trip', async () => {
     const counting = countingKeyValueStore(kv);
-    const counted = new AccessTokenDenyList(counting.store, () => now);
+    await ledger.restoreIfLost(null);
+    const counted = new AccessTokenDenyList(counting.store, ledger);
     const iat = Math.floor(now / 1000);
     const token = (jti: string, clientId = 'client') => ({ jti, clientId, iat });
     await denyList.deny('denied', now + 60_000);
     expect(await counted.stateOf(token('live'))).toBe('valid');
     expect(await counted.stateOf(token('denied'))).toBe('revoked');
-    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    await cutoffs.endGrants('client', now);
     expect(await counted.stateOf(token('live'))).toBe('client_grants_ended');
     expect(await counted.stateOf(token('live', 'other-client'))).toBe('valid');
     expect(counting.calls).toEqual(['getMany', 'getMany', 'getMany', 'getMany']);
@@ -183,7 +205,7 @@ describe('AccessTokenDenyList', () => {
     let now = 1_800_000_000_000;
     const clock = () => now;
     const kv = new MemoryKeyValueStore(clock);
-    const denyList = new AccessTokenDenyList(kv, clock);
+    const denyList = new AccessTokenDenyList(kv, testLedger(orm, kv, clock));
     try {
       await denyList.deny('jti', now + 1000);
       expect(await denyList.isDenied('jti')).toBe(true);
@@ -195,6 +217,40 @@ describe('AccessTokenDenyList', () => {
       await kv.close();
     }
   });
+
+  it('refuses a denied token, a revoked family’s and an ended client’s again after the store lost everything', async () => {
+    await orm.em.fork().execute('delete from oauth_revocations');
+    const now = Date.now();
+    const iat = Math.floor(now / 1000) - 60;
+    const before = new MemoryKeyValueStore();
+    const ledger = testLedger(orm, before);
+    const families = new RefreshFamilyStore({
+      store: before,
+      denyList: new AccessTokenDenyList(before, ledger),
+      ledger,
+      refreshTtlMs: 60_000,
+    });
+    await new AccessTokenDenyList(before, ledger).deny('denied', now + 60_000);
+    await families.create({ id: 'f', userId: 7, clientId: 'c', scopes: ['openid'], authTime: 1 });
+    await families.recordAccessToken('f', 'family-at', now + 60_000);
+    await families.revoke('f');
+    await new ClientGrantCutoffs(ledger, { ttlMs: 60_000, marginMs: 0 }).endGrants('ended', now);
+    await before.close();
+
+    // A store that restarted empty, as a Redis without persistence does.
+    const after = new MemoryKeyValueStore();
+    const denyList = new AccessTokenDenyList(after, testLedger(orm, after));
+    try {
+      const stateOf = (jti: string, clientId = 'c') => denyList.stateOf({ jti, clientId, iat });
+      expect(await stateOf('denied')).toBe('revoked');
+      expect(await stateOf('family-at')).toBe('revoked');
+      expect(await stateOf('other', 'ended')).toBe('client_grants_ended');
+      expect(await stateOf('other')).toBe('valid');
+      expect(await after.get('oauth:family:f:revoked')).toBe('1');
+    } finally {
+      await after.close();
+    }
+  });
 });
 
 describe('RefreshFamilyStore rotation lease', () => {
@@ -202,9 +258,11 @@ describe('RefreshFamilyStore rotation lease', () => {
     let now = 1_800_000_000_000;
     const clock = () => now;
     const kv = new MemoryKeyValueStore(clock);
+    const ledger = testLedger(orm, kv, clock);
     const families = new RefreshFamilyStore({
       store: kv,
-      denyList: new AccessTokenDenyList(kv, clock),
+      denyList: new AccessTokenDenyList(kv, ledger),
+      ledger,
       refreshTtlMs: 60_000,
       now: clock,
     });

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
-import type { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import {
   clientGrantCutoffKey,
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
+import type { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
@@ -72,17 +73,21 @@ export const newTokenId = () => randomBytes(16).toString('base64url');
 export class RefreshFamilyStore {
   readonly #store: KeyValueStore;
   readonly #denyList: AccessTokenDenyList;
+  readonly #ledger: RevocationLedger;
   readonly #refreshTtlMs: number;
   readonly #now: () => number;
 
   constructor(options: {
     store: KeyValueStore;
     denyList: AccessTokenDenyList;
+    /** Keeps tombstones and the denied access tokens beyond a restart of the store. */
+    ledger: RevocationLedger;
     refreshTtlMs: number;
     now?: () => number;
   }) {
     this.#store = options.store;
     this.#denyList = options.denyList;
+    this.#ledger = options.ledger;
     this.#refreshTtlMs = options.refreshTtlMs;
     this.#now = options.now ?? Date.now;
   }
@@ -217,12 +222,21 @@ export class RefreshFamilyStore {
   /** Kills the family and every token issued from it; idempotent, also for unknown ids. */
   async revoke(id: string, owner?: Pick<RefreshFamily, 'userId' | 'clientId'>): Promise<void> {
     // The tombstone first, so that whatever runs concurrently sees the family as dead.
-    await this.#store.set(revokedKey(id), '1', this.#refreshTtlMs);
+    const tombstone = {
+      key: revokedKey(id),
+      value: '1',
+      expiresAt: this.#now() + this.#refreshTtlMs,
+    };
+    await this.#store.set(tombstone.key, tombstone.value, this.#refreshTtlMs);
     const [record, accessTokens] = await Promise.all([
       this.#store.get(familyKey(id)),
       this.#store.indexMembers(accessIndexKey(id), this.#now()),
     ]);
-    await Promise.all(accessTokens.map(({ member, score }) => this.#denyList.deny(member, score)));
+    // One write to PostgreSQL for the tombstone and every access token it denies.
+    await this.#ledger.write([
+      tombstone,
+      ...accessTokens.map(({ member, score }) => AccessTokenDenyList.entry(member, score)),
+    ]);
     // The record names the user's grant index; `owner` does when a concurrent revocation has
     // deleted the record already (a code's second use racing its first).
     const family = record === null ? owner : (JSON.parse(record) as RefreshFamily);
