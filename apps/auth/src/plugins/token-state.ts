@@ -20,8 +20,8 @@ export interface TokenState {
   /** Seals and opens refresh tokens (JWE under a key derived from KEY_ENCRYPTION_KEY). */
   refreshTokens: RefreshTokenCodec;
   /**
-   * Revokes everything the user granted the client: every family (refresh tokens) and their
-   * unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
+   * Revokes everything the user granted the client: codes not yet exchanged, every family
+   * (refresh tokens) and their unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
    */
   revokeGrant(userId: number, clientId: string): Promise<void>;
   /**
@@ -76,6 +76,9 @@ export const tokenStatePlugin = fp(
       denyList,
       refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),
       async revokeGrant(userId, clientId) {
+        // Codes not yet exchanged first: an exchange running now then either sees the mark or
+        // has put its family in the index listed next (authorization-code grant).
+        await app.oauth.codes.voidCodesOf(userId, clientId);
         const ids = await families.familiesOf(userId, clientId);
         await Promise.all(ids.map((id) => families.revoke(id)));
       },
