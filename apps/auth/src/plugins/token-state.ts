@@ -8,6 +8,7 @@ import {
 import { ClientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
 import { REMEMBERED_CONSENT_TTL_MS } from '../stores/consents.store.ts';
 import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
+import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
 
 const DAY_MS = 24 * 3600 * 1000;
 
@@ -19,8 +20,8 @@ export interface TokenState {
   /** Seals and opens refresh tokens (JWE under a key derived from KEY_ENCRYPTION_KEY). */
   refreshTokens: RefreshTokenCodec;
   /**
-   * Revokes everything the user granted the client: every family (refresh tokens) and their
-   * unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
+   * Revokes everything the user granted the client: codes not yet exchanged, every family
+   * (refresh tokens) and their unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
    */
   revokeGrant(userId: number, clientId: string): Promise<void>;
   /**
@@ -53,14 +54,16 @@ declare module 'fastify' {
 export const tokenStatePlugin = fp(
   async (app: FastifyInstance) => {
     const { config, secrets } = app.oauth;
-    const denyList = new AccessTokenDenyList(app.kv);
+    const ledger = new RevocationLedger(app.kv, () => app.orm.em.fork());
+    const denyList = new AccessTokenDenyList(app.kv, ledger);
     const families = new RefreshFamilyStore({
       store: app.kv,
       denyList,
+      ledger,
       refreshTtlMs: config.REFRESH_TOKEN_TTL_SECONDS * 1000,
     });
     // The cutoff must outlive every grant it voids, or that grant would return when it expires.
-    const clientGrants = new ClientGrantCutoffs(app.kv, {
+    const clientGrants = new ClientGrantCutoffs(ledger, {
       ttlMs:
         Math.max(
           REMEMBERED_CONSENT_TTL_MS,
@@ -73,6 +76,9 @@ export const tokenStatePlugin = fp(
       denyList,
       refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),
       async revokeGrant(userId, clientId) {
+        // Codes not yet exchanged first: an exchange running now then either sees the mark or
+        // has put its family in the index listed next (authorization-code grant).
+        await app.oauth.codes.voidCodesOf(userId, clientId);
         const ids = await families.familiesOf(userId, clientId);
         await Promise.all(ids.map((id) => families.revoke(id)));
       },

@@ -1,7 +1,9 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@foodshare/domain';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
+import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
 import { AuthorizationCodeStore } from './authorization-codes.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 
@@ -9,6 +11,12 @@ const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['redis', () => new RedisKeyValueStore(workerRedis('codes')).connect()],
   ['memory', () => Promise.resolve(new MemoryKeyValueStore())],
 ];
+
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openRevocationDatabase();
+});
+afterAll(() => orm.close());
 
 describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => {
   let kv: KeyValueStore;
@@ -47,7 +55,7 @@ describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => 
   it('has no code issued before its client’s grants were ended', async () => {
     const code = await codes.issue(grant);
     const otherClients = await codes.issue({ ...grant, clientId: 'other-client' });
-    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, marginMs: 0 }).endGrants(
+    await new ClientGrantCutoffs(testLedger(orm, kv), { ttlMs: 600_000, marginMs: 0 }).endGrants(
       'client',
       Date.now() + 1,
     );
@@ -60,7 +68,7 @@ describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => 
     const counting = countingKeyValueStore(kv);
     const counted = new AuthorizationCodeStore(counting.store, 600_000);
     expect(await counted.find(code, 'client')).not.toBeNull();
-    await new ClientGrantCutoffs(kv, { ttlMs: 600_000, marginMs: 0 }).endGrants(
+    await new ClientGrantCutoffs(testLedger(orm, kv), { ttlMs: 600_000, marginMs: 0 }).endGrants(
       'client',
       Date.now() + 1,
     );

@@ -42,6 +42,11 @@ function redemptionKey(code: string): string {
   return `oauth:code-redeemed:${hashOf(code)}`;
 }
 
+/** Codes of the user for the client issued up to the time it holds (ms) are void. */
+function voidBeforeKey(userId: number, clientId: string): string {
+  return `oauth:codes-void-before:${userId}:${clientId}`;
+}
+
 export class AuthorizationCodeStore {
   readonly store: KeyValueStore;
   readonly ttlMs: number;
@@ -91,6 +96,20 @@ export class AuthorizationCodeStore {
     );
     if (won) await this.store.delete(codeKey(code));
     return won;
+  }
+
+  /**
+   * Voids every code of the user for the client issued until now, redeemed or not: the user
+   * revoked the app. Lives a code lifetime, after which those codes have expired anyway.
+   */
+  async voidCodesOf(userId: number, clientId: string): Promise<void> {
+    await this.store.set(voidBeforeKey(userId, clientId), String(Date.now()), this.ttlMs);
+  }
+
+  /** Whether the user revoked the app after this code was issued (`voidCodesOf`). */
+  async wasVoided(grant: AuthorizationCodeGrant): Promise<boolean> {
+    const voidBefore = await this.store.get(voidBeforeKey(grant.userId, grant.clientId));
+    return issuedBeforeCutoff(grant.issuedAt, parseCutoff(voidBefore));
   }
 
   /** What an earlier redemption of this code produced, while its marker lives. */

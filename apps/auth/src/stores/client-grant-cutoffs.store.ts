@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * The key of a client's cutoff: grants to the client issued at or before the time it holds
@@ -51,15 +51,21 @@ export const CLIENT_GRANT_CUTOFF_MARGIN_MS = 5_000;
  *
  * The marker must outlive every grant it voids, or an old grant would come back when it
  * expires: its lifetime is the longest grant lifetime (a remembered consent, a year, or a
- * refresh token, whichever is longer) plus a day.
+ * refresh token, whichever is longer) plus a day. It is kept in PostgreSQL too
+ * (RevocationLedger), so that a restart of the store does not bring the grants back.
  */
 export class ClientGrantCutoffs {
-  readonly #store: KeyValueStore;
+  readonly #ledger: RevocationLedger;
   readonly #ttlMs: number;
   readonly #marginMs: number;
+  readonly #now: () => number;
 
-  constructor(store: KeyValueStore, options: { ttlMs: number; marginMs?: number }) {
-    this.#store = store;
+  constructor(
+    ledger: RevocationLedger,
+    options: { ttlMs: number; marginMs?: number; now?: () => number },
+  ) {
+    this.#ledger = ledger;
+    this.#now = options.now ?? Date.now;
     this.#ttlMs = options.ttlMs;
     this.#marginMs = options.marginMs ?? CLIENT_GRANT_CUTOFF_MARGIN_MS;
   }
@@ -70,7 +76,13 @@ export class ClientGrantCutoffs {
    */
   async endGrants(clientId: string, databaseNow: number): Promise<number> {
     const cutoff = Math.ceil(databaseNow) + this.#marginMs;
-    await this.#store.set(clientGrantCutoffKey(clientId), String(cutoff), this.#ttlMs);
+    await this.#ledger.write([
+      {
+        key: clientGrantCutoffKey(clientId),
+        value: String(cutoff),
+        expiresAt: this.#now() + this.#ttlMs,
+      },
+    ]);
     return cutoff;
   }
 }

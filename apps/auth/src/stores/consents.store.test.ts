@@ -1,6 +1,8 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@foodshare/domain';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
 import { ConsentStore } from './consents.store.ts';
 
@@ -8,6 +10,12 @@ const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['redis', () => new RedisKeyValueStore(workerRedis('consents')).connect()],
   ['memory', () => Promise.resolve(new MemoryKeyValueStore())],
 ];
+
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openRevocationDatabase();
+});
+afterAll(() => orm.close());
 
 describe.each(implementations)('remembered consent on %s', (_name, open) => {
   let kv: KeyValueStore;
@@ -19,7 +27,7 @@ describe.each(implementations)('remembered consent on %s', (_name, open) => {
     kv = await open();
     clock = Date.now();
     consents = new ConsentStore(kv, undefined, () => clock);
-    cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 60_000, marginMs: 0 });
+    cutoffs = new ClientGrantCutoffs(testLedger(orm, kv), { ttlMs: 60_000, marginMs: 0 });
   });
   afterEach(async () => {
     await kv.close();

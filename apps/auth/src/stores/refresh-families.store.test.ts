@@ -1,10 +1,17 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { MikroORM } from '@foodshare/domain';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
+import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
-import { RefreshFamilyStore, type RefreshFamily } from './refresh-families.store.ts';
+import type { RevocationLedger } from './revocation-ledger.store.ts';
+import {
+  RefreshFamilyStore,
+  ROTATION_LEASE_MS,
+  type RefreshFamily,
+} from './refresh-families.store.ts';
 
 // The stores take the test's clock; Redis keeps its own for key lifetimes, so a test that waits
 // for a key to expire runs on the memory store alone (below).
@@ -13,31 +20,58 @@ const implementations: [string, (clock: () => number) => Promise<KeyValueStore>]
   ['memory', (clock) => Promise.resolve(new MemoryKeyValueStore(clock))],
 ];
 
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await openRevocationDatabase();
+});
+afterAll(() => orm.close());
+
 describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   let now: number;
   let kv: KeyValueStore;
+  let ledger: RevocationLedger;
   let denyList: AccessTokenDenyList;
   let families: RefreshFamilyStore;
+  let cutoffs: ClientGrantCutoffs;
 
   beforeEach(async () => {
     now = 1_800_000_000_000;
     const clock = () => now;
     kv = await open(clock);
-    denyList = new AccessTokenDenyList(kv, clock);
-    families = new RefreshFamilyStore({ store: kv, denyList, refreshTtlMs: 60_000, now: clock });
+    // Each test restores only what it revoked itself.
+    await orm.em.fork().execute('delete from oauth_revocations');
+    ledger = testLedger(orm, kv, clock);
+    denyList = new AccessTokenDenyList(kv, ledger);
+    families = new RefreshFamilyStore({
+      store: kv,
+      denyList,
+      ledger,
+      refreshTtlMs: 60_000,
+      now: clock,
+    });
+    cutoffs = new ClientGrantCutoffs(ledger, { ttlMs: 120_000, marginMs: 0, now: clock });
   });
   afterEach(() => kv.close());
 
   const newFamily = (id = 'f1', userId = 7, clientId = 'client'): Promise<RefreshFamily> =>
     families.create({ id, userId, clientId, scopes: ['openid'], authTime: 1 });
 
+  /** A won rotation's attempt, or the test fails. */
+  async function win(id: string, jti: string): Promise<string> {
+    const start = await families.startRotation(id, jti, now);
+    if (start.use !== 'won') throw new Error(`expected to win the rotation, got ${start.use}`);
+    return start.attempt;
+  }
+
   it('keeps one live refresh token per generation', async () => {
     const family = await newFamily();
     const first = await families.issueRefreshToken(family);
     expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(true);
-    expect(await families.consumeRefreshToken(family.id, first.jti, now)).toBe('consumed');
+    const attempt = await win(family.id, first.jti);
+    // Leased, not yet used up: a rotation that fails from here on leaves it usable.
+    expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(true);
     const second = await families.issueRefreshToken(family);
-    await families.completeRotation(family.id, first.jti);
+    expect(await families.completeRotation(family.id, first.jti, attempt)).toBe(true);
     expect(await families.isRefreshTokenLive(family.id, first.jti)).toBe(false);
     expect(await families.isRefreshTokenLive(family.id, second.jti)).toBe(true);
   });
@@ -45,23 +79,45 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   it('lets exactly one of 20 concurrent uses win, and calls the others concurrent', async () => {
     const family = await newFamily();
     const { jti } = await families.issueRefreshToken(family);
-    const uses = await Promise.all(
-      Array.from({ length: 20 }, () => families.consumeRefreshToken(family.id, jti, now)),
+    const starts = await Promise.all(
+      Array.from({ length: 20 }, () => families.startRotation(family.id, jti, now)),
     );
-    expect(uses.filter((use) => use === 'consumed')).toHaveLength(1);
-    expect(uses.filter((use) => use === 'concurrent')).toHaveLength(19);
+    expect(starts.filter((start) => start.use === 'won')).toHaveLength(1);
+    expect(starts.filter((start) => start.use === 'concurrent')).toHaveLength(19);
   });
 
   it('calls a use that started after the rotation completed a replay', async () => {
     const family = await newFamily();
     const { jti } = await families.issueRefreshToken(family);
     const startedBefore = now;
-    await families.consumeRefreshToken(family.id, jti, now);
+    const attempt = await win(family.id, jti);
     now += 5;
-    await families.completeRotation(family.id, jti);
-    expect(await families.consumeRefreshToken(family.id, jti, startedBefore)).toBe('concurrent');
+    await families.completeRotation(family.id, jti, attempt);
+    expect(await families.startRotation(family.id, jti, startedBefore)).toEqual({
+      use: 'concurrent',
+    });
     now += 5;
-    expect(await families.consumeRefreshToken(family.id, jti, now)).toBe('replayed');
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'replayed' });
+  });
+
+  it('leaves the token usable when a rotation is abandoned, and the next use wins', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    const attempt = await win(family.id, jti);
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'concurrent' });
+    await families.abandonRotation(family.id, jti, attempt);
+    const retry = await win(family.id, jti);
+    expect(await families.completeRotation(family.id, jti, retry)).toBe(true);
+    now += 5;
+    expect(await families.startRotation(family.id, jti, now)).toEqual({ use: 'replayed' });
+  });
+
+  it('does not complete a rotation whose lease another attempt holds', async () => {
+    const family = await newFamily();
+    const { jti } = await families.issueRefreshToken(family);
+    await win(family.id, jti);
+    expect(await families.completeRotation(family.id, jti, 'another-attempt')).toBe(false);
+    expect(await families.isRefreshTokenLive(family.id, jti)).toBe(true);
   });
 
   it('revokes a family: gone, its unexpired access tokens denied, its grant index emptied', async () => {
@@ -87,7 +143,6 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   it('has no family that began before its client’s grants were ended', async () => {
     const old = await newFamily('old', 7, 'client');
     const other = await newFamily('other', 7, 'other-client');
-    const cutoffs = new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 });
     now += 10;
     await cutoffs.endGrants('client', now);
     expect(await families.find(old.id, 'client')).toBeNull();
@@ -103,12 +158,13 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
     const counted = new RefreshFamilyStore({
       store: counting.store,
       denyList,
+      ledger,
       refreshTtlMs: 60_000,
       now: () => now,
     });
     expect(await counted.find(family.id, 'client')).toEqual(family);
     now += 10;
-    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    await cutoffs.endGrants('client', now);
     expect(await counted.find(family.id, 'client')).toBeNull();
     expect(counting.calls).toEqual(['getMany', 'getMany']);
   });
@@ -130,13 +186,14 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
 
   it('tells a denied access token from one whose client’s grants ended, in one round trip', async () => {
     const counting = countingKeyValueStore(kv);
-    const counted = new AccessTokenDenyList(counting.store, () => now);
+    await ledger.restoreIfLost(null);
+    const counted = new AccessTokenDenyList(counting.store, ledger);
     const iat = Math.floor(now / 1000);
     const token = (jti: string, clientId = 'client') => ({ jti, clientId, iat });
     await denyList.deny('denied', now + 60_000);
     expect(await counted.stateOf(token('live'))).toBe('valid');
     expect(await counted.stateOf(token('denied'))).toBe('revoked');
-    await new ClientGrantCutoffs(kv, { ttlMs: 120_000, marginMs: 0 }).endGrants('client', now);
+    await cutoffs.endGrants('client', now);
     expect(await counted.stateOf(token('live'))).toBe('client_grants_ended');
     expect(await counted.stateOf(token('live', 'other-client'))).toBe('valid');
     expect(counting.calls).toEqual(['getMany', 'getMany', 'getMany', 'getMany']);
@@ -148,7 +205,7 @@ describe('AccessTokenDenyList', () => {
     let now = 1_800_000_000_000;
     const clock = () => now;
     const kv = new MemoryKeyValueStore(clock);
-    const denyList = new AccessTokenDenyList(kv, clock);
+    const denyList = new AccessTokenDenyList(kv, testLedger(orm, kv, clock));
     try {
       await denyList.deny('jti', now + 1000);
       expect(await denyList.isDenied('jti')).toBe(true);
@@ -156,6 +213,73 @@ describe('AccessTokenDenyList', () => {
       expect(await denyList.isDenied('jti')).toBe(false);
       await denyList.deny('expired', now - 1);
       expect(await denyList.isDenied('expired')).toBe(false);
+    } finally {
+      await kv.close();
+    }
+  });
+
+  it('refuses a denied token, a revoked family’s and an ended client’s again after the store lost everything', async () => {
+    await orm.em.fork().execute('delete from oauth_revocations');
+    const now = Date.now();
+    const iat = Math.floor(now / 1000) - 60;
+    const before = new MemoryKeyValueStore();
+    const ledger = testLedger(orm, before);
+    const families = new RefreshFamilyStore({
+      store: before,
+      denyList: new AccessTokenDenyList(before, ledger),
+      ledger,
+      refreshTtlMs: 60_000,
+    });
+    await new AccessTokenDenyList(before, ledger).deny('denied', now + 60_000);
+    await families.create({ id: 'f', userId: 7, clientId: 'c', scopes: ['openid'], authTime: 1 });
+    await families.recordAccessToken('f', 'family-at', now + 60_000);
+    await families.revoke('f');
+    await new ClientGrantCutoffs(ledger, { ttlMs: 60_000, marginMs: 0 }).endGrants('ended', now);
+    await before.close();
+
+    // A store that restarted empty, as a Redis without persistence does.
+    const after = new MemoryKeyValueStore();
+    const denyList = new AccessTokenDenyList(after, testLedger(orm, after));
+    try {
+      const stateOf = (jti: string, clientId = 'c') => denyList.stateOf({ jti, clientId, iat });
+      expect(await stateOf('denied')).toBe('revoked');
+      expect(await stateOf('family-at')).toBe('revoked');
+      expect(await stateOf('other', 'ended')).toBe('client_grants_ended');
+      expect(await stateOf('other')).toBe('valid');
+      expect(await after.get('oauth:family:f:revoked')).toBe('1');
+    } finally {
+      await after.close();
+    }
+  });
+});
+
+describe('RefreshFamilyStore rotation lease', () => {
+  it('runs out, so that a rotation whose server died leaves the token usable again', async () => {
+    let now = 1_800_000_000_000;
+    const clock = () => now;
+    const kv = new MemoryKeyValueStore(clock);
+    const ledger = testLedger(orm, kv, clock);
+    const families = new RefreshFamilyStore({
+      store: kv,
+      denyList: new AccessTokenDenyList(kv, ledger),
+      ledger,
+      refreshTtlMs: 60_000,
+      now: clock,
+    });
+    try {
+      const family = await families.create({
+        id: 'f1',
+        userId: 7,
+        clientId: 'client',
+        scopes: ['openid'],
+        authTime: 1,
+      });
+      const { jti } = await families.issueRefreshToken(family);
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('won');
+      now += ROTATION_LEASE_MS - 1;
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('concurrent');
+      now += 1;
+      expect((await families.startRotation(family.id, jti, now)).use).toBe('won');
     } finally {
       await kv.close();
     }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
-import type { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import {
   clientGrantCutoffKey,
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
+import type { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
@@ -30,43 +31,63 @@ export interface RefreshFamily {
   databaseCreatedAt?: number;
 }
 
-/** What an attempt to use a refresh token found (see `consumeRefreshToken`). */
-export type RefreshTokenUse = 'consumed' | 'concurrent' | 'replayed';
+/**
+ * What an attempt to use a refresh token found (see `startRotation`). `won`: this caller holds the
+ * token's rotation lease and must finish (`completeRotation`) or give it back
+ * (`abandonRotation`).
+ */
+export type RotationStart =
+  { use: 'won'; attempt: string } | { use: 'concurrent' } | { use: 'replayed' };
 
-interface RotationMarker {
-  /** When the winner finished rotating; null while it is still at it. */
-  rotatedAt: number | null;
+/** A refresh token's generation key holds this while the token may be used. */
+const LIVE = '1';
+
+interface RotatedGeneration {
+  /** When the rotation that used this token up completed (this server's clock, ms). */
+  rotatedAt: number;
 }
+
+/**
+ * How long one rotation may hold a refresh token. A rotation that fails gives the lease back at
+ * once; one whose server died, or could not reach the store to give it back, holds it this long,
+ * and uses of the token meanwhile are refused as concurrent. Far above a rotation's normal
+ * duration (milliseconds), so that a slow one is not overtaken by a second.
+ */
+export const ROTATION_LEASE_MS = 15_000;
 
 const familyKey = (id: string) => `oauth:family:${id}`;
 const revokedKey = (id: string) => `oauth:family:${id}:revoked`;
 const accessIndexKey = (id: string) => `oauth:family:${id}:access`;
 const liveRefreshKey = (id: string, jti: string) => `oauth:family:${id}:refresh:${jti}`;
-const rotationKey = (id: string, jti: string) => `oauth:family:${id}:rotated:${jti}`;
+const rotationLeaseKey = (id: string, jti: string) => `oauth:family:${id}:rotating:${jti}`;
 const grantIndexKey = (userId: number, clientId: string) => `oauth:grant:${userId}:${clientId}`;
 
 export const newTokenId = () => randomBytes(16).toString('base64url');
 
 /**
- * Families in the key-value store. A refresh token is valid while its per-generation key exists;
- * using it takes that key (atomic: of concurrent uses exactly one wins) and issues the next
- * generation. Revocation leaves a tombstone that outlives every token of the family, and puts the
+ * Families in the key-value store. A refresh token is valid while its per-generation key says so;
+ * using it leases the token (atomic: of concurrent uses exactly one wins), issues the next
+ * generation and then marks the token rotated. Revocation leaves a tombstone that outlives every token of the family, and puts the
  * family's unexpired access tokens on the deny list.
  */
 export class RefreshFamilyStore {
   readonly #store: KeyValueStore;
   readonly #denyList: AccessTokenDenyList;
+  readonly #ledger: RevocationLedger;
   readonly #refreshTtlMs: number;
   readonly #now: () => number;
 
   constructor(options: {
     store: KeyValueStore;
     denyList: AccessTokenDenyList;
+    /** Keeps tombstones and the denied access tokens beyond a restart of the store. */
+    ledger: RevocationLedger;
     refreshTtlMs: number;
     now?: () => number;
   }) {
     this.#store = options.store;
     this.#denyList = options.denyList;
+    this.#ledger = options.ledger;
     this.#refreshTtlMs = options.refreshTtlMs;
     this.#now = options.now ?? Date.now;
   }
@@ -126,7 +147,7 @@ export class RefreshFamilyStore {
     const jti = newTokenId();
     const now = this.#now();
     const expiresAt = now + this.#refreshTtlMs;
-    await this.#store.set(liveRefreshKey(family.id, jti), '1', this.#refreshTtlMs);
+    await this.#store.set(liveRefreshKey(family.id, jti), LIVE, this.#refreshTtlMs);
     // The family lives as long as its newest refresh token.
     await this.#store.expire(familyKey(family.id), this.#refreshTtlMs);
     await this.#store.addToIndex(
@@ -142,48 +163,80 @@ export class RefreshFamilyStore {
   }
 
   async isRefreshTokenLive(id: string, jti: string): Promise<boolean> {
-    return (await this.#store.get(liveRefreshKey(id, jti))) !== null && !(await this.isRevoked(id));
+    return (await this.#store.get(liveRefreshKey(id, jti))) === LIVE && !(await this.isRevoked(id));
   }
 
   /**
-   * Uses up a refresh token. `consumed`: this caller won and must rotate (then call
-   * `completeRotation`). `replayed`: the token had been rotated before this request arrived, the
-   * reuse RFC 9700 4.14.2 asks to punish by revoking the family. `concurrent`: another request
-   * with the same token, sent before that rotation completed, won the race; it is refused but not
-   * treated as theft, so a client racing itself (two tabs) does not lose its grant.
+   * Starts using a refresh token up. The token stays valid until `completeRotation` marks it
+   * rotated, in one write, after everything the rotation depends on (the database, signing,
+   * the next generation) has succeeded: a rotation that fails on the way leaves the token usable,
+   * so the client's retry with it works and the grant is not lost. Meanwhile a lease (atomic:
+   * of concurrent uses exactly one wins) keeps other uses of the same token out.
+   *
+   * `replayed`: the token had been rotated before this request arrived, the reuse RFC 9700
+   * 4.14.2 asks to punish by revoking the family. `concurrent`: another request with the same
+   * token holds the lease, or completed its rotation after this request arrived (a client racing
+   * itself, two tabs); refused but not taken for theft. A token whose generation is unknown
+   * (expired) is refused the same way.
    */
-  async consumeRefreshToken(
-    id: string,
-    jti: string,
-    requestStartedAt: number,
-  ): Promise<RefreshTokenUse> {
-    if ((await this.#store.take(liveRefreshKey(id, jti))) !== null) {
-      const marker: RotationMarker = { rotatedAt: null };
-      await this.#store.set(rotationKey(id, jti), JSON.stringify(marker), this.#refreshTtlMs);
-      return 'consumed';
-    }
-    const raw = await this.#store.get(rotationKey(id, jti));
-    // No marker yet: the winner took the key a moment ago and has not written it.
-    if (raw === null) return 'concurrent';
-    const { rotatedAt } = JSON.parse(raw) as RotationMarker;
-    return rotatedAt === null || rotatedAt > requestStartedAt ? 'concurrent' : 'replayed';
+  async startRotation(id: string, jti: string, requestStartedAt: number): Promise<RotationStart> {
+    const attempt = newTokenId();
+    const won = await this.#store.setIfAbsent(
+      rotationLeaseKey(id, jti),
+      attempt,
+      ROTATION_LEASE_MS,
+    );
+    const generation = await this.#store.get(liveRefreshKey(id, jti));
+    if (won && generation === LIVE) return { use: 'won', attempt };
+    // Nothing to rotate: the lease taken for nothing would only delay the answer to the next use.
+    if (won) await this.#store.delete(rotationLeaseKey(id, jti));
+    if (generation === null || generation === LIVE) return { use: 'concurrent' };
+    const { rotatedAt } = JSON.parse(generation) as RotatedGeneration;
+    return rotatedAt > requestStartedAt ? { use: 'concurrent' } : { use: 'replayed' };
   }
 
-  /** Marks the rotation of `jti` as finished: from now on, presenting `jti` is a replay. */
-  async completeRotation(id: string, jti: string): Promise<void> {
-    const marker: RotationMarker = { rotatedAt: this.#now() };
-    await this.#store.set(rotationKey(id, jti), JSON.stringify(marker), this.#refreshTtlMs);
+  /**
+   * Marks `jti` rotated, the one write that ends it: from now on presenting it is a replay. False
+   * (nothing written) when this attempt's lease ran out and another use of the token holds it now.
+   * The lease is left to run out: meanwhile the token's uses find it rotated all the same.
+   */
+  async completeRotation(id: string, jti: string, attempt: string): Promise<boolean> {
+    const holder = await this.#store.get(rotationLeaseKey(id, jti));
+    if (holder !== null && holder !== attempt) return false;
+    const rotated: RotatedGeneration = { rotatedAt: this.#now() };
+    await this.#store.set(liveRefreshKey(id, jti), JSON.stringify(rotated), this.#refreshTtlMs);
+    return true;
+  }
+
+  /**
+   * Gives the lease of a failed rotation back, so that the client's retry with the same token
+   * works at once. The next generation the attempt may have stored stays behind unused: its token
+   * was never sent.
+   */
+  async abandonRotation(id: string, jti: string, attempt: string): Promise<void> {
+    if ((await this.#store.get(rotationLeaseKey(id, jti))) === attempt) {
+      await this.#store.delete(rotationLeaseKey(id, jti));
+    }
   }
 
   /** Kills the family and every token issued from it; idempotent, also for unknown ids. */
   async revoke(id: string, owner?: Pick<RefreshFamily, 'userId' | 'clientId'>): Promise<void> {
     // The tombstone first, so that whatever runs concurrently sees the family as dead.
-    await this.#store.set(revokedKey(id), '1', this.#refreshTtlMs);
+    const tombstone = {
+      key: revokedKey(id),
+      value: '1',
+      expiresAt: this.#now() + this.#refreshTtlMs,
+    };
+    await this.#store.set(tombstone.key, tombstone.value, this.#refreshTtlMs);
     const [record, accessTokens] = await Promise.all([
       this.#store.get(familyKey(id)),
       this.#store.indexMembers(accessIndexKey(id), this.#now()),
     ]);
-    await Promise.all(accessTokens.map(({ member, score }) => this.#denyList.deny(member, score)));
+    // One write to PostgreSQL for the tombstone and every access token it denies.
+    await this.#ledger.write([
+      tombstone,
+      ...accessTokens.map(({ member, score }) => AccessTokenDenyList.entry(member, score)),
+    ]);
     // The record names the user's grant index; `owner` does when a concurrent revocation has
     // deleted the record already (a code's second use racing its first).
     const family = record === null ? owner : (JSON.parse(record) as RefreshFamily);

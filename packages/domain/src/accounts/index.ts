@@ -3,6 +3,7 @@ export * from './client-secrets.ts';
 export * from './identity-sequences.ts';
 export * from './lookups.ts';
 export * from './oauth-client-admin.service.ts';
+export * from './oauth-token-revocation.ts';
 export {
   OAUTH_CLIENT_LIMITS,
   OAUTH_GRANT_TYPES,

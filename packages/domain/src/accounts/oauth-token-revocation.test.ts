@@ -5,6 +5,7 @@ import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType } from '../enums.ts';
 import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
 import { addAdmin, addMembership, createRegion } from './regions.service.ts';
+import { liveOAuthRevocations, recordOAuthRevocations } from './oauth-token-revocation.ts';
 
 // DOMAIN-FACTS: joining a region or a change of region admins revokes the user's OAuth refresh
 // tokens. The authorization server revokes families created before users.tokens_valid_after.
@@ -114,5 +115,38 @@ describe('users.tokens_valid_after', () => {
     const otherId = await newUserId();
     await addMembership(em, userId, await newCity());
     expect(await tokensValidAfter(otherId)).toBeNull();
+  });
+});
+
+describe('oauth_revocations', () => {
+  beforeEach(() => em.getConnection().execute('delete from oauth_revocations'));
+
+  it('keeps revocations until they expire, a key written again with the newer value', async () => {
+    const now = Date.now();
+    await recordOAuthRevocations(em, [
+      { key: 'oauth:deny:a', value: '1', expiresAt: now + 60_000 },
+      { key: 'oauth:client:c:grants-void-before', value: '100', expiresAt: now + 60_000 },
+    ]);
+    await recordOAuthRevocations(em, [
+      { key: 'oauth:client:c:grants-void-before', value: '200', expiresAt: now + 30_000 },
+      { key: 'oauth:deny:expired', value: '1', expiresAt: now - 1 },
+    ]);
+    const live = await liveOAuthRevocations(em);
+    expect(live.sort((a, b) => a.key.localeCompare(b.key))).toEqual([
+      { key: 'oauth:client:c:grants-void-before', value: '200', expiresAt: now + 60_000 },
+      { key: 'oauth:deny:a', value: '1', expiresAt: now + 60_000 },
+    ]);
+  });
+
+  it('prunes expired rows as later ones are written', async () => {
+    const now = Date.now();
+    await recordOAuthRevocations(em, [{ key: 'oauth:deny:old', value: '1', expiresAt: now - 1 }]);
+    await recordOAuthRevocations(em, [
+      { key: 'oauth:deny:new', value: '1', expiresAt: now + 60_000 },
+    ]);
+    const rows = await em
+      .getConnection()
+      .execute<{ key: string }[]>('select key from oauth_revocations order by key');
+    expect(rows.map((row) => row.key)).toEqual(['oauth:deny:new']);
   });
 });

@@ -10,6 +10,7 @@ import { FoodSharePointEntity } from './food-share-point.entity.ts';
 import { ForumPostEntity, ForumThreadEntity } from './forum.entity.ts';
 import { MailboxEntity, MailboxMemberEntity, MailEntity } from './mailbox.entity.ts';
 import { OAuthClientAuditLogEntity, OAuthClientEntity } from './oauth-client.entity.ts';
+import { OAuthRevocationEntity } from './oauth-revocation.entity.ts';
 import { PassportGenerationEntity } from './passport-generation.entity.ts';
 import { PollEntity, PollVoteEntity } from './poll.entity.ts';
 import {
@@ -37,6 +38,7 @@ export * from './food-share-point.entity.ts';
 export * from './forum.entity.ts';
 export * from './mailbox.entity.ts';
 export * from './oauth-client.entity.ts';
+export * from './oauth-revocation.entity.ts';
 export * from './passport-generation.entity.ts';
 export * from './poll.entity.ts';
 export * from './quiz.entity.ts';
@@ -91,5 +93,6 @@ export const entities: readonly EntitySchema[] = [
   PassportGenerationEntity,
   OAuthClientEntity,
   OAuthClientAuditLogEntity,
+  OAuthRevocationEntity,
   SigningKeyEntity,
 ];

@@ -3,6 +3,7 @@ import { Migration20261122000000_initial } from './Migration20261122000000_initi
 import { Migration20261122060000_user_tokens_valid_after } from './Migration20261122060000_user_tokens_valid_after.ts';
 import { Migration20261122120000_resources_per_owner_limit } from './Migration20261122120000_resources_per_owner_limit.ts';
 import { Migration20261125060000_report_translation_keys } from './Migration20261125060000_report_translation_keys.ts';
+import { Migration20261125061000_oauth_revocations } from './Migration20261125061000_oauth_revocations.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -18,5 +19,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261125060000_report_translation_keys',
     class: Migration20261125060000_report_translation_keys,
+  },
+  {
+    name: 'Migration20261125061000_oauth_revocations',
+    class: Migration20261125061000_oauth_revocations,
   },
 ];

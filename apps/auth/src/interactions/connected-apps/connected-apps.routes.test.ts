@@ -45,8 +45,8 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
       ...formBody(csrf === undefined ? {} : { csrf }),
     });
 
-  /** Tokens for alice at demo-public through the real flow, remembering the consent. */
-  async function tokensOfAlice() {
+  /** A code for alice at demo-public through the real flow, remembering the consent. */
+  async function codeOfAlice() {
     const { verifier, challenge } = pkcePair();
     const start = await app.inject({
       method: 'GET',
@@ -54,8 +54,11 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
       cookies: alice.cookies,
     });
     const decided = await allowOnConsentPage(app, alice.cookies, start, { remember: true });
-    const code = callbackParams(decided).get('code') ?? '';
-    const response = await app.inject({
+    return { code: callbackParams(decided).get('code') ?? '', verifier };
+  }
+
+  const exchange = ({ code, verifier }: { code: string; verifier: string }) =>
+    app.inject({
       method: 'POST',
       url: '/oauth/token',
       ...formBody({
@@ -66,6 +69,10 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
         code_verifier: verifier,
       }),
     });
+
+  /** Tokens for alice at demo-public through the real flow, remembering the consent. */
+  async function tokensOfAlice() {
+    const response = await exchange(await codeOfAlice());
     expect(response.statusCode).toBe(200);
     return response.json<{ access_token: string; refresh_token: string }>();
   }
@@ -126,6 +133,19 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
       (value) => value.labels.event === 'consent_revoked',
     );
     expect(after?.value).toBe((before?.value ?? 0) + 1);
+  });
+
+  it('ends the codes not yet exchanged too; a new authorization works', async () => {
+    const issuedBefore = await codeOfAlice();
+    expect((await revoke(DemoClientId.public, alice.headers['x-csrf-token'])).statusCode).toBe(303);
+    const refused = await exchange(issuedBefore);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({
+      error: 'invalid_grant',
+      error_description: 'Invalid or expired code',
+    });
+    const tokens = await tokensOfAlice();
+    expect((await userinfo(tokens.access_token)).statusCode).toBe(200);
   });
 
   it('refuses a revoke without the CSRF field, keeping the consent', async () => {

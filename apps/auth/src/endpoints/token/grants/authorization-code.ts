@@ -122,6 +122,13 @@ export const authorizationCodeGrant: Grant = {
       nonce: grant.nonce,
       withRefreshToken: client.grantTypes.includes('refresh_token'),
     });
+    // The user revoked the app after the code was issued: whether the revocation came before
+    // this exchange or while it ran, the code is void. Read after the family joined the user's
+    // grant index: a revocation that listed the index before that has set this mark before too.
+    if (await codes.wasVoided(grant)) {
+      await families.revoke(familyId, family);
+      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+    }
     // A second use of the code that ran while this family was being stored has revoked it by id:
     // its tombstone stands and the access token is denied, so the tokens are dead in any order.
     // create() and issueTokens() may have written the family's record and its entry in the

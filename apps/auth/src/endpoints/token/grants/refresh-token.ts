@@ -2,7 +2,7 @@ import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/regi
 import type { RegisteredClient } from '../../../clients/registered-clients.ts';
 import { invalidGrant, invalidScope } from '../../../oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
-import { issueTokens, planAccessToken } from '../issue-tokens.ts';
+import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
@@ -69,6 +69,45 @@ async function assertGrantStillHolds(context: GrantContext, family: RefreshFamil
 }
 
 /**
+ * Issues the next generation under the rotation lease, then marks the presented token rotated.
+ * Whatever fails before that mark (a dropped database connection, the store, signing) gives the
+ * lease back and leaves the token as it was: the client's retry with it works, the grant is not
+ * lost.
+ */
+async function rotate(
+  context: GrantContext,
+  family: RefreshFamily,
+  scopes: string[],
+  jti: string,
+  attempt: string,
+): Promise<TokenResponse> {
+  const { families } = context.app.tokenState;
+  try {
+    await assertGrantStillHolds(context, family);
+    const tokens = await issueTokens(context.app, {
+      family,
+      scopes,
+      accessToken: planAccessToken(context.app),
+      // OIDC Core 12.2: a refreshed ID token has no nonce; sub, aud and auth_time stay.
+      nonce: null,
+      // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
+      withRefreshToken: true,
+    });
+    // A rotation slower than its lease, overtaken by another use of the token: that one answers.
+    if (!(await families.completeRotation(family.id, jti, attempt))) {
+      throw invalidGrant(INVALID_REFRESH_TOKEN);
+    }
+    return tokens;
+  } catch (error) {
+    // Best effort: should the store be out of reach too, the lease runs out on its own.
+    await families.abandonRotation(family.id, jti, attempt).catch((abandonError: unknown) => {
+      context.request.log.warn({ err: abandonError }, 'could not give a rotation lease back');
+    });
+    throw error;
+  }
+}
+
+/**
  * RFC 6749 6 with RFC 9700 4.14.2: every refresh rotates the token; an old token presented
  * again revokes the whole family with its access tokens.
  */
@@ -87,8 +126,8 @@ export const refreshTokenGrant: Grant = {
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scopes = narrowedScopes(params.scope, family.scopes, client);
 
-    const use = await families.consumeRefreshToken(family.id, claims.jti, context.requestStartedAt);
-    if (use === 'replayed') {
+    const start = await families.startRotation(family.id, claims.jti, context.requestStartedAt);
+    if (start.use === 'replayed') {
       await families.revoke(family.id);
       app.oauth.audit(request, 'refresh_reuse_detected', {
         clientId: client.clientId,
@@ -97,19 +136,9 @@ export const refreshTokenGrant: Grant = {
       });
       throw invalidGrant(INVALID_REFRESH_TOKEN);
     }
-    if (use === 'concurrent') throw invalidGrant(INVALID_REFRESH_TOKEN);
+    if (start.use === 'concurrent') throw invalidGrant(INVALID_REFRESH_TOKEN);
 
-    await assertGrantStillHolds(context, family);
-    const tokens = await issueTokens(app, {
-      family,
-      scopes,
-      accessToken: planAccessToken(app),
-      // OIDC Core 12.2: a refreshed ID token has no nonce; sub, aud and auth_time stay.
-      nonce: null,
-      // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
-      withRefreshToken: true,
-    });
-    await families.completeRotation(family.id, claims.jti);
+    const tokens = await rotate(context, family, scopes, claims.jti, start.attempt);
     app.oauth.audit(request, 'tokens_refreshed', {
       clientId: client.clientId,
       userId: family.userId,

@@ -1,0 +1,22 @@
+import { openOrm, type MikroORM } from '@foodshare/domain';
+import type { KeyValueStore } from '@foodshare/server-kit';
+import { workerDatabase } from '@foodshare/testing';
+import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
+
+/**
+ * For store tests: this worker's own database (a copy of the migrated template), where the
+ * revocation ledger keeps its rows. Open once per file (beforeAll), close in afterAll.
+ */
+export async function openRevocationDatabase(): Promise<MikroORM> {
+  const { url } = await workerDatabase('auth');
+  return openOrm({ url, poolSize: 2 });
+}
+
+/** A ledger on `orm`'s database for the store `kv`, on the test's clock. */
+export function testLedger(
+  orm: MikroORM,
+  kv: KeyValueStore,
+  now: () => number = Date.now,
+): RevocationLedger {
+  return new RevocationLedger(kv, () => orm.em.fork(), now);
+}
