@@ -14,10 +14,10 @@ import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
   loadDemoDataIfEmpty,
-  migrateToLatest,
+  migrateDatabase,
   openOrm,
 } from '@foodshare/domain';
-import { openKeyValueStore } from '@foodshare/server-kit';
+import { databaseTimeouts, openKeyValueStore, redisTimeouts } from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
 
@@ -85,8 +85,9 @@ const env = {
 const apiConfig = loadApiConfig(env);
 const authConfig = loadAuthConfig(env);
 
-const orm = await openOrm({ url: database.url });
-await migrateToLatest(orm);
+// Migrations on a connection of their own: they may take longer than a request's bounds allow.
+await migrateDatabase(database.url);
+const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 // The demo clients' secret is hashed with the pepper the auth service verifies with: the
 // configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
 const demoData = {
@@ -98,6 +99,7 @@ if (await loadDemoDataIfEmpty(orm.em.fork(), demoData))
 const kv = await openKeyValueStore({
   redisUrl: apiConfig.REDIS_URL,
   keyPrefix: apiConfig.REDIS_KEY_PREFIX,
+  timeouts: redisTimeouts(apiConfig),
   allowMemoryFallback: true,
   log,
 });
