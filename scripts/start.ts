@@ -17,7 +17,12 @@ import {
   migrateDatabase,
   openOrm,
 } from '@foodshare/domain';
-import { databaseTimeouts, openKeyValueStore, redisTimeouts } from '@foodshare/server-kit';
+import {
+  databaseTimeouts,
+  openKeyValueStore,
+  redisTimeouts,
+  trackRequests,
+} from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
 
@@ -62,7 +67,8 @@ function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Servi
 // keep-alive client cannot hold the shutdown open.
 const unfinished = new Set<ServerResponse>();
 let closing = false;
-const server = createServer((request, response) => {
+// Request timeouts are checked every second rather than every 30 s (Node's default).
+const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
   if (!services) {
     response.writeHead(503, { 'retry-after': '1' }).end();
     return;
@@ -72,6 +78,7 @@ const server = createServer((request, response) => {
   response.once('close', () => unfinished.delete(response));
   serviceFor(request, services).routing(request, response);
 });
+const requests = trackRequests(server);
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 const address = server.address();
 const boundPort = typeof address === 'object' && address ? address.port : port;
@@ -84,6 +91,10 @@ const env = {
 };
 const apiConfig = loadApiConfig(env);
 const authConfig = loadAuthConfig(env);
+// The same bounds on receiving a request as each service has when it runs on its own.
+server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
+server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
+server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
 
 // Migrations on a connection of their own: they may take longer than a request's bounds allow.
 await migrateDatabase(database.url);
@@ -115,6 +126,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   log(`stopping (${signal ?? 'error'})`);
   closing = true;
   for (const response of unfinished) response.shouldKeepAlive = false;
+  await requests.drain();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;

@@ -55,7 +55,11 @@ function createBareApp(settings: CommonEnv, logStream: DestinationStream | undef
     // its connection (and a graceful stop) for as long as the client likes.
     requestTimeout: settings.REQUEST_TIMEOUT_MS,
     keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
-    http: { headersTimeout: settings.HEADERS_TIMEOUT_MS },
+    http: {
+      headersTimeout: settings.HEADERS_TIMEOUT_MS,
+      // How often Node looks for requests over their bounds (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, settings.HEADERS_TIMEOUT_MS),
+    },
   })
     .setValidatorCompiler(rejectingNulCharacters(TypeBoxValidatorCompiler))
     .withTypeProvider<TypeBoxTypeProvider>();
