@@ -18,6 +18,7 @@ import { loadConfig } from './config.ts';
 // answer 503 quickly while one is gone, never hang, and serve again by itself once it is back.
 
 const POOL_SIZE = 10;
+const STALLED_LIMIT_MS = 1_500;
 
 describe('when PostgreSQL or Redis fails', () => {
   let postgres: DisposablePostgres;
@@ -43,6 +44,7 @@ describe('when PostgreSQL or Redis fails', () => {
         LOG_LEVEL: 'silent',
         DATABASE_URL: databaseUrl,
         REDIS_URL: redis.url,
+        POOL_STALLED_LIVENESS_MS: String(STALLED_LIMIT_MS),
       }),
     );
     alice = await signInAs(app, ids.users.alice);
@@ -143,6 +145,32 @@ describe('when PostgreSQL or Redis fails', () => {
       if (answer !== 'hung') expect([201, 503]).toContain(answer.statusCode);
     }
     expect(await servesAgainWithin(5_000)).toBe(200);
+  });
+
+  it('fails liveness while no database connection has come back for too long, and passes again after', async () => {
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => (letGo = resolve));
+    const holders = Array.from({ length: POOL_SIZE }, () =>
+      app.orm.em.fork().transactional(async (tx) => {
+        await tx.execute('select 1');
+        await held;
+      }),
+    );
+    try {
+      await new Promise((resolve) => setTimeout(resolve, STALLED_LIMIT_MS / 2));
+      expect((await app.inject('/health/live')).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, STALLED_LIMIT_MS));
+      const stalled = await app.inject('/health/live');
+      expect(stalled.statusCode).toBe(503);
+      expect(stalled.json()).toMatchObject({
+        status: 'failing',
+        checks: { databasePool: 'stalled' },
+      });
+    } finally {
+      letGo();
+      await Promise.all(holders);
+    }
+    expect((await app.inject('/health/live')).statusCode).toBe(200);
   });
 
   it('answers 503 DATABASE_UNAVAILABLE within about a second while PostgreSQL is paused, and recovers', async () => {

@@ -34,7 +34,7 @@ function statusTitle(status: number): string {
 
 // A lost dependency is not the client's fault nor a bug: 503 with a hint when to retry, and a
 // code that says which one, so that clients and dashboards tell the two outages apart.
-function unavailableProblem(error: unknown): Problem | undefined {
+export function unavailableProblem(error: unknown): Problem | undefined {
   if (error instanceof StateStoreUnavailableError) {
     return Problem.unavailable(
       'STATE_STORE_UNAVAILABLE',
