@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
@@ -37,6 +37,7 @@ export interface RedisStoreOptions {
   url: string;
   /** Namespaces every key, so that tests and several deployments can share one server. */
   keyPrefix?: string;
+  /** Left out (tests, scripts), commands wait for a reconnect as long as ioredis does. */
   timeouts?: RedisTimeouts;
 }
 
@@ -45,7 +46,20 @@ export interface RedisTimeouts {
   commandMs: number;
 }
 
-const DEFAULT_TIMEOUTS: RedisTimeouts = { connectMs: 1000, commandMs: 1000 };
+/**
+ * A server that does not answer (paused, overloaded) fails the command instead of holding the
+ * request; while disconnected a command fails at once instead of queueing until a reconnect,
+ * and reconnecting goes on in the background.
+ */
+function boundedWaits(timeouts: RedisTimeouts): RedisOptions {
+  return {
+    connectTimeout: timeouts.connectMs,
+    commandTimeout: timeouts.commandMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  };
+}
 
 /** Redis could not be reached or did not answer in time; worth retrying later. */
 export class StateStoreUnavailableError extends Error {
@@ -67,18 +81,10 @@ export class RedisKeyValueStore implements KeyValueStore {
   private readonly scripts: ScriptCommands;
 
   constructor(options: RedisStoreOptions) {
-    const timeouts = options.timeouts ?? DEFAULT_TIMEOUTS;
     this.client = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
-      connectTimeout: timeouts.connectMs,
-      // A server that does not answer (paused, overloaded) fails the command, not the request's wait.
-      commandTimeout: timeouts.commandMs,
-      // While disconnected a command fails at once instead of queueing until a reconnect:
-      // the request answers 503, and reconnecting goes on in the background.
-      enableOfflineQueue: false,
-      maxRetriesPerRequest: 0,
-      retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+      ...(options.timeouts ? boundedWaits(options.timeouts) : { maxRetriesPerRequest: 2 }),
     });
     // Without a listener an 'error' event would end the process; the failing commands say it.
     this.client.on('error', () => undefined);
