@@ -14,10 +14,15 @@ import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
   loadDemoDataIfEmpty,
-  migrateToLatest,
+  migrateDatabase,
   openOrm,
 } from '@foodshare/domain';
-import { openKeyValueStore } from '@foodshare/server-kit';
+import {
+  databaseTimeouts,
+  openKeyValueStore,
+  redisTimeouts,
+  trackRequests,
+} from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
 
@@ -62,7 +67,8 @@ function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Servi
 // keep-alive client cannot hold the shutdown open.
 const unfinished = new Set<ServerResponse>();
 let closing = false;
-const server = createServer((request, response) => {
+// Request timeouts are checked every second rather than every 30 s (Node's default).
+const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
   if (!services) {
     response.writeHead(503, { 'retry-after': '1' }).end();
     return;
@@ -72,6 +78,7 @@ const server = createServer((request, response) => {
   response.once('close', () => unfinished.delete(response));
   serviceFor(request, services).routing(request, response);
 });
+const requests = trackRequests(server);
 await new Promise<void>((resolve) => server.listen(port, host, resolve));
 const address = server.address();
 const boundPort = typeof address === 'object' && address ? address.port : port;
@@ -84,9 +91,14 @@ const env = {
 };
 const apiConfig = loadApiConfig(env);
 const authConfig = loadAuthConfig(env);
+// The same bounds on receiving a request as each service has when it runs on its own.
+server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
+server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
+server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
 
-const orm = await openOrm({ url: database.url });
-await migrateToLatest(orm);
+// Migrations on a connection of their own: they may take longer than a request's bounds allow.
+await migrateDatabase(database.url);
+const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 // The demo clients' secret is hashed with the pepper the auth service verifies with: the
 // configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
 const demoData = {
@@ -98,6 +110,7 @@ if (await loadDemoDataIfEmpty(orm.em.fork(), demoData))
 const kv = await openKeyValueStore({
   redisUrl: apiConfig.REDIS_URL,
   keyPrefix: apiConfig.REDIS_KEY_PREFIX,
+  timeouts: redisTimeouts(apiConfig),
   allowMemoryFallback: true,
   log,
 });
@@ -113,6 +126,7 @@ closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
   log(`stopping (${signal ?? 'error'})`);
   closing = true;
   for (const response of unfinished) response.shouldKeepAlive = false;
+  await requests.drain();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
   await closed;

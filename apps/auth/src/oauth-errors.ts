@@ -1,3 +1,4 @@
+import { unavailableProblem } from '@foodshare/server-kit';
 import type { FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
 
@@ -151,6 +152,16 @@ export type OAuthErrorBody = Static<typeof OAuthErrorBodySchema>;
 /** Anything thrown: an exposed OAuthError as is, everything else as server_error. */
 export function toOAuthError(error: unknown): OAuthError {
   if (error instanceof OAuthError && error.expose) return error;
+  // PostgreSQL or Redis out of reach: worth retrying, unlike a bug.
+  const unavailable = unavailableProblem(error);
+  if (unavailable) {
+    return new OAuthError({
+      error: 'temporarily_unavailable',
+      description: 'The server is temporarily unavailable. Try again shortly.',
+      status: 503,
+      ...(unavailable.headers ? { headers: unavailable.headers } : {}),
+    });
+  }
   return serverError();
 }
 

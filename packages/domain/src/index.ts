@@ -6,3 +6,5 @@ export * from './entities/index.ts';
 export * from './accounts/index.ts';
 export * from './demo/index.ts';
 export * from './signing-keys/index.ts';
+export * from './connection-pool.ts';
+export * from './database-errors.ts';

@@ -1,5 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import { defineConfig, MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import type { Pool } from 'pg';
+import { guardPool } from './connection-pool.ts';
 import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
 
@@ -14,6 +16,38 @@ export interface OrmConfig {
   poolSize?: number;
   /** Called with MikroORM's line for every query sent, e.g. to count queries per request. */
   onQuery?: (line: string) => void;
+  /**
+   * Bounds on every wait for the database, so that a lost or paused server fails a request
+   * quickly instead of holding it. Left out (migrations, the CLI), nothing is bounded.
+   */
+  timeouts?: DatabaseTimeouts;
+}
+
+export interface DatabaseTimeouts {
+  /** Waiting for a pooled connection, a new connection's handshake included. */
+  connectMs: number;
+  /**
+   * One statement. PostgreSQL cancels it at this bound (the connection stays usable); the
+   * client gives up a little later, for a server that does not answer at all.
+   */
+  statementMs: number;
+}
+
+// The client's own bound comes after the server's, so that a slow statement is cancelled by
+// the server (keeping the connection) and only an unresponsive server hits the client's.
+const CLIENT_TIMEOUT_MARGIN_MS = 250;
+
+function poolOptions(timeouts: DatabaseTimeouts | undefined) {
+  const bounds = timeouts
+    ? {
+        connectionTimeoutMillis: timeouts.connectMs,
+        statement_timeout: timeouts.statementMs,
+        query_timeout: timeouts.statementMs + CLIENT_TIMEOUT_MARGIN_MS,
+        // A half-open TCP connection (a server that vanished) is noticed by the kernel.
+        keepAlive: true,
+      }
+    : {};
+  return { ...bounds, onPoolCreated: (pool: Pool) => guardPool(pool) };
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -23,6 +57,7 @@ export function ormOptions({
   debug = false,
   poolSize = DEFAULT_POOL_SIZE,
   onQuery,
+  timeouts,
 }: OrmConfig): Options {
   return defineConfig({
     driver: PostgreSqlDriver,
@@ -38,6 +73,8 @@ export function ormOptions({
       allOrNothing: true,
     },
     pool: { min: 0, max: poolSize },
+    // Passed to pg's Pool: see poolOptions.
+    driverOptions: poolOptions(timeouts),
     ...(onQuery ? { debug: ['query' as const], logger: onQuery } : { debug }),
     colors: false,
     // The schema belongs to the migrations: the ORM never creates databases or syncs tables.
@@ -49,6 +86,11 @@ export function ormOptions({
 
 export function openOrm(config: OrmConfig): Promise<MikroORM> {
   return MikroORM.init(ormOptions(config));
+}
+
+/** The pg pool behind an ORM, for health checks. */
+export function databasePool(orm: MikroORM): Promise<Pool> {
+  return orm.em.getConnection().getNativeClient();
 }
 
 export async function migrateToLatest(orm: MikroORM): Promise<void> {

@@ -61,4 +61,15 @@ export class Problem extends Error {
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
   }
+
+  /** A dependency is out of reach for now: the client may retry after the given seconds. */
+  static unavailable(code: string, detail: string, retryAfterSeconds = 1): Problem {
+    return new Problem({
+      status: 503,
+      code,
+      title: 'Service Unavailable',
+      detail,
+      headers: { 'retry-after': String(retryAfterSeconds) },
+    });
+  }
 }

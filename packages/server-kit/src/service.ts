@@ -6,7 +6,12 @@ import {
 } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
-import { type CommonEnv, secureCookies } from './config/common-env.ts';
+import {
+  type CommonEnv,
+  databaseTimeouts,
+  redisTimeouts,
+  secureCookies,
+} from './config/common-env.ts';
 import type { KeyValueStore } from './kv/key-value-store.ts';
 import { loggerOptions } from './logging.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
@@ -46,6 +51,15 @@ function createBareApp(settings: CommonEnv, logStream: DestinationStream | undef
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
+    // Node's own bounds on receiving a request; without them a body that trickles in holds
+    // its connection (and a graceful stop) for as long as the client likes.
+    requestTimeout: settings.REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: settings.KEEP_ALIVE_TIMEOUT_MS,
+    http: {
+      headersTimeout: settings.HEADERS_TIMEOUT_MS,
+      // How often Node looks for requests over their bounds (30 s by default).
+      connectionsCheckingInterval: Math.min(1_000, settings.HEADERS_TIMEOUT_MS),
+    },
   })
     .setValidatorCompiler(rejectingNulCharacters(TypeBoxValidatorCompiler))
     .withTypeProvider<TypeBoxTypeProvider>();
@@ -62,11 +76,13 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
   await app.register(errorsPlugin);
   await app.register(ormPlugin, {
     databaseUrl: settings.DATABASE_URL,
+    timeouts: databaseTimeouts(settings),
     ...(shared.orm ? { orm: shared.orm } : {}),
   });
   await app.register(keyValueStorePlugin, {
     redisUrl: settings.REDIS_URL,
     keyPrefix: settings.REDIS_KEY_PREFIX,
+    timeouts: redisTimeouts(settings),
     ...(shared.kv ? { store: shared.kv } : {}),
   });
   await app.register(sessionPlugin, {
@@ -79,6 +95,13 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
     },
   });
   await app.register(csrfPlugin);
-  await app.register(healthPlugin);
+  await app.register(healthPlugin, {
+    // Both checks together within about the time a request would wait for either.
+    checkTimeoutMs: Math.max(
+      settings.DATABASE_CONNECT_TIMEOUT_MS,
+      settings.REDIS_COMMAND_TIMEOUT_MS,
+    ),
+    stalledPoolLimitMs: settings.POOL_STALLED_LIVENESS_MS,
+  });
   return app;
 }

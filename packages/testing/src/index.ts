@@ -3,3 +3,4 @@ export * from './embedded-postgres.ts';
 export * from './test-databases.ts';
 export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
+export * from './disposable-servers.ts';

@@ -36,6 +36,23 @@ export const CommonEnvProperties = {
   LOGIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 50 }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30 }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  // Bounded waits: a lost dependency answers 503 quickly instead of holding every request.
+  /** Waiting for a PostgreSQL connection from the pool, connecting included. */
+  DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 1000 }),
+  /** One SQL statement (PostgreSQL's statement_timeout; the client gives up 250 ms later). */
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 1000 }),
+  /** Connecting to Redis. */
+  REDIS_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 1000 }),
+  /** One Redis command. */
+  REDIS_COMMAND_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 1000 }),
+  /** /health/live fails once the database pool has handed out no connection for this long. */
+  POOL_STALLED_LIVENESS_MS: Type.Integer({ minimum: 1, default: 60_000 }),
+  /** A whole request, its body included; 408 after it. */
+  REQUEST_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 30_000 }),
+  /** Receiving a request's headers. */
+  HEADERS_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10_000 }),
+  /** How long an idle keep-alive connection stays open. */
+  KEEP_ALIVE_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 5_000 }),
 };
 
 export const CommonEnvSchema = Type.Object(CommonEnvProperties);
@@ -90,5 +107,25 @@ export function secureCookies(config: CommonEnv): boolean {
   );
 }
 
+// Node refuses a headers timeout longer than the request timeout.
+export function timeoutRule(config: CommonEnv): string[] {
+  return config.HEADERS_TIMEOUT_MS > config.REQUEST_TIMEOUT_MS
+    ? ['HEADERS_TIMEOUT_MS: must not be longer than REQUEST_TIMEOUT_MS']
+    : [];
+}
+
 /** The cross-variable rules every service applies to its configuration. */
-export const COMMON_CONFIG_RULES = [productionRules, trustProxyRule];
+export const COMMON_CONFIG_RULES = [productionRules, trustProxyRule, timeoutRule];
+
+/** The database bounds of a service's configuration. */
+export function databaseTimeouts(config: CommonEnv) {
+  return {
+    connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
+    statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** The Redis bounds of a service's configuration. */
+export function redisTimeouts(config: CommonEnv) {
+  return { connectMs: config.REDIS_CONNECT_TIMEOUT_MS, commandMs: config.REDIS_COMMAND_TIMEOUT_MS };
+}

@@ -1,4 +1,8 @@
 export type { KeyValueStore } from './key-value-store.ts';
 export { MemoryKeyValueStore } from './memory-store.ts';
-export { RedisKeyValueStore } from './redis-store.ts';
+export {
+  RedisKeyValueStore,
+  StateStoreUnavailableError,
+  type RedisTimeouts,
+} from './redis-store.ts';
 export { openKeyValueStore } from './open-store.ts';

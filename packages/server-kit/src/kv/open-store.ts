@@ -1,11 +1,12 @@
 import { Redis } from 'ioredis';
 import type { KeyValueStore } from './key-value-store.ts';
 import { MemoryKeyValueStore } from './memory-store.ts';
-import { RedisKeyValueStore } from './redis-store.ts';
+import { RedisKeyValueStore, type RedisTimeouts } from './redis-store.ts';
 
 export interface OpenStoreOptions {
   redisUrl: string;
   keyPrefix?: string;
+  timeouts?: RedisTimeouts;
   /**
    * Only the zero-set-up start allows this: without a Redis it keeps state in process,
    * which is correct for exactly one instance.
@@ -44,6 +45,7 @@ export async function openKeyValueStore(options: OpenStoreOptions): Promise<KeyV
   return new RedisKeyValueStore({
     url: options.redisUrl,
     ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   }).connect();
 }
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import { Redis, type RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
@@ -37,6 +37,42 @@ export interface RedisStoreOptions {
   url: string;
   /** Namespaces every key, so that tests and several deployments can share one server. */
   keyPrefix?: string;
+  /** Left out (tests, scripts), commands wait for a reconnect as long as ioredis does. */
+  timeouts?: RedisTimeouts;
+}
+
+export interface RedisTimeouts {
+  connectMs: number;
+  commandMs: number;
+}
+
+/**
+ * A server that does not answer (paused, overloaded) fails the command instead of holding the
+ * request; while disconnected a command fails at once instead of queueing until a reconnect,
+ * and reconnecting goes on in the background.
+ */
+function boundedWaits(timeouts: RedisTimeouts): RedisOptions {
+  return {
+    connectTimeout: timeouts.connectMs,
+    commandTimeout: timeouts.commandMs,
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (attempt) => Math.min(attempt * 100, 1000),
+  };
+}
+
+/** Redis could not be reached or did not answer in time; worth retrying later. */
+export class StateStoreUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super('The key-value store is unavailable', { cause });
+    this.name = 'StateStoreUnavailableError';
+  }
+}
+
+// A ReplyError is Redis refusing a command (a bug of ours); anything else failed on the way.
+function unavailableUnlessReply(error: unknown): never {
+  if (error instanceof Error && error.name === 'ReplyError') throw error;
+  throw new StateStoreUnavailableError(error);
 }
 
 export class RedisKeyValueStore implements KeyValueStore {
@@ -48,12 +84,19 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.client = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
-      maxRetriesPerRequest: 2,
+      ...(options.timeouts ? boundedWaits(options.timeouts) : { maxRetriesPerRequest: 2 }),
     });
+    // Without a listener an 'error' event would end the process; the failing commands say it.
+    this.client.on('error', () => undefined);
     for (const [name, lua] of Object.entries(SCRIPTS)) {
       this.client.defineCommand(name, { numberOfKeys: 1, lua });
     }
     this.scripts = this.client as unknown as ScriptCommands;
+  }
+
+  /** Every command goes through here, so that a lost Redis is one kind of error. */
+  private run<T>(command: () => Promise<T>): Promise<T> {
+    return command().catch(unavailableUnlessReply);
   }
 
   async connect(): Promise<this> {
@@ -62,43 +105,45 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   get(key: string): Promise<string | null> {
-    return this.client.get(key);
+    return this.run(() => this.client.get(key));
   }
 
   async getMany(...keys: string[]): Promise<(string | null)[]> {
-    return keys.length === 0 ? [] : this.client.mget(...keys);
+    return keys.length === 0 ? [] : this.run(() => this.client.mget(...keys));
   }
 
   async getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null> {
-    const found = await this.scripts.getWithTtl(key);
+    const found = await this.run(() => this.scripts.getWithTtl(key));
     return found ? { value: found[0], ttlMs: found[1] } : null;
   }
 
   async set(key: string, value: string, ttlMs: number): Promise<void> {
-    await this.client.set(key, value, 'PX', assertTtl(ttlMs));
+    await this.run(() => this.client.set(key, value, 'PX', assertTtl(ttlMs)));
   }
 
   async setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.set(key, value, 'PX', assertTtl(ttlMs), 'NX')) === 'OK';
+    return (
+      (await this.run(() => this.client.set(key, value, 'PX', assertTtl(ttlMs), 'NX'))) === 'OK'
+    );
   }
 
   take(key: string): Promise<string | null> {
-    return this.client.getdel(key);
+    return this.run(() => this.client.getdel(key));
   }
 
   async delete(...keys: string[]): Promise<void> {
-    if (keys.length > 0) await this.client.del(...keys);
+    if (keys.length > 0) await this.run(() => this.client.del(...keys));
   }
 
   async ttlMs(key: string): Promise<number | null> {
-    const ttl = await this.client.pttl(key);
+    const ttl = await this.run(() => this.client.pttl(key));
     if (ttl === -2) return null;
     // -1: a key without a lifetime, which this store never writes.
     return ttl === -1 ? Number.POSITIVE_INFINITY : ttl;
   }
 
   async expire(key: string, ttlMs: number): Promise<boolean> {
-    return (await this.client.pexpire(key, assertTtl(ttlMs))) === 1;
+    return (await this.run(() => this.client.pexpire(key, assertTtl(ttlMs)))) === 1;
   }
 
   async increment(
@@ -106,7 +151,9 @@ export class RedisKeyValueStore implements KeyValueStore {
     windowMs: number,
     by = 1,
   ): Promise<{ count: number; ttlMs: number }> {
-    const [count, ttlMs] = await this.scripts.incrementInWindow(key, assertTtl(windowMs), by);
+    const [count, ttlMs] = await this.run(() =>
+      this.scripts.incrementInWindow(key, assertTtl(windowMs), by),
+    );
     return { count, ttlMs: Math.max(ttlMs, 0) };
   }
 
@@ -116,11 +163,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     score: number,
     options: { ttlMs: number; pruneBelow: number },
   ): Promise<void> {
-    await this.scripts.addToIndex(key, member, score, assertTtl(options.ttlMs), options.pruneBelow);
+    await this.run(() =>
+      this.scripts.addToIndex(key, member, score, assertTtl(options.ttlMs), options.pruneBelow),
+    );
   }
 
   async indexMembers(key: string, minScore: number): Promise<{ member: string; score: number }[]> {
-    const flat = await this.client.zrangebyscore(key, minScore, '+inf', 'WITHSCORES');
+    const flat = await this.run(() =>
+      this.client.zrangebyscore(key, minScore, '+inf', 'WITHSCORES'),
+    );
     const members: { member: string; score: number }[] = [];
     for (let i = 0; i + 1 < flat.length; i += 2) {
       members.push({ member: flat[i] ?? '', score: Number(flat[i + 1]) });
@@ -129,11 +180,11 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async removeFromIndex(key: string, ...members: string[]): Promise<void> {
-    if (members.length > 0) await this.client.zrem(key, ...members);
+    if (members.length > 0) await this.run(() => this.client.zrem(key, ...members));
   }
 
   async ping(): Promise<void> {
-    await this.client.ping();
+    await this.run(() => this.client.ping());
   }
 
   async close(): Promise<void> {
@@ -141,6 +192,7 @@ export class RedisKeyValueStore implements KeyValueStore {
       this.client.disconnect();
       return;
     }
-    await this.client.quit();
+    // A Redis that is gone or paused cannot say goodbye; the socket is closed either way.
+    await this.client.quit().catch(() => this.client.disconnect());
   }
 }

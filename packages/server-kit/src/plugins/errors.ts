@@ -1,5 +1,7 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { isDatabaseUnavailable } from '@foodshare/domain';
+import { StateStoreUnavailableError } from '../kv/redis-store.ts';
 import { Problem } from '../problem.ts';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
@@ -24,13 +26,34 @@ function statusTitle(status: number): string {
     413: 'Content Too Large',
     415: 'Unsupported Media Type',
     422: 'Unprocessable Content',
+    408: 'Request Timeout',
     429: 'Too Many Requests',
   };
   return titles[status] ?? 'Error';
 }
 
+// A lost dependency is not the client's fault nor a bug: 503 with a hint when to retry, and a
+// code that says which one, so that clients and dashboards tell the two outages apart.
+export function unavailableProblem(error: unknown): Problem | undefined {
+  if (error instanceof StateStoreUnavailableError) {
+    return Problem.unavailable(
+      'STATE_STORE_UNAVAILABLE',
+      'The session and state store cannot be reached right now. Try again shortly.',
+    );
+  }
+  if (isDatabaseUnavailable(error)) {
+    return Problem.unavailable(
+      'DATABASE_UNAVAILABLE',
+      'The database cannot be reached right now. Try again shortly.',
+    );
+  }
+  return undefined;
+}
+
 function toProblem(error: FastifyError | Problem): Problem {
   if (error instanceof Problem) return error;
+  const unavailable = unavailableProblem(error);
+  if (unavailable) return unavailable;
   if (error.validation) {
     // A path value that does not match its pattern names no resource (DESIGN.md 3).
     if (error.validationContext === 'params') return Problem.notFound();
@@ -85,7 +108,9 @@ export const errorsPlugin = fp(
   (app: FastifyInstance) => {
     app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
       const problem = toProblem(error);
-      if (problem.status >= 500) {
+      if (problem.status === 503) {
+        request.log.warn({ err: error, code: problem.code }, 'dependency unavailable');
+      } else if (problem.status >= 500) {
         request.log.error({ err: error }, 'request failed');
       } else {
         request.log.info({ code: problem.code, status: problem.status }, 'request refused');

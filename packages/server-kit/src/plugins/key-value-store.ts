@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 import { openKeyValueStore } from '../kv/open-store.ts';
+import type { RedisTimeouts } from '../kv/redis-store.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -12,6 +13,7 @@ declare module 'fastify' {
 export interface KeyValueStorePluginOptions {
   redisUrl: string;
   keyPrefix?: string;
+  timeouts?: RedisTimeouts;
   /** A shared store (the one-process start); the app then does not close it. */
   store?: KeyValueStore;
 }
@@ -23,6 +25,7 @@ export const keyValueStorePlugin = fp(
       (await openKeyValueStore({
         redisUrl: options.redisUrl,
         ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
+        ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       }));
     app.decorate('kv', store);
     if (!options.store) app.addHook('onClose', () => store.close());

@@ -1,4 +1,9 @@
-import { openOrm, type EntityManager, type MikroORM } from '@foodshare/domain';
+import {
+  type DatabaseTimeouts,
+  openOrm,
+  type EntityManager,
+  type MikroORM,
+} from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
@@ -14,6 +19,7 @@ declare module 'fastify' {
 
 export interface OrmPluginOptions {
   databaseUrl: string;
+  timeouts: DatabaseTimeouts;
   /** A shared ORM (the one-process start); the app then does not close it. */
   orm?: MikroORM;
 }
@@ -22,7 +28,8 @@ const forks = new WeakMap<object, EntityManager>();
 
 export const ormPlugin = fp(
   async (app: FastifyInstance, options: OrmPluginOptions) => {
-    const orm = options.orm ?? (await openOrm({ url: options.databaseUrl }));
+    const orm =
+      options.orm ?? (await openOrm({ url: options.databaseUrl, timeouts: options.timeouts }));
     app.decorate('orm', orm);
     // Forked lazily: health checks and cached answers never pay for a unit of work.
     app.decorateRequest('em', {
