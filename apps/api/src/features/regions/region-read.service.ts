@@ -42,7 +42,7 @@ export async function readRegion(em: EntityManager, regionId: number): Promise<R
     masterId: row.master_id ?? 0,
     mailbox: row.mailbox ?? '',
     emailName: row.email_name ?? '',
-    workgroupFunction: (row.workgroup_function ?? 0) as Region['workgroupFunction'],
+    workgroupFunction: row.workgroup_function ?? 0,
     allowHidingInForum: row.allow_hiding_in_forum,
     timezone: row.timezone,
   };
