@@ -4,6 +4,12 @@ import { Type, type Static } from 'typebox';
 export const ApiEnvSchema = Type.Object({
   ...CommonEnvProperties,
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3001 }),
+  /** The host of the platform's mail addresses: a unit's mailbox `musterstadt` is `musterstadt@<host>`. */
+  MAILBOX_HOST: Type.String({
+    default: 'foodsharing.network',
+    pattern:
+      '^(?=.{1,253}$)[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$',
+  }),
 });
 
 export type ApiConfig = Static<typeof ApiEnvSchema>;

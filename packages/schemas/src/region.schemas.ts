@@ -13,18 +13,27 @@ export const WorkGroupFunctionSchema = Type.Integer({
   title: 'WorkGroupFunction',
 });
 
-/** The administrative view of a region (orga only). */
+/** A reference to another unit, 0 when there is none (the platform's convention). */
+const UnitRef = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 2147483647, description });
+
+/**
+ * The administrative view of a region (orga only). As on the platform, references without a
+ * target are 0 and texts without a value empty; only the time zone is nullable.
+ */
 export const RegionSchema = Type.Object(
   {
     id: Id(),
     name: Type.String(),
     type: RegionTypeSchema,
     adminIds: Type.Array(Id()),
-    parentId: Nullable(Id({ description: 'null for the root of the tree' })),
-    masterId: Nullable(Id()),
-    mailbox: Nullable(Type.String()),
-    emailName: Nullable(Type.String()),
-    workgroupFunction: Nullable(WorkGroupFunctionSchema),
+    parentId: UnitRef('0 for the root of the tree'),
+    masterId: UnitRef('0 when no unit governs it'),
+    mailbox: Type.String({ description: 'Local part of its mailbox address; empty without one' }),
+    emailName: Type.String({ description: 'Display name of its mails; empty without one' }),
+    workgroupFunction: Type.Union([Type.Literal(0), WorkGroupFunctionSchema], {
+      description: '0 for a unit without a working-group function',
+    }),
     allowHidingInForum: Type.Boolean(),
     timezone: Nullable(
       Type.String({

@@ -11,8 +11,13 @@ function entry<P extends TProperties>(title: string, properties: P) {
   return Type.Object({ id: Id(), name: Type.String(), searchString, ...properties }, { title });
 }
 
+/** A unit's mail address (`musterstadt@<mail host>`), empty for a unit without a mailbox. */
+const unitEmail = Type.String({
+  description: 'Mailbox address with the mail host; empty without one',
+});
+
 export const SearchRegionSchema = entry('SearchRegion', {
-  email: Nullable(Type.String()),
+  email: unitEmail,
   parentId: Nullable(Id()),
   parentName: Nullable(Type.String()),
   isMember: Type.Boolean(),
@@ -21,7 +26,7 @@ export const SearchRegionSchema = entry('SearchRegion', {
 export type SearchRegion = Static<typeof SearchRegionSchema>;
 
 export const SearchWorkingGroupSchema = entry('SearchWorkingGroup', {
-  email: Nullable(Type.String()),
+  email: unitEmail,
   parentId: Nullable(Id()),
   parentName: Nullable(Type.String()),
   isMember: Type.Boolean(),
@@ -52,21 +57,16 @@ export const SearchFoodSharePointSchema = entry('SearchFoodSharePoint', {
 });
 export type SearchFoodSharePoint = Static<typeof SearchFoodSharePointSchema>;
 
-// A conversation without a name is named by its members, and an empty one has no last message.
-export const SearchChatSchema = Type.Object(
-  {
-    id: Id(),
-    name: Nullable(Type.String()),
-    searchString,
-    lastMessageSentAt: Nullable(DateTime()),
-    lastFoodsaverId: Nullable(Id()),
-    lastFoodsaverName: Nullable(Type.String()),
-    lastMessage: Nullable(Type.String()),
-    members: Type.Array(UserStubSchema),
-    memberCount: Type.Integer({ minimum: 0 }),
-  },
-  { title: 'SearchChat' },
-);
+// A conversation without a name is called by its other members' first names; an empty one has
+// no last message.
+export const SearchChatSchema = entry('SearchChat', {
+  lastMessageSentAt: Nullable(DateTime()),
+  lastFoodsaverId: Nullable(Id()),
+  lastFoodsaverName: Nullable(Type.String()),
+  lastMessage: Nullable(Type.String()),
+  members: Type.Array(UserStubSchema),
+  memberCount: Type.Integer({ minimum: 0 }),
+});
 export type SearchChat = Static<typeof SearchChatSchema>;
 
 export const SearchThreadSchema = entry('SearchThread', {
@@ -82,15 +82,16 @@ export const SearchThreadSchema = entry('SearchThread', {
 });
 export type SearchThread = Static<typeof SearchThreadSchema>;
 
+/** A confirmed buddy; the index carries nobody's last name, phone number or mail address. */
 export const SearchUserSchema = entry('SearchUser', {
   avatar: Nullable(Type.String()),
-  lastName: Nullable(Type.String()),
-  mobile: Nullable(Type.String()),
+  lastName: Nullable(Type.String({ description: 'Always null' })),
+  mobile: Nullable(Type.String({ description: 'Always null' })),
   isBuddy: Type.Boolean(),
   isVerified: Type.Boolean(),
   regionId: Nullable(Id({ description: 'Home region' })),
   regionName: Nullable(Type.String()),
-  email: Nullable(Type.String()),
+  email: Nullable(Type.String({ description: 'Always null' })),
 });
 export type SearchUser = Static<typeof SearchUserSchema>;
 

@@ -13,15 +13,13 @@ export const StoreTeamStatusSchema = Type.Enum([0, 1, 2, 3], { title: 'StoreTeam
 export const StoreTeamRequestSchema = Type.Object(
   {
     user: UserStubSchema,
-    firstName: Type.String(),
+    firstName: Type.String({ description: 'The stub’s name is the full name; this the first' }),
     verified: Type.Boolean(),
-    distanceInKm: Nullable(
-      Type.Number({
-        minimum: -1,
-        description:
-          'Rounded km from the applicant to the store; -1 when the applicant has no address, null when the caller may not see distances',
-      }),
-    ),
+    distanceInKm: Type.Integer({
+      minimum: -1,
+      description:
+        'Rounded km from the applicant to the store; -1 when the applicant or the store has no address',
+    }),
     date: DateTime({ description: 'When the request was made' }),
     message: Nullable(Type.String()),
   },

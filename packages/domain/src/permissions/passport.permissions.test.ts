@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { Role } from '../enums.ts';
 import { mayCreatePassport } from './passport.permissions.ts';
 import {
   ACTOR_ID,
@@ -14,10 +13,7 @@ describe('mayCreatePassport', () => {
     ...forEveryActor(
       'own passport',
       { userId: ACTOR_ID },
-      {
-        verified: ALL_ROLES,
-        unverified: [Role.Orga],
-      },
+      { verified: ALL_ROLES, unverified: NO_ROLE },
     ),
     ...forEveryActor('passport of someone else', { userId: OTHER_USER_ID }, NO_ROLE),
   ])('%s', (_who, actor, facts, expected) => {

@@ -1,4 +1,4 @@
-import { type Actor, isVerified } from './actor.ts';
+import type { Actor } from './actor.ts';
 
 export interface PassportFacts {
   /** The user the passport is for. */
@@ -6,9 +6,10 @@ export interface PassportFacts {
 }
 
 /**
- * A passport identifies its holder to store staff during pickups, so only a verified user
- * gets one, and only for themselves.
+ * A passport identifies its holder to store staff during pickups, so only a user whose
+ * identity was checked (the verified flag itself) gets one, and only for themselves. Orga
+ * counts as verified elsewhere, but a card vouches for a checked identity, which a role is not.
  */
 export function mayCreatePassport(actor: Actor, facts: PassportFacts): boolean {
-  return isVerified(actor) && actor.id === facts.userId;
+  return actor.verified && actor.id === facts.userId;
 }

@@ -1,4 +1,5 @@
-import { type Actor, isOrga } from './actor.ts';
+import { Role } from '../enums.ts';
+import { type Actor, hasRoleAtLeast, isOrga } from './actor.ts';
 
 export interface StoreFacts {
   /** The actor is a store manager (coordinator) of this store. */
@@ -11,8 +12,15 @@ export interface StoreFacts {
   readonly holdsStoresCoordinationDuty: boolean;
 }
 
+/**
+ * Orga edits every store. Anyone else needs the store-manager role first: a team manager or
+ * region admin whose role was lowered (say, after a lapsed quiz) keeps the relation in the
+ * data but no longer runs stores.
+ */
 export function mayEditStore(actor: Actor, facts: StoreFacts): boolean {
-  return isOrga(actor) || facts.isStoreManager || facts.holdsStoresCoordinationDuty;
+  if (isOrga(actor)) return true;
+  if (!hasRoleAtLeast(actor, Role.StoreManager)) return false;
+  return facts.isStoreManager || facts.holdsStoresCoordinationDuty;
 }
 
 /** The log names who did what in the team; it is for those who run the store. */
@@ -28,13 +36,4 @@ export function mayReadStoreTeamRequests(actor: Actor, facts: StoreFacts): boole
 /** Accepting or declining an application changes the team, which is the store's editors' call. */
 export function mayDecideStoreTeamRequests(actor: Actor, facts: StoreFacts): boolean {
   return mayEditStore(actor, facts);
-}
-
-/**
- * An applicant's distance to the store hints at where they live. Those who organise the store's
- * pickups on the spot need it to judge an application; orga's administrative access to the list
- * does not, so orga without a local role sees no distance.
- */
-export function mayReadApplicantDistance(_actor: Actor, facts: StoreFacts): boolean {
-  return facts.isStoreManager || facts.holdsStoresCoordinationDuty;
 }

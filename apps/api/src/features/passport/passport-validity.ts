@@ -1,4 +1,7 @@
-/** A passport is valid for three years from the day it is made (DOMAIN-FACTS 7). */
+/**
+ * A passport is valid for three years from the day its holder last passed a quiz: the card
+ * vouches for that knowledge, so reprinting it must not extend it.
+ */
 export const PASSPORT_VALID_YEARS = 3;
 
 /** The platform's calendar: "today" is the German date, whatever the server's zone. */
@@ -34,9 +37,12 @@ function daysInMonth(year: number, month: number): number {
   return new Date(Date.UTC(year, month, 0)).getUTCDate();
 }
 
-/** From today to the same calendar day three years on (29 February becomes the 28th). */
-export function passportValidity(now: Date, timeZone = PASSPORT_TIME_ZONE): PassportValidity {
-  const { year, month, day } = calendarDate(now, timeZone);
+/**
+ * From the calendar day of `since` to the same day three years on (29 February becomes the
+ * 28th).
+ */
+export function passportValidity(since: Date, timeZone = PASSPORT_TIME_ZONE): PassportValidity {
+  const { year, month, day } = calendarDate(since, timeZone);
   const untilYear = year + PASSPORT_VALID_YEARS;
   const untilDay = Math.min(day, daysInMonth(untilYear, month));
   return {

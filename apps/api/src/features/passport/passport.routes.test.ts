@@ -152,7 +152,11 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(rendered.pages).toBe(1);
     expect(Math.abs(rendered.width - WIDTH_PT)).toBeLessThan(0.1);
     expect(Math.abs(rendered.height - HEIGHT_PT)).toBeLessThan(0.1);
-    const { validFrom, validUntil } = passportValidity(new Date());
+    const [lastPass] = await sql<{ at: Date | string }[]>(
+      `select max(finished_at) as at from quiz_sessions where user_id = ? and status = 1`,
+      [ids.users.alice],
+    );
+    const { validFrom, validUntil } = passportValidity(new Date(lastPass!.at));
     expect(rendered.text).toContain('Alice Mustermann');
     expect(rendered.text).toContain('Betriebsverantwortliche(r)');
     expect(rendered.text).toContain(`Gültig ab ${validFrom}`);
@@ -164,6 +168,31 @@ describe('passport: POST /api/user/current/passport', () => {
     // The QR code, decoded from the rendered page, links to the profile.
     expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.alice}`);
     expect(await generationsOf(ids.users.alice)).toBe(before + 1);
+  });
+
+  it('dates the validity from the last passed quiz, so a reprint does not extend it', async () => {
+    const holder = await createUser('quizzed', Role.Foodsaver, true);
+    await sql(
+      `insert into quiz_sessions (user_id, quiz_id, status, started_at, finished_at) values
+         (?, 1, 1, '2024-04-30 09:00+02', '2024-04-30 09:20+02'),
+         (?, 2, 1, '2024-05-01 09:40+02', '2024-05-01 10:00+02'),
+         (?, 2, 2, '2025-01-10 09:00+01', '2025-01-10 09:20+01')`,
+      [holder, holder, holder],
+    );
+    for (let print = 0; print < 2; print++) {
+      const { rendered } = await passportOf(holder);
+      expect(rendered.text).toContain('Gültig ab 01.05.2024');
+      expect(rendered.text).toContain('Gültig bis 01.05.2027');
+    }
+    expect(await generationsOf(holder)).toBe(2);
+  });
+
+  it('dates a card from the day it is made for a verified user without a passed quiz', async () => {
+    const holder = await createUser('unquizzed', Role.Foodsaver, true);
+    const { rendered } = await passportOf(holder);
+    const { validFrom, validUntil } = passportValidity(new Date());
+    expect(rendered.text).toContain(`Gültig ab ${validFrom}`);
+    expect(rendered.text).toContain(`Gültig bis ${validUntil}`);
   });
 
   it('makes the card without a photo for a user who has none', async () => {
@@ -206,8 +235,8 @@ describe('passport: POST /api/user/current/passport', () => {
     async ({ role, verified }) => {
       const userId = await createUser(`role${role}v${verified}`, role, verified);
       const allowed = mayCreatePassport({ id: userId, role, verified }, { userId });
-      // Every verified user may; of the unverified, orga alone (it counts as verified).
-      expect(allowed).toBe(verified || role === Role.Orga);
+      // Every verified user may, and no unverified one: orga is not exempt here.
+      expect(allowed).toBe(verified);
       const response = await create(await signInAs(app, userId));
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (!allowed) expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });

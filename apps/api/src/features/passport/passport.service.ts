@@ -1,4 +1,10 @@
-import { type Actor, type EntityManager, mayCreatePassport, type Role } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  mayCreatePassport,
+  QuizSessionStatus,
+  type Role,
+} from '@foodshare/domain';
 import type { PassportGenerationList, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { renderPassportCard } from './passport-card.ts';
@@ -14,6 +20,7 @@ interface PassportHolderRow {
   role: Role;
   mime_type: string | null;
   content: Buffer | null;
+  last_passed_at: Date | string | null;
 }
 
 /** `${BASE_URL}/profile/<id>`: the public origin, whatever host the request came in through. */
@@ -40,11 +47,13 @@ export async function generatePassport(
     );
   }
   const rows = await em.execute<PassportHolderRow[]>(
-    `select u.id, u.first_name, u.last_name, u.role, up.mime_type, up.content
+    `select u.id, u.first_name, u.last_name, u.role, up.mime_type, up.content,
+            (select max(coalesce(q.finished_at, q.started_at)) from quiz_sessions q
+              where q.user_id = u.id and q.status = ?) as last_passed_at
        from users u
        left join uploads up on up.id = u.avatar_upload_id
       where u.id = ? and u.activated`,
-    [actor.id],
+    [QuizSessionStatus.Passed, actor.id],
   );
   const holder = rows[0];
   if (!holder) throw inactive();
@@ -53,7 +62,9 @@ export async function generatePassport(
     firstName: holder.first_name,
     lastName: holder.last_name,
     role: holder.role,
-    ...passportValidity(now),
+    // A verified user without a passed quiz on record (verified by hand) is vouched for from
+    // the day the card is made.
+    ...passportValidity(holder.last_passed_at === null ? now : new Date(holder.last_passed_at)),
     profileUrl: profileUrl(baseUrl, holder.id),
     photo:
       holder.mime_type !== null && holder.content !== null

@@ -16,7 +16,10 @@ interface RegionRow {
   timezone: string | null;
 }
 
-/** One query, only the returned columns, the admin ids aggregated in SQL (DESIGN.md 3). */
+/**
+ * One query, only the returned columns, the admin ids aggregated in SQL. The platform's own
+ * client reads a missing reference as 0 and a missing text as empty, so that is how they go out.
+ */
 export async function readRegion(em: EntityManager, regionId: number): Promise<Region> {
   const rows = await em.execute<RegionRow[]>(
     `select r.id, r.name, r.type,
@@ -35,11 +38,11 @@ export async function readRegion(em: EntityManager, regionId: number): Promise<R
     name: row.name,
     type: row.type,
     adminIds: row.admin_ids,
-    parentId: row.parent_id,
-    masterId: row.master_id,
-    mailbox: row.mailbox,
-    emailName: row.email_name,
-    workgroupFunction: row.workgroup_function,
+    parentId: row.parent_id ?? 0,
+    masterId: row.master_id ?? 0,
+    mailbox: row.mailbox ?? '',
+    emailName: row.email_name ?? '',
+    workgroupFunction: row.workgroup_function ?? 0,
     allowHidingInForum: row.allow_hiding_in_forum,
     timezone: row.timezone,
   };

@@ -80,11 +80,18 @@ function mayReadThread(actor: Actor, thread: ThreadAccess & { isInsideAmbassador
   });
 }
 
-/** Everything the caller can search for, from their own units, teams, chats and mailboxes. */
-export async function loadSearchIndex(em: EntityManager, actor: Actor): Promise<SearchIndex> {
+/**
+ * Everything the caller can search for, from their own units, teams, chats and mailboxes.
+ * `mailboxHost` completes the units' mailbox names into addresses.
+ */
+export async function loadSearchIndex(
+  em: EntityManager,
+  actor: Actor,
+  mailboxHost: string,
+): Promise<SearchIndex> {
   const rows = await em.execute<SearchIndexRow[]>(
     SEARCH_INDEX_SQL,
-    searchIndexParams(actor, isOrga(actor)),
+    searchIndexParams(actor, isOrga(actor), mailboxHost),
   );
   const row = rows[0];
   if (!row) throw new Error('the search index query returned no row');

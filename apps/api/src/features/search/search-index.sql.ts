@@ -25,6 +25,8 @@ const L = SEARCH_INDEX_LIMITS;
 const WORKING_GROUP = RegionType.WorkingGroup;
 /** Folder 3 is the trash: thrown-away mail is not offered in search. */
 const TRASH_FOLDER = 3;
+/** Events and polls stay findable this long after they ended. */
+const RECENTLY_ENDED_DAYS = 14;
 const ACTIVE_TEAM = `(${StoreTeamStatus.Member}, ${StoreTeamStatus.Standby})`;
 const ME = '(select id from me)';
 
@@ -35,6 +37,14 @@ const STUB = `json_build_object(
   'avatar', case when u.avatar_upload_id is null then null
                  else '/api/uploads/' || u.avatar_upload_id end,
   'isSleeping', u.sleeping)`;
+
+/**
+ * The mail address of a unit's mailbox: its local part with the platform's mail host, an
+ * address stored whole as it is, and '' for a unit without a mailbox.
+ */
+const UNIT_EMAIL = `case when coalesce(mu.mailbox, '') = '' then ''
+                         when position('@' in mu.mailbox) > 0 then mu.mailbox
+                         else mu.mailbox || '@' || (select mailbox_host from me) end`;
 
 /** A json array of the rows of `source`, ordered, or `[]` when there are none. */
 function list(source: string, order: string): string {
@@ -57,7 +67,7 @@ const MY_UNITS = `
     join regions r on r.id = s.region_id`;
 
 const REGIONS = `
-  select mu.region_id as id, mu.name, mu.mailbox as email, p.id as "parentId",
+  select mu.region_id as id, mu.name, ${UNIT_EMAIL} as email, p.id as "parentId",
          p.name as "parentName", mu.is_member as "isMember",
          (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
             from region_admins a join users u on u.id = a.user_id
@@ -68,7 +78,7 @@ const REGIONS = `
    where mu.type <> ${WORKING_GROUP}`;
 
 const WORKING_GROUPS = `
-  select mu.region_id as id, mu.name, mu.mailbox as email, p.id as "parentId",
+  select mu.region_id as id, mu.name, ${UNIT_EMAIL} as email, p.id as "parentId",
          p.name as "parentName", mu.is_member as "isMember", mu.is_admin as "isAdmin",
          (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
             from region_admins a join users u on u.id = a.user_id
@@ -78,8 +88,8 @@ const WORKING_GROUPS = `
     left join regions p on p.id = mu.parent_id
    where mu.type = ${WORKING_GROUP}`;
 
-// Every store the caller has a team relation with (applied, member, standby, invited), except
-// permanently closed ones (cooperation status 7), as on the reference platform.
+// The stores whose team the caller is in (member or standby; an application or invitation is
+// not yet a team), except permanently closed ones (cooperation status 7), as on the platform.
 const STORES = `
   select s.id, s.name, s.cooperation_status as "cooperationStatus", s.street,
          s.zip as "zipCode", s.city, r.id as "regionId", r.name as "regionName",
@@ -89,7 +99,7 @@ const STORES = `
     join stores s on s.id = t.store_id
     join regions r on r.id = s.region_id
     left join store_chains c on c.id = s.chain_id
-   where t.user_id = ${ME} and s.cooperation_status <> 7
+   where t.user_id = ${ME} and t.status in ${ACTIVE_TEAM} and s.cooperation_status <> 7
    order by t.is_manager desc, s.name, s.id
    limit ${L.stores}`;
 
@@ -104,9 +114,12 @@ const FOOD_SHARE_POINTS = `
    limit ${L.foodSharePoints}`;
 
 // The newest conversations first (by last message, or creation when empty); members are the
-// others, at most chatMembers of them; memberCount counts everybody, the caller included.
+// others, at most chatMembers of them; memberCount counts everybody, the caller included. A
+// conversation without a name is called by its other members' first names, as a client shows it.
 const CHATS = `
-  select c.id, c.name, c.last_sent_at as "lastMessageSentAt",
+  select c.id,
+         coalesce(nullif(c.name, ''), array_to_string(others.names, ', '), '') as name,
+         c.last_sent_at as "lastMessageSentAt",
          c.last_author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
          left(c.last_body, 120) as "lastMessage",
          others.members, (select count(*) from conversation_members o
@@ -178,39 +191,24 @@ const THREADS = `
                          order by p.created_at desc
                          limit 1) lp`;
 
-// Contacts: buddies, people in an active store team with the caller, and people the caller
-// shares a conversation with. Last name, mobile and email go only to buddies and team mates,
-// who work together; a conversation alone does not disclose them.
+// Contacts are the caller's confirmed buddies (both have added each other) and no one else.
+// Nobody's last name, phone number or mail address goes into the index: it is kept on the
+// device for searching, and such data is not the index's to hand out.
 const USERS = `
   select u.id, u.first_name as name,
          case when u.avatar_upload_id is null then null
               else '/api/uploads/' || u.avatar_upload_id end as avatar,
-         case when k.close then u.last_name end as "lastName",
-         case when k.close then u.mobile end as mobile,
-         k.is_buddy as "isBuddy", u.verified as "isVerified",
+         null::text as "lastName", null::text as mobile,
+         true as "isBuddy", u.verified as "isVerified",
          hr.id as "regionId", hr.name as "regionName",
-         case when k.close then u.email end as email,
-         json_build_array(u.first_name, case when k.close then u.last_name end, hr.name) as terms
-    from (select c.user_id, bool_or(c.is_buddy) as is_buddy, bool_or(c.close) as close
-            from (select b.buddy_id as user_id, true as is_buddy, true as close
-                    from buddies b
-                   where b.user_id = ${ME}
-                  union all
-                  select o.user_id, false, true
-                    from store_team_memberships t
-                    join store_team_memberships o
-                      on o.store_id = t.store_id and o.status in ${ACTIVE_TEAM}
-                   where t.user_id = ${ME} and t.status in ${ACTIVE_TEAM}
-                  union all
-                  select o.user_id, false, false
-                    from conversation_members cm
-                    join conversation_members o on o.conversation_id = cm.conversation_id
-                   where cm.user_id = ${ME}) c
-           where c.user_id <> ${ME}
-           group by c.user_id) k
-    join users u on u.id = k.user_id and u.activated
+         null::text as email,
+         json_build_array(u.first_name, hr.name) as terms
+    from buddies b
+    join buddies back on back.user_id = b.buddy_id and back.buddy_id = b.user_id
+    join users u on u.id = b.buddy_id and u.activated
     left join regions hr on hr.id = u.home_region_id
-   order by k.is_buddy desc, u.first_name, u.id
+   where b.user_id = ${ME}
+   order by u.first_name, u.id
    limit ${L.users}`;
 
 const MAILS = `
@@ -229,7 +227,8 @@ const MAILS = `
    order by m.sent_at desc, m.id desc
    limit ${L.mails}`;
 
-// Events of the caller's units to which they are invited, with their answer (SPEC.md's status).
+// Events of the caller's regions that they accepted or may attend ("maybe"), up to 14 days
+// after they ended, with their answer (SPEC.md's status).
 const EVENTS = `
   select e.id, e.name, e.location_name as "locationName", i.status,
          e.start_at as "startAt", e.end_at as "endAt", e.location_type as "locationType",
@@ -238,10 +237,12 @@ const EVENTS = `
     from event_invitations i
     join events e on e.id = i.event_id
     join my_units mu on mu.region_id = e.region_id and mu.is_member
-   where i.user_id = ${ME}
+   where i.user_id = ${ME} and i.status in ('accepted', 'maybe')
+     and e.end_at >= now() - interval '${RECENTLY_ENDED_DAYS} days'
    order by e.start_at desc, e.id desc
    limit ${L.events}`;
 
+// Polls of the caller's regions, whose members vote in them, up to 14 days after they ended.
 const POLLS = `
   select p.id, p.name, p.start_at as "startAt", p.end_at as "endAt",
          p.region_id as "regionId", mu.name as "regionName",
@@ -250,13 +251,13 @@ const POLLS = `
          json_build_array(p.name, mu.name) as terms
     from my_units mu
     join polls p on p.region_id = mu.region_id
-   where mu.is_member
+   where mu.is_member and p.end_at >= now() - interval '${RECENTLY_ENDED_DAYS} days'
    order by p.start_at desc, p.id desc
    limit ${L.polls}`;
 
-/** Parameters: the caller's id, and whether the caller is orga. */
+/** Parameters: the caller's id, whether the caller is orga, and the platform's mail host. */
 export const SEARCH_INDEX_SQL = `
-with me as materialized (select ?::int as id, ?::boolean as is_orga),
+with me as materialized (select ?::int as id, ?::boolean as is_orga, ?::text as mailbox_host),
      my_units as materialized (${MY_UNITS}),
      forum_units as materialized (${FORUM_UNITS})
 select
@@ -266,11 +267,15 @@ select
   ${list(FOOD_SHARE_POINTS, 'x.name, x.id')} as food_share_points,
   ${list(CHATS, 'x.sort_at desc, x.id desc')} as chats,
   ${list(THREADS, 'x."lastPostSentAt" desc, x.id desc')} as threads,
-  ${list(USERS, 'x."isBuddy" desc, x.name, x.id')} as users,
+  ${list(USERS, 'x.name, x.id')} as users,
   ${list(MAILS, 'x."sentAt" desc, x.id desc')} as mails,
   ${list(EVENTS, 'x."startAt" desc, x.id desc')} as events,
   ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls`;
 
-export function searchIndexParams(actor: { id: number }, isOrga: boolean): [number, boolean] {
-  return [actor.id, isOrga];
+export function searchIndexParams(
+  actor: { id: number },
+  isOrga: boolean,
+  mailboxHost: string,
+): [number, boolean, string] {
+  return [actor.id, isOrga, mailboxHost];
 }

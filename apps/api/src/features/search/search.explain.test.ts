@@ -192,7 +192,7 @@ describe('the search index on a million rows', () => {
     );
     const plans = await em.execute<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
       `explain (format json) ${SEARCH_INDEX_SQL}`,
-      searchIndexParams({ id: user!.id }, false),
+      searchIndexParams({ id: user!.id }, false, 'foodsharing.network'),
     );
     const nodes = nodesOf(plans[0]!['QUERY PLAN'][0]!.Plan);
     const scanned = nodes

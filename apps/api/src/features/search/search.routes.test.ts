@@ -4,6 +4,7 @@ import { signInAs } from '@foodshare/server-kit';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
+import { loadConfig } from '../../config.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { countQueries } from '../../test-support/query-budget.ts';
 import { SEARCH_INDEX_LIMITS } from './search-index.sql.ts';
@@ -77,7 +78,7 @@ describe('GET /api/search/index', () => {
       id: MUSTERSTADT,
       name: 'Musterstadt',
       searchString: 'Musterstadt;musterstadt',
-      email: 'musterstadt',
+      email: 'musterstadt@foodsharing.network',
       parentId: 2,
       parentName: 'Musterland',
       isMember: true,
@@ -98,7 +99,7 @@ describe('GET /api/search/index', () => {
         searchString:
           'Öffentlichkeitsarbeit Musterstadt;oeffentlichkeitsarbeit musterstadt;' +
           'oeffentlichkeitsarbeit.musterstadt;Musterstadt;musterstadt',
-        email: 'oeffentlichkeitsarbeit.musterstadt',
+        email: 'oeffentlichkeitsarbeit.musterstadt@foodsharing.network',
         parentId: MUSTERSTADT,
         parentName: 'Musterstadt',
         isMember: true,
@@ -119,7 +120,7 @@ describe('GET /api/search/index', () => {
     ]);
   });
 
-  it('lists the stores of the caller’s teams with cooperation and membership status', async () => {
+  it('lists the stores whose team the caller is in, with cooperation and membership status', async () => {
     const alice = await indexOf(ids.users.alice);
     expect(alice.stores).toEqual([
       {
@@ -139,16 +140,15 @@ describe('GET /api/search/index', () => {
         chainName: 'Beispiel-Markt',
       },
     ]);
+    // bob is a member of the bakery; his application to alice's store is not a team yet.
     const bob = await indexOf(ids.users.bob);
-    const byId = new Map(bob.stores.map((store) => [store.id, store]));
-    // bob applied to alice's store and is a member of the bakery.
-    expect(byId.get(ids.storeId)).toMatchObject({ membershipStatus: 0, isManager: false });
-    expect(byId.get(ids.otherStoreId)).toMatchObject({
-      name: 'Bäckerei Korn',
-      membershipStatus: 1,
-      chainName: null,
-    });
-    expect(byId.get(ids.otherStoreId)?.searchString).toContain('baeckerei korn');
+    expect(bob.stores).toMatchObject([
+      { id: ids.otherStoreId, name: 'Bäckerei Korn', membershipStatus: 1, chainName: null },
+    ]);
+    expect(bob.stores[0]?.searchString).toContain('baeckerei korn');
+    // dana is on standby in alice's store.
+    const dana = await indexOf(ids.users.dana);
+    expect(dana.stores).toMatchObject([{ id: ids.storeId, membershipStatus: 2 }]);
   });
 
   it('lists the food-share points, events and polls of the caller’s regions only', async () => {
@@ -163,15 +163,25 @@ describe('GET /api/search/index', () => {
       regionId: MUSTERSTADT,
     });
     expect(alice.foodSharePoints[0]?.searchString).toContain('bahnhofstrasse 5');
-    // alice is invited to the Stammtisch only; kim declined it and still finds it.
+    // alice accepted the Stammtisch; dana may attend it and accepted the introduction.
     expect(alice.events).toMatchObject([
       { name: 'Stammtisch Musterstadt', status: 'accepted', locationType: 0 },
     ]);
+    const dana = await indexOf(ids.users.dana);
+    expect(dana.events.map((event) => [event.name, event.status])).toEqual([
+      ['Online-Einführung für neue Foodsharer', 'accepted'],
+      ['Stammtisch Musterstadt', 'maybe'],
+    ]);
+    // kim declined the Stammtisch, carla has not answered: neither has it in the index.
     const kim = await indexOf(ids.users.kim);
-    expect(kim.events).toMatchObject([{ name: 'Stammtisch Musterstadt', status: 'wont_join' }]);
+    expect(kim.events).toEqual([]);
+    const carla = await indexOf(ids.users.carla);
+    expect(carla.events.map((event) => event.name)).toEqual([
+      'Online-Einführung für neue Foodsharer',
+    ]);
+    // The logo poll ended 30 days ago: past the 14 days.
     expect(alice.polls.map((poll) => [poll.name, poll.hasVoted, poll.regionId])).toEqual([
       ['Neuer Wochentag für den Stammtisch', true, MUSTERSTADT],
-      ['Logo für die Öffentlichkeitsarbeit', true, MUSTERSTADT],
     ]);
     expect(alice.polls[0]?.startAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const kimsPolls = kim.polls.map((poll) => [poll.name, poll.hasVoted]);
@@ -199,7 +209,8 @@ describe('GET /api/search/index', () => {
     });
     expect(pickup?.members.map((member) => member.name)).toEqual(['Bob', 'Carla']);
     expect(pickup?.searchString).toBe('Abholung Samstag;abholung samstag;Bob;bob;Carla;carla');
-    expect(kamChat).toMatchObject({ name: null, lastFoodsaverName: 'Alice', memberCount: 2 });
+    // The conversation without a name is called by its other members' first names.
+    expect(kamChat).toMatchObject({ name: 'Kim', lastFoodsaverName: 'Alice', memberCount: 2 });
     expect(kamChat?.members.map((member) => member.id)).toEqual([ids.users.kim]);
     expect(kamChat?.searchString).toBe('Kim;kim');
   });
@@ -252,33 +263,141 @@ describe('GET /api/search/index', () => {
     await sql('delete from forum_threads where id = ?', [thread!.id]);
   });
 
-  it('lists contacts: buddies, team mates and chat partners, with details for the close ones', async () => {
+  it('lists the confirmed buddies only, without last name, phone or mail address', async () => {
     const alice = await indexOf(ids.users.alice);
-    expect(alice.users.map((user) => [user.name, user.isBuddy])).toEqual([
-      ['Bob', true],
-      ['Kim', true],
-      ['Carla', false],
-      ['Dana', false],
+    expect(alice.users).toEqual([
+      {
+        id: ids.users.bob,
+        name: 'Bob',
+        searchString: 'Bob;bob;Beispieldorf;beispieldorf',
+        avatar: null,
+        lastName: null,
+        mobile: null,
+        isBuddy: true,
+        isVerified: true,
+        regionId: BEISPIELDORF,
+        regionName: 'Beispieldorf',
+        email: null,
+      },
+      expect.objectContaining({ id: ids.users.kim, name: 'Kim', lastName: null, email: null }),
     ]);
-    const byName = new Map(alice.users.map((user) => [user.name, user]));
-    expect(byName.get('Kim')).toMatchObject({
-      lastName: 'Kettner',
-      email: 'kim@example.org',
-      isVerified: true,
-      regionId: MUSTERSTADT,
-      regionName: 'Musterstadt',
-    });
-    // dana is on standby in alice's store team: a team mate.
-    expect(byName.get('Dana')).toMatchObject({ lastName: 'Berger', isBuddy: false });
-    // carla only shares a conversation with alice.
-    expect(byName.get('Carla')).toMatchObject({
-      lastName: null,
-      mobile: null,
-      email: null,
-      isVerified: false,
-      searchString: 'Carla;carla;Musterstadt;musterstadt',
-    });
-    expect(alice.users.map((user) => user.id)).not.toContain(ids.users.alice);
+    // dana (a team mate) and carla (a chat partner) are no buddies of alice.
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.users.map((user) => user.id)).toEqual([ids.users.alice]);
+  });
+
+  it('leaves out a buddy request that was not returned', async () => {
+    const asker = await createUser('asker');
+    await sql('insert into buddies (user_id, buddy_id) values (?, ?)', [asker, ids.users.bob]);
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.users.map((user) => user.id)).not.toContain(asker);
+    const index = await indexOf(asker);
+    expect(index.users).toEqual([]);
+  });
+
+  it('holds no phone number or mail address of anyone but the caller', async () => {
+    // bob's buddies, team mates and chat partners, each with a phone number and a mail address.
+    const people: number[] = [];
+    for (const tag of ['buddy', 'teammate', 'chatpartner']) {
+      const id = await createUser(`private-${tag}`);
+      await sql('update users set mobile = ? where id = ?', [`+49 170 ${id}`, id]);
+      people.push(id);
+    }
+    const [buddy, teammate, partner] = people as [number, number, number];
+    await sql('insert into buddies (user_id, buddy_id) values (?, ?), (?, ?)', [
+      ids.users.bob,
+      buddy,
+      buddy,
+      ids.users.bob,
+    ]);
+    await sql(
+      `insert into store_team_memberships (store_id, user_id, status, joined_at)
+       values (?, ?, 1, now())`,
+      [ids.otherStoreId, teammate],
+    );
+    const [conversation] = await sql<{ id: number }[]>(
+      'insert into conversations default values returning id',
+    );
+    await sql('insert into conversation_members (conversation_id, user_id) values (?, ?), (?, ?)', [
+      conversation!.id,
+      ids.users.bob,
+      conversation!.id,
+      partner,
+    ]);
+
+    const bob = await indexOf(ids.users.bob);
+    const others = await sql<{ email: string; mobile: string | null; last_name: string }[]>(
+      'select email, mobile, last_name from users where id <> ?',
+      [ids.users.bob],
+    );
+    const text = JSON.stringify(bob);
+    for (const other of others) {
+      expect(text).not.toContain(other.email);
+      if (other.mobile) expect(text).not.toContain(other.mobile);
+    }
+    expect(bob.users.map((user) => user.id)).toContain(buddy);
+    for (const user of bob.users) {
+      expect(user).toMatchObject({ lastName: null, mobile: null, email: null });
+    }
+    await sql('delete from conversations where id = ?', [conversation!.id]);
+    await sql('delete from users where id in (?, ?, ?)', people);
+  });
+
+  it('keeps events and polls until 14 days after they ended', async () => {
+    const events = await sql<{ id: number; name: string }[]>(
+      `insert into events (region_id, name, start_at, end_at) values
+         (?, 'Vor 13 Tagen', now() - interval '13 days 2 hours', now() - interval '13 days'),
+         (?, 'Vor 15 Tagen', now() - interval '15 days 2 hours', now() - interval '15 days')
+       returning id, name`,
+      [BEISPIELDORF, BEISPIELDORF],
+    );
+    for (const event of events) {
+      await sql(
+        `insert into event_invitations (event_id, user_id, status) values (?, ?, 'maybe')`,
+        [event.id, ids.users.bob],
+      );
+    }
+    const polls = await sql<{ id: number }[]>(
+      `insert into polls (region_id, name, start_at, end_at) values
+         (?, 'Umfrage vor 13 Tagen', now() - interval '20 days', now() - interval '13 days'),
+         (?, 'Umfrage vor 15 Tagen', now() - interval '20 days', now() - interval '15 days')
+       returning id`,
+      [BEISPIELDORF, BEISPIELDORF],
+    );
+    const bob = await indexOf(ids.users.bob);
+    expect(bob.events.map((event) => event.name)).toContain('Vor 13 Tagen');
+    expect(bob.events.map((event) => event.name)).not.toContain('Vor 15 Tagen');
+    expect(bob.polls.map((poll) => poll.name)).toContain('Umfrage vor 13 Tagen');
+    expect(bob.polls.map((poll) => poll.name)).not.toContain('Umfrage vor 15 Tagen');
+    await sql(
+      'delete from events where id in (?, ?)',
+      events.map((event) => event.id),
+    );
+    await sql(
+      'delete from polls where id in (?, ?)',
+      polls.map((poll) => poll.id),
+    );
+  });
+
+  it('names a conversation without a name by its other members, and one alone by nobody', async () => {
+    const [conversation] = await sql<{ id: number }[]>(
+      'insert into conversations default values returning id',
+    );
+    await sql('insert into conversation_members (conversation_id, user_id) values (?, ?)', [
+      conversation!.id,
+      ids.users.bob,
+    ]);
+    let bob = await indexOf(ids.users.bob);
+    expect(bob.chats.find((chat) => chat.id === conversation!.id)?.name).toBe('');
+    await sql('insert into conversation_members (conversation_id, user_id) values (?, ?), (?, ?)', [
+      conversation!.id,
+      ids.users.kim,
+      conversation!.id,
+      ids.users.carla,
+    ]);
+    bob = await indexOf(ids.users.bob);
+    expect(bob.chats.find((chat) => chat.id === conversation!.id)?.name).toBe('Carla, Kim');
+    await sql('delete from conversations where id = ?', [conversation!.id]);
   });
 
   it('lists the mails of the caller’s mailboxes, newest first, in SPEC.md’s formats', async () => {
@@ -351,6 +470,16 @@ describe('GET /api/search/index', () => {
          from generate_series(1, 60) i returning id`,
       [userId],
     );
+    await sql(
+      `insert into buddies (user_id, buddy_id)
+       select ?, p from unnest(?::int[]) p union all select p, ? from unnest(?::int[]) p`,
+      [
+        userId,
+        `{${partners.map((p) => p.id).join(',')}}`,
+        userId,
+        `{${partners.map((p) => p.id).join(',')}}`,
+      ],
+    );
     for (const [i, partner] of partners.entries()) {
       const [conversation] = await sql<{ id: number }[]>(
         'insert into conversations default values returning id',
@@ -381,4 +510,36 @@ describe('GET /api/search/index', () => {
       [mailbox!.id],
     );
   }
+});
+
+describe('GET /api/search/index with a configured mail host', () => {
+  let app: ApiApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({ MAILBOX_HOST: 'lebensmittelretter.example' }));
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('completes the mailbox names with that host', async () => {
+    const client = await signInAs(app, ids.users.alice);
+    const response = await app.inject({
+      method: 'GET',
+      url: '/api/search/index',
+      cookies: client.cookies,
+    });
+    const index = response.json<SearchIndex>();
+    expect(index.regions[0]?.email).toBe('musterstadt@lebensmittelretter.example');
+    expect(index.workingGroups[0]?.email).toBe(
+      'oeffentlichkeitsarbeit.musterstadt@lebensmittelretter.example',
+    );
+  });
+
+  it('refuses a mail host that is no host name at start', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://db/app', MAILBOX_HOST: 'a b@c' })).toThrow(
+      /MAILBOX_HOST/,
+    );
+  });
 });

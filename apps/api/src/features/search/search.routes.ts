@@ -11,14 +11,18 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['search'],
         summary: 'The caller’s own search index',
         description:
-          'Everything the logged-in user can search for: their regions and working groups, ' +
-          'the stores they are in a team of, the food-share points, forum threads, events and ' +
-          'polls of their regions, their conversations, contacts and mailbox mails. Each ' +
-          'entry has a `searchString` of `;`-separated terms with ASCII-folded forms. Mail ' +
-          '`sentAt` and poll `startAt`/`endAt` are `YYYY-MM-DD HH:MM:SS` in UTC.',
+          'Everything the logged-in user can search for: their regions and working groups ' +
+          '(`email` with the platform’s mail host), the stores whose team they are in, the ' +
+          'food-share points and forum threads of their regions, the events they accepted or ' +
+          'may attend and the polls of their regions (both until 14 days after they ended), ' +
+          'their conversations, their confirmed buddies (no last name, phone or mail address ' +
+          'of anyone) and their mailbox mails. Each entry has a `searchString` of ' +
+          '`;`-separated terms with ASCII-folded forms. Mail `sentAt` and poll ' +
+          '`startAt`/`endAt` are `YYYY-MM-DD HH:MM:SS` in UTC.',
         response: { 200: SearchIndexSchema, 401: ProblemSchema },
       },
     },
-    async (request) => loadSearchIndex(request.em, await requireActor(request)),
+    async (request) =>
+      loadSearchIndex(request.em, await requireActor(request), app.config.MAILBOX_HOST),
   );
 };

@@ -11,6 +11,7 @@ const ids = inject('demoIds');
 const DAY = 24 * 60 * 60 * 1000;
 const ALL_ACTIONS = Array.from({ length: 20 }, (_, i) => i + 1).join(',');
 const BEISPIELDORF = 4;
+const MUSTERSTADT = 3;
 
 describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{ids}', () => {
   let app: ApiApp;
@@ -76,6 +77,21 @@ describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{
       users.coordinator,
       BEISPIELDORF,
       users.beispieldorfAmbassador,
+    ]);
+    // Relations kept after the role fell below store manager.
+    users.demotedManager = await createUser('demotedmanager', 1);
+    users.demotedCoordinator = await createUser('demotedcoordinator', 1);
+    users.demotedAmbassador = await createUser('demotedambassador', 1);
+    await sql(
+      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
+       values (?, ?, 1, true, now())`,
+      [ids.otherStoreId, users.demotedManager],
+    );
+    await sql('insert into region_admins (region_id, user_id) values (?, ?), (?, ?)', [
+      group[0]!.id,
+      users.demotedCoordinator,
+      MUSTERSTADT,
+      users.demotedAmbassador,
     ]);
     for (const [name, id] of Object.entries(users)) clients[name] = await signInAs(app, id);
   });
@@ -257,6 +273,10 @@ describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{
       ['beispieldorfAmbassador', 'otherStore', 403], // the group holds the duty, not she
       ['dana', 'otherStore', 403], // ambassador of another region
       ['otherManager', 'otherStore', 200],
+      // Orga aside, the store-manager role comes first: the relation alone does not count.
+      ['demotedManager', 'otherStore', 403], // manager of the bakery, role foodsaver
+      ['demotedCoordinator', 'otherStore', 403], // coordination group admin, role foodsaver
+      ['demotedAmbassador', 'store', 403], // admin of Musterstadt, role foodsaver
     ] as const)('%s reading the log of %s: %i', async (who, store, status) => {
       const storeId = store === 'store' ? ids.storeId : ids.otherStoreId;
       const response = await get(clients[who]!, recent(ALL_ACTIONS, '', storeId));

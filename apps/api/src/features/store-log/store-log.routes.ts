@@ -26,32 +26,43 @@ async function requireIntegerSegments(request: FastifyRequest): Promise<void> {
   await requireIntegerPageQuery(request);
 }
 
+/**
+ * The platform's web client asks for the log without the `actions` segment
+ * (`/log/{from}/{to}/{ids}`); both paths are the same read.
+ */
+const STORE_LOG_PATHS = [
+  '/stores/:storeId/log/:fromDate/:toDate/actions/:storeLogActionIds',
+  '/stores/:storeId/log/:fromDate/:toDate/:storeLogActionIds',
+] as const;
+
 export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.get(
-    '/stores/:storeId/log/:fromDate/:toDate/actions/:storeLogActionIds',
-    {
-      // A date segment that is no RFC 3339 date-time fails the params schema: 404 like every
-      // malformed path value (DESIGN.md 3). A well-formed window that breaks a rule is a 400.
-      preValidation: requireIntegerSegments,
-      schema: {
-        tags: ['stores'],
-        summary: 'The log of a store team, newest first (SPEC.md row 8)',
-        params: StoreLogParamsSchema,
-        querystring: PageQuerySchema,
-        response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },
+  for (const path of STORE_LOG_PATHS) {
+    app.get(
+      path,
+      {
+        // A date segment that is no RFC 3339 date-time fails the params schema: 404 like every
+        // malformed path value (DESIGN.md 3). A well-formed window that breaks a rule is a 400.
+        preValidation: requireIntegerSegments,
+        schema: {
+          tags: ['stores'],
+          summary: 'The log of a store team, newest first (SPEC.md row 8)',
+          params: StoreLogParamsSchema,
+          querystring: PageQuerySchema,
+          response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },
+        },
       },
-    },
-    async (request) => {
-      const actor = await requireActor(request);
-      const { storeId, fromDate, toDate, storeLogActionIds } = request.params;
-      const window = parseWindow(fromDate, toDate, new Date());
-      const actionTypes = parseActionTypes(storeLogActionIds);
-      return readStoreLog(request.em, actor, {
-        storeId,
-        ...window,
-        actionTypes,
-        ...pageOf(request.query),
-      });
-    },
-  );
+      async (request) => {
+        const actor = await requireActor(request);
+        const { storeId, fromDate, toDate, storeLogActionIds } = request.params;
+        const window = parseWindow(fromDate, toDate, new Date());
+        const actionTypes = parseActionTypes(storeLogActionIds);
+        return readStoreLog(request.em, actor, {
+          storeId,
+          ...window,
+          actionTypes,
+          ...pageOf(request.query),
+        });
+      },
+    );
+  }
 };

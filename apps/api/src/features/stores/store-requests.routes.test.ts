@@ -134,6 +134,17 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       BEISPIELDORF,
       users.beispieldorfAmbassador,
     ]);
+    users.demotedManager = await createUser('DemotedManager', 1);
+    users.demotedCoordinator = await createUser('DemotedCoordinator', 1);
+    await sql(
+      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
+       values (?, ?, 1, true, now())`,
+      [ids.otherStoreId, users.demotedManager],
+    );
+    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [
+      group[0]!.id,
+      users.demotedCoordinator,
+    ]);
     for (const [name, id] of Object.entries(users)) clients[name] = await signInAs(app, id);
   });
 
@@ -143,14 +154,14 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
   });
 
   describe('GET /api/stores/{storeId}/requests', () => {
-    it("lists bob's pending request with his distance to the store", async () => {
+    it("lists bob's pending request with his full name and distance to the store", async () => {
       const response = await list(clients.alice!);
       expect(response.statusCode).toBe(200);
       const requests = response.json<StoreTeamRequestList>();
       expect(Value.Check(StoreTeamRequestListSchema, requests)).toBe(true);
       expect(requests).toHaveLength(1);
       expect(requests[0]).toMatchObject({
-        user: { id: ids.users.bob, name: 'Bob', avatar: null, isSleeping: false },
+        user: { id: ids.users.bob, name: 'Bob Beispiel', avatar: null, isSleeping: false },
         firstName: 'Bob',
         verified: true,
         // Feldweg 7, Beispieldorf to Marktstraße 12, Musterstadt: 9.8 km as the crow flies.
@@ -160,7 +171,7 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       expect(Date.now() - Date.parse(requests[0]!.date)).toBeGreaterThan(36 * 60 * 60 * 1000);
     });
 
-    it('gives -1 for an applicant without an address, oldest request first', async () => {
+    it('gives -1 for an applicant without an address, newest request first', async () => {
       const homeless = await createUser('Nomad', 1);
       await sql(
         `insert into store_team_memberships (store_id, user_id, status, applied_at)
@@ -168,16 +179,30 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
         [ids.storeId, homeless],
       );
       const requests = (await list(clients.alice!)).json<StoreTeamRequestList>();
-      expect(requests.map((request) => request.user.id)).toEqual([ids.users.bob, homeless]);
-      expect(requests[1]).toMatchObject({ firstName: 'Nomad', distanceInKm: -1, message: null });
+      expect(requests.map((request) => request.user.id)).toEqual([homeless, ids.users.bob]);
+      expect(requests[0]).toMatchObject({
+        user: { name: 'Nomad Test' },
+        firstName: 'Nomad',
+        distanceInKm: -1,
+        message: null,
+      });
       await sql('delete from store_team_memberships where user_id = ?', [homeless]);
     });
 
-    it('hides distances from orga, who holds no local role (null)', async () => {
-      const orga = (await list(clients.orga!)).json<StoreTeamRequestList>();
-      expect(orga[0]).toMatchObject({ firstName: 'Bob', distanceInKm: null });
-      const dana = (await list(clients.dana!)).json<StoreTeamRequestList>();
-      expect(dana[0]).toMatchObject({ firstName: 'Bob', distanceInKm: 10 });
+    it('gives every reader the same distance, orga included', async () => {
+      for (const reader of ['orga', 'dana', 'alice']) {
+        const requests = (await list(clients[reader]!)).json<StoreTeamRequestList>();
+        expect(requests[0]).toMatchObject({ firstName: 'Bob', distanceInKm: 10 });
+      }
+    });
+
+    it('gives -1 for every applicant when the store has no address', async () => {
+      const stores = await sql<{ id: number }[]>(
+        "insert into stores (name, region_id) values ('Ohne Adresse', 3) returning id",
+      );
+      const withAddress = await applicant(stores[0]!.id);
+      const requests = (await list(clients.orga!, stores[0]!.id)).json<StoreTeamRequestList>();
+      expect(requests).toMatchObject([{ user: { id: withAddress }, distanceInKm: -1 }]);
     });
 
     it('lists an empty team request list as []', async () => {
@@ -199,6 +224,9 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       ['beispieldorfAmbassador', 'otherStore', 403], // the group holds the duty, not she
       ['dana', 'otherStore', 403],
       ['otherManager', 'otherStore', 200],
+      // Below the store-manager role the relation no longer counts.
+      ['demotedManager', 'otherStore', 403], // manager of the bakery, role foodsaver
+      ['demotedCoordinator', 'otherStore', 403], // coordination group admin, role foodsaver
     ] as const)('%s listing the requests of %s: %i', async (who, store, status) => {
       const storeId = store === 'store' ? ids.storeId : ids.otherStoreId;
       const response = await list(clients[who]!, storeId);
@@ -210,13 +238,13 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       }
     });
 
-    it('pages with limit and offset, oldest first, 100 by default', async () => {
+    it('pages with limit and offset, newest first, 100 by default', async () => {
       const stores = await sql<{ id: number }[]>(
         "insert into stores (name, region_id) values ('Viele Anfragen', 3) returning id",
       );
       const storeId = stores[0]!.id;
       const applicants = await createManyUsers(orm, 'Anfrage', 101);
-      // The n-th applicant applied n minutes after the first: oldest first is the order of ids.
+      // The n-th applicant applied n minutes after the first: newest first is the reverse order.
       await sql(
         `insert into store_team_memberships (store_id, user_id, status, applied_at)
          select ?, u, 0, now() - interval '1 day' + make_interval(mins => u - ?)
@@ -232,7 +260,7 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
         expect(response.statusCode).toBe(200);
         return response.json<StoreTeamRequestList>().map((request) => request.user.id);
       };
-      await expectPagesOf(applicants, page);
+      await expectPagesOf([...applicants].reverse(), page);
     });
 
     it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
@@ -357,6 +385,8 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       ['beispieldorfAmbassador', 'otherStore', 403],
       ['dana', 'otherStore', 403],
       ['otherManager', 'otherStore', 200],
+      ['demotedManager', 'otherStore', 403],
+      ['demotedCoordinator', 'otherStore', 403],
     ] as const)('%s deciding on a request to %s: %i', async (who, store, status) => {
       const storeId = store === 'store' ? ids.storeId : ids.otherStoreId;
       const userId = await applicant(storeId);

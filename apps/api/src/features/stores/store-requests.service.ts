@@ -2,7 +2,6 @@ import {
   type Actor,
   type EntityManager,
   mayDecideStoreTeamRequests,
-  mayReadApplicantDistance,
   mayReadStoreTeamRequests,
   type StoreFacts,
   StoreLogAction,
@@ -37,33 +36,31 @@ async function requireStoreFacts(
 }
 
 /**
- * One page of the pending requests of one store with the applicants, oldest first (the order in
- * which they wait), in one query on the (store_id, status) index. The distance is the
- * great-circle distance between the applicant's address and the store, rounded to whole km.
+ * One page of the pending requests of one store with the applicants, newest application first,
+ * in one query on the (store_id, status) index. The applicant stub carries the full name, so
+ * that the managers can tell two applicants of the same first name apart. The distance is the
+ * great-circle distance between the applicant's address and the store, rounded to whole km;
+ * -1 when either has no coordinates.
  */
-export function teamRequestsQuery(
-  storeId: number,
-  withDistance: boolean,
-  page: Page = FIRST_PAGE,
-): SqlQuery {
+export function teamRequestsQuery(storeId: number, page: Page = FIRST_PAGE): SqlQuery {
   const haversine = `${EARTH_RADIUS_KM} * 2 * asin(sqrt(
       power(sin(radians(u.latitude - s.latitude) / 2), 2)
       + cos(radians(s.latitude)) * cos(radians(u.latitude))
         * power(sin(radians(u.longitude - s.longitude) / 2), 2)))`;
   return {
-    sql: `select ${userStubJson('u')} as user,
+    sql: `select ${userStubJson('u', { fullName: true })} as user,
                  u.first_name, u.verified, m.applied_at, m.application_message,
-                 case when not ? or s.latitude is null or s.longitude is null then null
-                      when u.latitude is null or u.longitude is null then -1
+                 case when s.latitude is null or s.longitude is null
+                        or u.latitude is null or u.longitude is null then -1
                       else round(${haversine})
                  end as distance_km
             from store_team_memberships m
             join stores s on s.id = m.store_id
             join users u on u.id = m.user_id
            where m.store_id = ? and m.status = ?
-           order by m.applied_at nulls last, m.user_id
+           order by m.applied_at desc nulls last, m.user_id desc
            limit ? offset ?`,
-    params: [withDistance, storeId, StoreTeamStatus.Applied, page.limit, page.offset],
+    params: [storeId, StoreTeamStatus.Applied, page.limit, page.offset],
   };
 }
 
@@ -73,7 +70,7 @@ interface TeamRequestRow {
   verified: boolean;
   applied_at: Date | string | null;
   application_message: string | null;
-  distance_km: number | string | null;
+  distance_km: number | string;
 }
 
 export async function listTeamRequests(
@@ -82,15 +79,14 @@ export async function listTeamRequests(
   storeId: number,
   page: Page,
 ): Promise<StoreTeamRequestList> {
-  const facts = await requireStoreFacts(em, actor, storeId, mayReadStoreTeamRequests);
-  const withDistance = mayReadApplicantDistance(actor, facts);
-  const { sql, params } = teamRequestsQuery(storeId, withDistance, page);
+  await requireStoreFacts(em, actor, storeId, mayReadStoreTeamRequests);
+  const { sql, params } = teamRequestsQuery(storeId, page);
   const rows = await em.execute<TeamRequestRow[]>(sql, params);
   return rows.map((row) => ({
     user: row.user,
     firstName: row.first_name,
     verified: row.verified,
-    distanceInKm: row.distance_km === null ? null : Number(row.distance_km),
+    distanceInKm: Number(row.distance_km),
     date: isoTimestamp(row.applied_at ?? UNKNOWN_DATE),
     message: row.application_message,
   }));
