@@ -61,3 +61,38 @@ describe('length limits of the authorization request parameters', () => {
     expect(response.body).toContain('redirect_uri');
   });
 });
+
+describe('the per-address rate of /oauth/authorize and /login', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({ INTERACTION_REQUESTS_PER_IP_PER_MINUTE: '3' }));
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  const get = (url: string, remoteAddress: string) =>
+    app.inject({ method: 'GET', url, remoteAddress });
+
+  it('refuses an address past its budget over both pages with 429 and Retry-After', async () => {
+    const authorize = `/oauth/authorize?${new URLSearchParams(authorizationParams()).toString()}`;
+    expect((await get(authorize, '10.90.0.1')).statusCode).toBe(302);
+    expect((await get('/login', '10.90.0.1')).statusCode).toBe(200);
+    expect((await get(authorize, '10.90.0.1')).statusCode).toBe(302);
+    for (const url of [authorize, '/login']) {
+      const refused = await get(url, '10.90.0.1');
+      expect(refused.statusCode).toBe(429);
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+      expect(refused.headers['content-type']).toMatch(/^text\/html/);
+    }
+    const posted = await app.inject({
+      method: 'POST',
+      url: '/oauth/authorize',
+      remoteAddress: '10.90.0.1',
+      ...formBody(authorizationParams({ state: 's'.repeat(1000) })),
+    });
+    expect(posted.statusCode).toBe(429);
+    // Another address has its own budget.
+    expect((await get(authorize, '10.90.0.2')).statusCode).toBe(302);
+  });
+});
