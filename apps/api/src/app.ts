@@ -1,4 +1,8 @@
-import { createServiceApp, type SharedInfrastructure } from '@foodshare/server-kit';
+import {
+  createServiceApp,
+  securityHeadersPlugin,
+  type SharedInfrastructure,
+} from '@foodshare/server-kit';
 import type { ApiConfig } from './config.ts';
 import { bananasRoutes } from './features/bananas/bananas.routes.ts';
 import { chainsRoutes } from './features/chains/chains.routes.ts';
@@ -42,6 +46,7 @@ const features = [
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
   const app = await createServiceApp(config, shared);
   app.decorate('config', config);
+  await app.register(securityHeadersPlugin);
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
   // The features in a context of their own, so that every route of theirs needs a session

@@ -35,6 +35,11 @@ export const AuthEnvSchema = Type.Object({
    */
   TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: Type.Integer({ minimum: 1, default: 600 }),
   /**
+   * Requests to /oauth/authorize and /login per client address (IPv6: per /64) and minute
+   * before 429: each can park an authorization request or check a password.
+   */
+  INTERACTION_REQUESTS_PER_IP_PER_MINUTE: Type.Integer({ minimum: 1, default: 120 }),
+  /**
    * Token requests per public client, client address (IPv6: per /64) and minute before 429. A
    * public client identifies itself by its id alone, so a per-client budget would let anyone
    * spend it and lock every user of the app out; per address, a flood locks out only its sender.

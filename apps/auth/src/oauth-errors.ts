@@ -131,9 +131,13 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
 export const serverError = () =>
   new OAuthError({ error: 'server_error', description: 'Internal server error', status: 500 });
 
-/** RFC 6750 3: `Bearer error="…", error_description="…"`; quotes and backslashes removed. */
+/**
+ * RFC 6750 3: `Bearer error="…", error_description="…"`. Only the characters the RFC allows
+ * there (printable ASCII without `"` and `\\`) are kept: a description may quote what a
+ * request sent, and a CR, LF or non-Latin-1 character would make the header unsendable.
+ */
 export function bearerChallenge(error: string, description?: string): string {
-  const clean = (value: string) => value.replace(/["\\]/g, '');
+  const clean = (value: string) => value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
   const parts = [`error="${clean(error)}"`];
   if (description) parts.push(`error_description="${clean(description)}"`);
   return `Bearer realm="oauth", ${parts.join(', ')}`;

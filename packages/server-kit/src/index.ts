@@ -9,6 +9,7 @@ export * from './plugins/health.ts';
 export * from './plugins/key-value-store.ts';
 export * from './plugins/orm.ts';
 export * from './plugins/request-id.ts';
+export * from './plugins/security-headers.ts';
 export * from './plugins/session.ts';
 export * from './session/login-throttle.ts';
 export * from './session/session-store.ts';

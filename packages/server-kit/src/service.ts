@@ -92,6 +92,7 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
       perAccount: settings.LOGIN_MAX_FAILURES_PER_ACCOUNT,
       perAddress: settings.LOGIN_MAX_FAILURES_PER_IP,
       windowMs: settings.LOGIN_FAILURE_WINDOW_SECONDS * 1000,
+      knownAddressMs: settings.LOGIN_KNOWN_ADDRESS_DAYS * 24 * 60 * 60 * 1000,
     },
   });
   await app.register(csrfPlugin);

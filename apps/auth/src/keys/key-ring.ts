@@ -126,7 +126,7 @@ export class KeyRing {
       throw new InvalidTokenError('malformed', 'The token is not RS256 with a kid');
     }
     const key = await this.#publishedKey(kid);
-    if (!key) throw new InvalidTokenError('unknown_key', `No published key has kid ${kid}`);
+    if (!key) throw new InvalidTokenError('unknown_key', 'No published key has this kid');
     try {
       const { payload } = await jwtVerify(token, key.publicKey, {
         algorithms: [SIGNING_KEY_ALGORITHM],

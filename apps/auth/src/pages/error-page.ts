@@ -47,3 +47,16 @@ export function sendFormExpiredPage(reply: FastifyReply, locale: Locale) {
       <p class="error">${formExpired}</p>`,
   });
 }
+
+/** Over the per-address limit of the sign-in pages: refused with Retry-After, nothing kept. */
+export function sendTooManyRequestsPage(reply: FastifyReply, locale: Locale, seconds: number) {
+  const { tooManyRequests } = messagesFor(locale);
+  void reply.header('retry-after', String(seconds));
+  return sendPage(reply, {
+    locale,
+    status: 429,
+    title: tooManyRequests.title,
+    body: html`<h1>${tooManyRequests.title}</h1>
+      <p class="error">${tooManyRequests.text(seconds)}</p>`,
+  });
+}

@@ -14,6 +14,7 @@ export interface Messages {
   };
   expiredRequest: { title: string; text: string };
   formExpired: string;
+  tooManyRequests: { title: string; text: (seconds: number) => string };
   technicalDetail: string;
   login: {
     title: string;
@@ -66,6 +67,10 @@ const de: Messages = {
     text: 'Diese Anmeldeanfrage ist abgelaufen oder wurde schon abgeschlossen. Kehre zur Anwendung zurück und versuche es noch einmal.',
   },
   formExpired: 'Das Formular ist abgelaufen. Bitte versuche es noch einmal.',
+  tooManyRequests: {
+    title: 'Zu viele Anfragen',
+    text: (seconds) => `Zu viele Anfragen. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
+  },
   technicalDetail: 'Technische Angabe',
   login: {
     title: 'Anmelden',
@@ -121,6 +126,10 @@ const en: Messages = {
     text: 'This sign-in request has expired or was already completed. Go back to the application and try again.',
   },
   formExpired: 'The form has expired. Please try again.',
+  tooManyRequests: {
+    title: 'Too many requests',
+    text: (seconds) => `Too many requests. Please try again in ${seconds} seconds.`,
+  },
   technicalDetail: 'Technical detail',
   login: {
     title: 'Sign in',

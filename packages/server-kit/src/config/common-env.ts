@@ -36,6 +36,8 @@ export const CommonEnvProperties = {
   LOGIN_MAX_FAILURES_PER_ACCOUNT: Type.Integer({ minimum: 1, default: 50 }),
   LOGIN_MAX_FAILURES_PER_IP: Type.Integer({ minimum: 1, default: 30 }),
   LOGIN_FAILURE_WINDOW_SECONDS: Type.Integer({ minimum: 1, default: 900 }),
+  /** Days an address stays exempt from the per-account limit after a login from it. */
+  LOGIN_KNOWN_ADDRESS_DAYS: Type.Integer({ minimum: 1, default: 30 }),
   // Bounded waits: a lost dependency answers 503 quickly instead of holding every request.
   /** Waiting for a PostgreSQL connection from the pool, connecting included. */
   DATABASE_CONNECT_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 1000 }),

@@ -5,13 +5,19 @@ import {
   verifyPassword,
 } from '@foodshare/domain';
 import { Problem } from '../problem.ts';
-import type { LoginThrottle } from './login-throttle.ts';
+import type { LoginAttempt, LoginThrottle } from './login-throttle.ts';
 
 export interface Credentials {
   email: string;
   password: string;
   /** The client's address as the trusted proxy reports it. */
   ip: string;
+}
+
+interface AccountRow {
+  id: number;
+  password_hash: string;
+  activated: boolean;
 }
 
 function invalidCredentials(): Problem {
@@ -21,6 +27,22 @@ function invalidCredentials(): Problem {
     title: 'Unauthorized',
     detail: 'Email address or password is wrong.',
   });
+}
+
+/**
+ * The account could not be looked up (the database is unreachable). The user made no
+ * mistake, so it is neither a 401 nor counted against anyone.
+ */
+function loginUnavailable(cause: unknown): Problem {
+  const problem = new Problem({
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    title: 'Service Unavailable',
+    detail: 'Logging in is not possible right now. Please try again shortly.',
+    headers: { 'retry-after': '5' },
+  });
+  problem.cause = cause;
+  return problem;
 }
 
 /**
@@ -34,24 +56,42 @@ export async function authenticate(
   credentials: Credentials,
 ): Promise<number> {
   const email = normalizeEmail(credentials.email);
-  const waitMs = await throttle.admit(credentials.ip, email);
-  if (waitMs > 0) throw Problem.tooManyRequests(Math.ceil(waitMs / 1000));
+  const admission = await throttle.admit(credentials.ip, email);
+  if (!admission.admitted) throw Problem.tooManyRequests(Math.ceil(admission.waitMs / 1000));
+  const { attempt } = admission;
 
-  const rows = await em.execute<{ id: number; password_hash: string; activated: boolean }[]>(
-    'select id, password_hash, activated from users where email = ?',
-    [email],
-  );
-  const user = rows[0];
-  const matches = await verifyPassword(
-    user?.password_hash ?? (await decoyPasswordHash()),
-    credentials.password,
-  );
-  if (!user || !matches) throw invalidCredentials();
-  await throttle.succeeded(credentials.ip, email);
+  const user = await checkPassword(em, attempt, email, credentials.password);
+  // A wrong password or an unknown account: the attempt stays counted.
+  if (!user) throw invalidCredentials();
+  await attempt.succeeded();
   // Told only to someone who knows the password, so it reveals nothing to a guesser.
   if (!user.activated) {
     throw Problem.conflict('ACCOUNT_NOT_ACTIVATED', 'This account has not been activated yet.');
   }
   await em.execute('update users set last_login_at = now() where id = ?', [user.id]);
   return user.id;
+}
+
+/** The account when the password is right, else null; a check that cannot be made counts nothing. */
+async function checkPassword(
+  em: EntityManager,
+  attempt: LoginAttempt,
+  email: string,
+  password: string,
+): Promise<AccountRow | null> {
+  try {
+    const rows = await em.execute<AccountRow[]>(
+      'select id, password_hash, activated from users where email = ?',
+      [email],
+    );
+    const user = rows[0];
+    const matches = await verifyPassword(
+      user?.password_hash ?? (await decoyPasswordHash()),
+      password,
+    );
+    return user && matches ? user : null;
+  } catch (error) {
+    await attempt.abandoned();
+    throw loginUnavailable(error);
+  }
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { OAuthError } from '../../oauth-errors.ts';
+import { limitInteractionsPerAddress } from '../../interactions/interaction-rate-limit.ts';
 import { sendInvalidRedirectPage } from '../../pages/error-page.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import {
@@ -48,7 +49,10 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/oauth/authorize',
-    { schema: { tags: ['oauth'], querystring: AuthorizationParamsSchema } },
+    {
+      onRequest: limitInteractionsPerAddress,
+      schema: { tags: ['oauth'], querystring: AuthorizationParamsSchema },
+    },
     (request, reply) => authorize(request, reply, request.query, false),
   );
 
@@ -58,6 +62,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The same request as the GET, only form-posted by the client's page (OIDC Core 3.1.2.1):
       // it changes nothing a GET could not, and a client's page cannot know our CSRF token.
       config: { csrf: false },
+      onRequest: limitInteractionsPerAddress,
       schema: { tags: ['oauth'], body: AuthorizationParamsSchema },
     },
     (request, reply) => authorize(request, reply, request.body, true),

@@ -2,7 +2,7 @@ import { OAUTH_SCOPES } from '@foodshare/domain';
 import type { RegisteredClient } from '../../clients/registered-clients.ts';
 import { invalidRequest, invalidScope, unsupportedResponseType } from '../../oauth-errors.ts';
 import type { AuthorizationRequest, Prompt } from '../../stores/authorization-requests.store.ts';
-import type { ReadParams } from './authorization-params.ts';
+import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
 
 /** SPEC.md's message when a public client sends no PKCE challenge. */
 export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
@@ -10,8 +10,6 @@ export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
 /** RFC 7636 4.2: BASE64URL(SHA-256(verifier)) is 43 characters; the grammar allows up to 128. */
 const CODE_CHALLENGE_PATTERN = /^[A-Za-z0-9._~-]{43,128}$/;
 const PROMPTS: readonly Prompt[] = ['none', 'login', 'consent'];
-/** The nonce travels into the ID token; a bound keeps a stored code small. */
-const MAX_NONCE_LENGTH = 512;
 /** max_age beyond ~68 years means "no limit"; a bound keeps the arithmetic exact. */
 const MAX_MAX_AGE = 2_147_483_647;
 
@@ -40,6 +38,12 @@ export function validateAuthorizationRequest(
 ): AuthorizationRequest {
   const [repeated] = params.repeated;
   if (repeated !== undefined) throw invalidRequest(`Parameter ${repeated} must not be repeated`);
+  const [tooLong] = params.tooLong;
+  if (tooLong !== undefined) {
+    const max = (PARAM_MAX_LENGTHS as Record<string, number>)[tooLong] ?? 2000;
+    const name = /^[a-z_]{1,40}$/.test(tooLong) ? tooLong : 'A parameter';
+    throw invalidRequest(`${name} must not exceed ${max} characters`);
+  }
 
   if (params.responseType === undefined) throw invalidRequest('response_type is required');
   if (params.responseType !== 'code') throw unsupportedResponseType();
@@ -55,9 +59,6 @@ export function validateAuthorizationRequest(
   const codeChallenge = checkPkce(client, params);
   const prompt = checkPrompt(params.prompt);
   const maxAge = checkMaxAge(params.maxAge);
-  if (params.nonce !== undefined && params.nonce.length > MAX_NONCE_LENGTH) {
-    throw invalidRequest(`nonce must not exceed ${MAX_NONCE_LENGTH} characters`);
-  }
 
   return {
     clientId: client.clientId,

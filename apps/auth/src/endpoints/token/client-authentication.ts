@@ -30,6 +30,19 @@ function formUrlDecode(value: string): string | null {
   }
 }
 
+// Longer than any client id or secret this server issues; a longer value names no client.
+const MAX_BASIC_PART_LENGTH = 512;
+
+/**
+ * A client id or secret as far as it can be one: control characters (U+0000 above all, which
+ * PostgreSQL text cannot hold) and oversized values are malformed credentials, not a lookup.
+ */
+function plausibleCredential(value: string | null): value is string {
+  if (value === null || value.length > MAX_BASIC_PART_LENGTH) return false;
+  // eslint-disable-next-line no-control-regex
+  return !/[\u0000-\u001f\u007f]/.test(value);
+}
+
 function parseBasic(authorization: string): { clientId: string; secret: string } | null {
   const match = /^Basic +([A-Za-z0-9+/]+=*) *$/i.exec(authorization);
   if (!match?.[1]) return null;
@@ -38,7 +51,9 @@ function parseBasic(authorization: string): { clientId: string; secret: string }
   if (colon < 0) return null;
   const clientId = formUrlDecode(decoded.slice(0, colon));
   const secret = formUrlDecode(decoded.slice(colon + 1));
-  return clientId && secret !== null ? { clientId, secret } : null;
+  return clientId && plausibleCredential(clientId) && plausibleCredential(secret)
+    ? { clientId, secret }
+    : null;
 }
 
 function presentedCredentials(input: ClientCredentialsInput): PresentedCredentials {

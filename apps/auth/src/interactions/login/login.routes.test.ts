@@ -198,6 +198,23 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     expect(response.headers.location).toBe('/connected-apps');
   });
 
+  it('never sends a logged-in user to another origin through a dot segment', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    for (const returnTo of [
+      '/.//evil.example/x',
+      '/%2e//evil.example/x',
+      '/a/..//evil.example/x',
+    ]) {
+      const response = await app.inject({
+        method: 'GET',
+        url: `/login?return_to=${encodeURIComponent(returnTo)}`,
+        cookies: alice.cookies,
+      });
+      expect(response.statusCode).toBe(302);
+      expect(response.headers.location).toBe('/connected-apps');
+    }
+  });
+
   it('shows the expired page for an unknown pending request', async () => {
     const response = await app.inject({ method: 'GET', url: `/login?request=${'x'.repeat(32)}` });
     expect(response.statusCode).toBe(400);

@@ -14,6 +14,7 @@ import {
   sendInvalidRedirectPage,
 } from '../../pages/error-page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
+import { limitInteractionsPerAddress } from '../interaction-rate-limit.ts';
 import { pickLocale, type Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
 import { CONNECTED_APPS_PATH } from '../connected-apps/connected-apps-page.ts';
@@ -80,7 +81,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     LOGIN_PATH,
-    { schema: { tags: ['interaction'], querystring: LoginQuerySchema } },
+    {
+      onRequest: limitInteractionsPerAddress,
+      schema: { tags: ['interaction'], querystring: LoginQuerySchema },
+    },
     async (request, reply) => {
       const locale = pickLocale(request.headers['accept-language']);
       const requestId = request.query.request;
@@ -111,6 +115,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Checked below against the pre-login cookie: a form cannot send the header, and the
       // session (if any) is about to be replaced.
       config: { csrf: false },
+      onRequest: limitInteractionsPerAddress,
       schema: { tags: ['interaction'], body: LoginFormSchema },
     },
     async (request, reply) => {

@@ -1,0 +1,27 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * Headers every answer of a JSON service carries, errors and 404s included, set in one
+ * place so that no route can forget them:
+ * - `Cache-Control: no-store` unless the route chose its own caching (a stored photo is
+ *   immutable and private): answers hold personal data and follow the session, and a
+ *   shared or browser cache must not hand them to the next user of the machine.
+ * - `X-Content-Type-Options: nosniff`: a body is only ever what its type says.
+ * - No framing (`X-Frame-Options` for old browsers, CSP `frame-ancestors` for current
+ *   ones), so no page of ours can be overlaid for clickjacking. A route's own CSP (which
+ *   must then say `frame-ancestors` itself) is left as it is.
+ */
+export const securityHeadersPlugin = fp(
+  (app: FastifyInstance) => {
+    app.addHook('onSend', async (_request, reply, payload) => {
+      if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
+      if (!reply.hasHeader('content-security-policy')) {
+        void reply.header('content-security-policy', "frame-ancestors 'none'");
+      }
+      void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
+      return payload;
+    });
+  },
+  { name: 'foodshare-security-headers', fastify: '5.x' },
+);
