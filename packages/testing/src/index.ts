@@ -3,3 +3,5 @@ export * from './embedded-postgres.ts';
 export * from './test-databases.ts';
 export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
+export * from './fuzz/schema-arbitrary.ts';
+export * from './fuzz/database-fingerprint.ts';
