@@ -103,7 +103,7 @@ function formOf(body: unknown): string {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     return phpFormEncode(body as Parameters<typeof phpFormEncode>[0]);
   }
-  return `value=${encodeURIComponent(textOf(body))}`;
+  return `value=${encodeURIComponent(textOf(body).toWellFormed())}`;
 }
 
 describe('fuzzing every REST operation from the OpenAPI document', () => {
