@@ -29,7 +29,9 @@ export function phpFormEncode(body: FormObject): string {
       for (const [sub, item] of Object.entries(value)) add(`${key}[${sub}]`, item);
     } else {
       const text = typeof value === 'boolean' ? (value ? '1' : '0') : String(value);
-      pairs.push(`${encodeURIComponent(key)}=${encodeURIComponent(text)}`);
+      pairs.push(
+        `${encodeURIComponent(key.toWellFormed())}=${encodeURIComponent(text.toWellFormed())}`,
+      );
     }
   };
   for (const [key, value] of Object.entries(body)) add(key, value);
