@@ -96,16 +96,22 @@ server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
 server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
 server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
 
-// Migrations on a connection of their own: they may take longer than a request's bounds allow.
+// Migrations and the demo data on a connection of their own, without a request's bounds: on
+// a busy machine either may take longer than a request may wait.
 await migrateDatabase(database.url);
-const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 // The demo clients' secret is hashed with the pepper the auth service verifies with: the
 // configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
 const demoData = {
   clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
 };
-if (await loadDemoDataIfEmpty(orm.em.fork(), demoData))
-  log('loaded the demo data (see README: demo accounts)');
+const setupOrm = await openOrm({ url: database.url, poolSize: 1 });
+try {
+  if (await loadDemoDataIfEmpty(setupOrm.em.fork(), demoData))
+    log('loaded the demo data (see README: demo accounts)');
+} finally {
+  await setupOrm.close();
+}
+const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 
 const kv = await openKeyValueStore({
   redisUrl: apiConfig.REDIS_URL,
