@@ -228,7 +228,7 @@ const MAILS = `
    limit ${L.mails}`;
 
 // Events of the caller's regions that they accepted or may attend ("maybe"), up to 14 days
-// after they ended, with their answer (SPEC.md's status).
+// after they ended, with the caller's answer as the entry's status.
 const EVENTS = `
   select e.id, e.name, e.location_name as "locationName", i.status,
          e.start_at as "startAt", e.end_at as "endAt", e.location_type as "locationType",
