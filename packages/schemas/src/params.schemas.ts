@@ -116,7 +116,7 @@ export const ReadStatusQuerySchema = Type.Object(
     read: Type.Optional(
       Type.String({
         description: '1 marks the conversation read; any other value, or none, unread',
-        examples: ['1', '0'],
+        examples: ['0', '1'],
       }),
     ),
   },
