@@ -176,8 +176,6 @@ async function createPlanTable(
             (select chain_id from stores where id = ?) as demo_chain,
             (select t.store_id from store_team_memberships t
               where t.user_id = ? and t.status = 1 order by t.store_id limit 1) as bob_store,
-            (select least(min(performed_at), ?::timestamptz) from store_log_entries
-              where store_id = ?) as demo_log_oldest,
             (select least(min(applied_at), ?::timestamptz) from store_team_memberships
               where store_id = ?) as demo_application_oldest,
             (select least(min(sent_at), ?::timestamptz) from messages
@@ -222,8 +220,6 @@ async function createPlanTable(
       anchors.alice,
       anchors.demo_store,
       anchors.bob,
-      now,
-      anchors.demo_store,
       now,
       anchors.demo_store,
       now,

@@ -6,9 +6,10 @@ import type { GrowStep } from './grow-sql-people.ts';
  * the `grow_plan` table; actors, authors and members come from the member lists of the units
  * involved, so that nobody acts where they do not belong.
  *
- * The rows that land on demo entities (the demo store's log and applications, the demo
- * conversation's messages, bob's bananas and reports) are dated before the demo rows, so that
- * the newest page of each still shows the hand-written demo data.
+ * The rows that land on demo entities (the demo store's applications, the demo conversation's
+ * messages, bob's bananas and reports) are dated before the demo rows, so that the newest page
+ * of each still shows the hand-written demo data. The demo store's log is the exception: it
+ * fills the last year up to now, as a busy store's does.
  */
 
 const BANANA_MESSAGE =
@@ -84,8 +85,10 @@ export const GROW_ACTIVITY_STEPS: readonly GrowStep[] = [
                            else p.first_store + (n - p.demo_store_log_entries) % p.stores end
                         as store_id,
                       n, 1 + (n * 7) % 20 as action_type,
+                      -- Up to now: the log's window reaches back months from today, and a
+                      -- busy store's recent weeks are full.
                       case when n < p.demo_store_log_entries
-                           then p.demo_log_oldest - (n + 1) * (interval '365 days' / p.demo_store_log_entries)
+                           then p.now - (n + 1) * (interval '365 days' / p.demo_store_log_entries)
                            else p.now - (p.store_log_entries - n)
                                         * (interval '365 days' / greatest(1, p.store_log_entries - p.demo_store_log_entries))
                       end as performed_at

@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial.ts';
 import { Migration20261122060000_user_tokens_valid_after } from './Migration20261122060000_user_tokens_valid_after.ts';
 import { Migration20261122120000_resources_per_owner_limit } from './Migration20261122120000_resources_per_owner_limit.ts';
+import { Migration20261125000000_newest_first_page_indexes } from './Migration20261125000000_newest_first_page_indexes.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -13,5 +14,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261122120000_resources_per_owner_limit',
     class: Migration20261122120000_resources_per_owner_limit,
+  },
+  {
+    name: 'Migration20261125000000_newest_first_page_indexes',
+    class: Migration20261125000000_newest_first_page_indexes,
   },
 ];
