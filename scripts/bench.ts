@@ -6,13 +6,14 @@
 //
 //   pnpm bench [--sizes small,large] [--duration 5] [--warmup 1] [--connections 16]
 //              [--scale 1] [--only TEXT] [--reuse] [--profile] [--json FILE]
+//   pnpm bench --table FILE   the table of an earlier run's JSON
 //
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    write a CPU profile of the stack per size (node --cpu-prof) under .data/bench
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
 //   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -43,8 +44,16 @@ const { values: args } = parseArgs({
     reuse: { type: 'boolean', default: false },
     profile: { type: 'boolean', default: false },
     json: { type: 'string' },
+    table: { type: 'string' },
   },
 });
+
+// --table FILE prints the table of an earlier run's JSON again, and measures nothing.
+if (args.table) {
+  const saved = JSON.parse(readFileSync(args.table, 'utf8')) as { runs: SizeRun[] };
+  console.log(formatTable(saved.runs));
+  process.exit(0);
+}
 
 // Bounded: a run is at most a few minutes per size, whatever the arguments say.
 const seconds = Math.min(Math.max(Number(args.duration), 1), 30);

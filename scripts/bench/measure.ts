@@ -115,7 +115,9 @@ export function formatTable(runs: SizeRun[]): string {
   for (const run of runs) {
     header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err');
   }
-  if (runs.length === 2) header.push(`${runs[1]!.size}/${runs[0]!.size}`);
+  // The second ratio divides out the machine: the same quotient of the shares of the reference,
+  // which a busy machine (other work between the two sizes) does not skew.
+  if (runs.length === 2) header.push(`${runs[1]!.size}/${runs[0]!.size}`, 'vs ref');
   const rows = names.map((name) => {
     const cells = [name];
     const first = runs.map((run) => run.figures.find((f) => f.name === name));
@@ -139,9 +141,15 @@ export function formatTable(runs: SizeRun[]): string {
     }
     if (runs.length === 2) {
       const [small, large] = first;
+      const [smallRef, largeRef] = runs.map((run) => referenceRate(run, small?.reference ?? null));
       cells.push(
         ratio(
           small && large ? large.requestsPerSecond / Math.max(small.requestsPerSecond, 1) : null,
+        ),
+        ratio(
+          small && large && smallRef && largeRef
+            ? large.requestsPerSecond / largeRef / (Math.max(small.requestsPerSecond, 1) / smallRef)
+            : null,
         ),
       );
     }
