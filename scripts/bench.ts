@@ -1,115 +1,227 @@
-// `pnpm bench`: request throughput of the session hot path, as ratios to a baseline
-// measured in the same run (/health/live: routing, hooks and serialisation, no I/O).
-// Loopback only; each run is bounded in time. Figures, not a pass/fail.
+// `pnpm bench`: the performance harness. For each data size it starts the real stack (as
+// `pnpm start` does, in a child process) and the reference servers (bare libraries, another
+// child), then measures every scenario with autocannon on loopback and prints a table: req/s,
+// p50 and p99 latency, the ratio to the matching reference, and large/small. Figures, not a
+// pass/fail; JSON of the run is written for comparisons.
 //
-//   DATABASE_URL  server to create the `fs_bench` database on (default 127.0.0.1:5432)
-//   REDIS_URL     Redis for sessions (default 127.0.0.1:6379)
-//   BENCH_SECONDS seconds per scenario (default 5)
-import { buildApp } from '@foodshare/api/app';
-import { loadConfig } from '@foodshare/api/config';
-import { DEMO_PASSWORD, loadDemoData, migrateDatabase, openOrm } from '@foodshare/domain';
+//   pnpm bench [--sizes small,large] [--duration 5] [--warmup 1] [--connections 16]
+//              [--scale 1] [--only TEXT] [--reuse] [--profile] [--json FILE]
+//   pnpm bench --table FILE   the table of an earlier run's JSON
+//
+//   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
+//   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
+//   --profile    write a CPU profile of the stack per size (node --cpu-prof) under .data/bench
+//   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
+//   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { growDemoData, openOrm, prepareDemoDatabase } from '@foodshare/domain';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
-import autocannon from 'autocannon';
 import pg from 'pg';
+import { formatTable, measure, type Figures, type SizeRun } from './bench/measure.ts';
+import { REFERENCES } from './bench/reference-server.ts';
+import {
+  oauthScenarios,
+  readScenarios,
+  referenceScenarios,
+  writeScenarios,
+  type DemoIds,
+  type ScenarioContext,
+} from './bench/scenarios.ts';
+import { exchange, issueCodes, login, rememberConsent } from './bench/sessions.ts';
+import { startReference, startStack } from './bench/stack.ts';
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 5);
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: 'small,large' },
+    duration: { type: 'string', default: '5' },
+    warmup: { type: 'string', default: '1' },
+    connections: { type: 'string', default: '16' },
+    scale: { type: 'string', default: '1' },
+    only: { type: 'string' },
+    reuse: { type: 'boolean', default: false },
+    profile: { type: 'boolean', default: false },
+    json: { type: 'string' },
+    table: { type: 'string' },
+  },
+});
+
+// --table FILE prints the table of an earlier run's JSON again, and measures nothing.
+if (args.table) {
+  const saved = JSON.parse(readFileSync(args.table, 'utf8')) as { runs: SizeRun[] };
+  console.log(formatTable(saved.runs));
+  process.exit(0);
+}
+
+// Bounded: a run is at most a few minutes per size, whatever the arguments say.
+const seconds = Math.min(Math.max(Number(args.duration), 1), 30);
+const warmupSeconds = Math.min(Math.max(Number(args.warmup), 0), 10);
+const connections = Math.min(Math.max(Number(args.connections), 1), 64);
+const scale = Number(args.scale);
+const sizes = args.sizes.split(',').filter((size) => size === 'small' || size === 'large');
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-const databaseUrl = withDatabaseName(serverUrl, 'fs_bench');
+const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
+const outputDir = path.resolve(import.meta.dirname, '..', '.data', 'bench');
+const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+mkdirSync(outputDir, { recursive: true });
 
-async function freshDatabase(): Promise<void> {
+const log = (message: string) => console.error(`[bench] ${message}`);
+
+async function adminQuery<T extends pg.QueryResultRow>(sql: string): Promise<T[]> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
-  await client.query('DROP DATABASE IF EXISTS fs_bench WITH (FORCE)');
-  await client.query('CREATE DATABASE fs_bench');
-  await client.end();
-  await migrateDatabase(databaseUrl);
-  const orm = await openOrm({ url: databaseUrl });
-  await loadDemoData(orm.em.fork());
-  await orm.close();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
 
-interface Figures {
-  name: string;
-  requestsPerSecond: number;
-  p50: number;
-  p99: number;
-  errors: number;
+/** A fresh database with the demo data, grown for the large size; kept with --reuse. */
+async function prepareDatabase(size: string): Promise<string> {
+  const name = `fs_bench_${size}`;
+  const url = withDatabaseName(serverUrl, name);
+  const exists = await adminQuery(`select 1 from pg_database where datname = '${name}'`);
+  if (args.reuse && exists.length > 0 && size === 'large') {
+    log(`reusing ${name}`);
+    return url;
+  }
+  await adminQuery(`drop database if exists ${name} with (force)`);
+  await adminQuery(`create database ${name}`);
+  await prepareDemoDatabase(url);
+  if (size === 'large') {
+    log(`growing ${name} at scale ${scale} (pnpm cli demo grow)`);
+    const orm = await openOrm({ url, poolSize: 1 });
+    try {
+      const grown = await growDemoData(orm.em.fork(), { scale });
+      const total = grown.steps.reduce((sum, step) => sum + step.ms, 0);
+      log(`grown in ${(total / 1000).toFixed(0)} s: ${JSON.stringify(grown.counts)}`);
+    } finally {
+      await orm.close();
+    }
+  }
+  return url;
 }
 
-async function measure(
-  name: string,
-  url: string,
-  options: Partial<autocannon.Options> = {},
-): Promise<Figures> {
-  const result = await autocannon({ url, connections: 10, duration: seconds, ...options });
-  return {
-    name,
-    requestsPerSecond: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.errors + result.non2xx,
+async function demoIds(url: string): Promise<DemoIds> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<DemoIds>(
+      `select a.id as alice, b.id as bob, c.id as carla, a.home_region_id as musterstadt,
+              t.store_id as "storeId", s.chain_id as "chainId",
+              (select m.conversation_id from conversation_members m
+                where m.user_id in (a.id, b.id, c.id) group by 1 having count(*) = 3
+                order by 1 limit 1) as "conversationId",
+              (select g.id from region_admins x join regions g on g.id = x.region_id
+                where x.user_id = a.id and g.type = 7 order by 1 limit 1) as "workGroup",
+              (select min(f.id) from forum_threads f join forum_posts p on p.thread_id = f.id
+                where f.region_id = a.home_region_id and f.author_id = a.id) as "forumThreadId",
+              1 as "quizId",
+              (select min(q.id) from quiz_questions q where q.quiz_id = 1) as "questionId"
+         from users a, users b, users c, store_team_memberships t, stores s
+        where a.email = 'alice@example.org' and b.email = 'bob@example.org'
+          and c.email = 'carla@example.org' and t.user_id = a.id and t.is_manager
+          and s.id = t.store_id
+        order by t.store_id limit 1`,
+    );
+    return rows[0]!;
+  } finally {
+    await client.end();
+  }
+}
+
+async function runSize(size: string): Promise<SizeRun> {
+  const databaseUrl = await prepareDatabase(size);
+  const backends = {
+    databaseUrl,
+    redisUrl,
+    keyPrefix: `bench:${process.pid}:${size}:`,
+    ...(args.profile ? { cpuProfileDir: path.join(outputDir, `profile-${stamp}-${size}`) } : {}),
   };
+  const reference = await startReference(backends);
+  const stack = await startStack(backends);
+  const figures: Figures[] = [];
+  try {
+    const [alice, orga, kim, dana, carla] = await Promise.all(
+      (['alice', 'orga', 'kim', 'dana', 'carla'] as const).map((user) => login(stack.origin, user)),
+    );
+    const oauth = await rememberConsent(stack.origin);
+    const [first, ...chainStarts] = await issueCodes(oauth, 2 * connections + 1);
+    const tokens = await exchange(stack.origin, oauth, first!);
+    const refreshTokens: string[] = [];
+    for (const code of chainStarts) {
+      refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
+    }
+    const context: ScenarioContext = {
+      origin: stack.origin,
+      referenceOrigin: reference.origin,
+      referenceToken: reference.token,
+      sessions: { alice: alice!, orga: orga!, kim: kim!, dana: dana!, carla: carla! },
+      ids: await demoIds(databaseUrl),
+      oauth,
+      codes: [],
+      refreshTokens,
+      accessToken: tokens.access_token,
+    };
+    const scenarios = [
+      ...referenceScenarios(context),
+      ...readScenarios(context),
+      ...writeScenarios(context),
+      ...oauthScenarios(context),
+    ].filter(
+      (scenario) =>
+        !args.only || scenario.name.startsWith('reference:') || scenario.name.includes(args.only),
+    );
+    log(`${size}: ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections`);
+    for (const scenario of scenarios) {
+      if (scenario.amount !== undefined) {
+        // Single-use codes, issued just before they are spent (they live 10 minutes).
+        context.codes.push(...(await issueCodes(oauth, Math.ceil(seconds * 800))));
+        scenario.amount = context.codes.length;
+      }
+      const result = await measure(scenario, { seconds, connections, warmupSeconds });
+      figures.push(result);
+      log(
+        `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
+          `p99 ${result.p99} ms, errors ${result.errors}`,
+      );
+    }
+  } finally {
+    await stack.stop();
+    await reference.stop();
+  }
+  return { size, figures };
 }
 
-await freshDatabase();
-const app = await buildApp(
-  loadConfig({
-    DATABASE_URL: databaseUrl,
-    REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
-    REDIS_KEY_PREFIX: `bench:${process.pid}:`,
-    LOG_LEVEL: 'warn',
-    // The bench logs in more often than a person would.
-    LOGIN_MAX_FAILURES_PER_IP: '1000000',
-  }),
-);
-const origin = await app.listen({ host: '127.0.0.1', port: 0 });
+const runs: SizeRun[] = [];
+for (const size of sizes) runs.push(await runSize(size));
 
-const login = await fetch(`${origin}/api/login`, {
-  method: 'POST',
-  headers: { 'content-type': 'application/json' },
-  body: JSON.stringify({ email: 'alice@example.org', password: DEMO_PASSWORD }),
-});
-const cookie = login.headers
-  .getSetCookie()
-  .map((value) => value.split(';')[0])
-  .join('; ');
-
-const results = [
-  await measure('GET /health/live (baseline)', `${origin}/health/live`),
-  await measure('GET /api/users/current', `${origin}/api/users/current`, { headers: { cookie } }),
-  await measure('GET /health/ready (PostgreSQL + Redis)', `${origin}/health/ready`),
-  await measure('POST /api/login (argon2id)', `${origin}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: 'alice@example.org', password: DEMO_PASSWORD }),
-    connections: 2,
-  }),
-];
-// autocannon stops waiting at the deadline; let the server finish what it still holds.
-await new Promise((resolve) => setTimeout(resolve, 500));
-await app.close();
-
-const baseline = results[0]?.requestsPerSecond ?? 1;
-console.log(`\n${seconds} s per scenario, 10 connections (login: 2), one process, loopback\n`);
+const machine = {
+  cpus: os.cpus().length,
+  cpuModel: os.cpus()[0]?.model ?? '',
+  loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
+  node: process.version,
+};
 console.log(
-  [
-    'scenario'.padEnd(42),
-    'req/s'.padStart(9),
-    'vs base'.padStart(8),
-    'p50 ms',
-    'p99 ms',
-    'errors',
-  ].join(' '),
+  `\n${seconds} s per scenario (after ${warmupSeconds} s of warm-up), ${connections} connections, ` +
+    `loopback; ${machine.cpus} CPUs, load average ${machine.loadAverage.join(' ')}\n`,
 );
-for (const r of results) {
-  console.log(
-    [
-      r.name.padEnd(42),
-      r.requestsPerSecond.toFixed(0).padStart(9),
-      (r.requestsPerSecond / baseline).toFixed(2).padStart(8),
-      String(r.p50).padStart(6),
-      String(r.p99).padStart(6),
-      String(r.errors).padStart(6),
-    ].join(' '),
-  );
-}
+console.log(formatTable(runs));
+console.log(
+  `\nReferences: ${Object.entries(REFERENCES)
+    .map(([name, what]) => `${name} = ${what}`)
+    .join('; ')}.`,
+);
+const jsonPath = args.json ?? path.join(outputDir, `bench-${stamp}.json`);
+writeFileSync(
+  jsonPath,
+  JSON.stringify(
+    { date: new Date().toISOString(), seconds, connections, scale, machine, runs },
+    null,
+    2,
+  ),
+);
+console.log(`JSON: ${jsonPath}`);

@@ -1,2 +1,3 @@
 // A relying party for scripts outside the tests (`pnpm oidc:demo`); not part of the server.
 export { completeCodeFlow, type CodeFlowRun } from './complete-code-flow.ts';
+export { FormBrowser, ShownPage } from './form-browser.ts';

@@ -3,12 +3,16 @@ import {
   DEMO_PASSWORD,
   DemoClientId,
   DemoUserEmail,
+  GROW_MAX_SCALE,
+  GROW_MIN_SCALE,
+  growDemoData,
+  type GrowDemoDataResult,
   loadDemoData,
   UserEntity,
   type DemoDataIds,
   type EntityManager,
 } from '@foodshare/domain';
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { CliError, clientSecretPepper, isProduction, withEntityManager } from '../cli-context.ts';
 import { leafCommand, runCommand, type CliRuntime, type JsonFlag } from '../cli-runtime.ts';
 
@@ -87,6 +91,50 @@ interface LoadDemoFlags extends JsonFlag {
   allowProduction?: boolean;
 }
 
+export interface GrowDemoOptions {
+  scale: number;
+  production: boolean;
+  allowProduction?: boolean;
+}
+
+/**
+ * Grows a database holding the demo data to a production-like size (scale 1) or a part of it,
+ * for benchmarks and for trying the platform at size. Refused in production like the demo data
+ * itself: the grown users log in with the published demo password.
+ */
+export async function growDemoCommand(
+  em: EntityManager,
+  options: GrowDemoOptions,
+): Promise<GrowDemoDataResult> {
+  assertDemoAllowed(options);
+  return growDemoData(em, { scale: options.scale });
+}
+
+export function parseScale(value: string): number {
+  const scale = Number(value);
+  if (!/^[0-9]*\.?[0-9]+$/.test(value) || scale < GROW_MIN_SCALE || scale > GROW_MAX_SCALE) {
+    throw new InvalidArgumentError(
+      `Expected a number from ${GROW_MIN_SCALE} to ${GROW_MAX_SCALE} (1 is the production-like size).`,
+    );
+  }
+  return scale;
+}
+
+function describeGrowth(result: GrowDemoDataResult): string {
+  const seconds = result.steps.reduce((total, step) => total + step.ms, 0) / 1000;
+  return [
+    `Grew the demo data at scale ${result.scale} in ${seconds.toFixed(1)} s. Rows now:`,
+    ...Object.entries(result.counts).map(
+      ([table, count]) => `  ${table.padEnd(24)} ${String(count).padStart(9)}`,
+    ),
+    `Grown users log in as grown<id>@example.org with password "${DEMO_PASSWORD}".`,
+  ].join('\n');
+}
+
+interface GrowDemoFlags extends LoadDemoFlags {
+  scale: number;
+}
+
 export function demoCommands(runtime: CliRuntime): Command {
   const demo = new Command('demo').description('demo data for development and trials');
 
@@ -113,6 +161,31 @@ export function demoCommands(runtime: CliRuntime): Command {
             );
           },
           describeDemo,
+        ),
+      ),
+  );
+
+  demo.addCommand(
+    leafCommand(
+      'grow',
+      'grow a database holding the demo data to a production-like size (scale 1: 200,000 users, ' +
+        '1,000,000 messages, ...)',
+    )
+      .option('--scale <n>', `fraction of the production-like size`, parseScale, 1)
+      .option('--allow-production', 'grow even though NODE_ENV is production')
+      .action((flags: GrowDemoFlags) =>
+        runCommand(
+          runtime,
+          flags,
+          () =>
+            withEntityManager(runtime.env, (em) =>
+              growDemoCommand(em, {
+                scale: flags.scale,
+                production: isProduction(runtime.env),
+                allowProduction: flags.allowProduction ?? false,
+              }),
+            ),
+          describeGrowth,
         ),
       ),
   );

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { UserEntity } from './user.entity.ts';
+import { orderedIndex } from './ordered-index.ts';
 
 /** A thank-you from one user to another: at most one per sender and recipient, never to oneself. */
 export const BananaEntity = defineEntity({
@@ -14,7 +15,14 @@ export const BananaEntity = defineEntity({
     createdAt: createdAt(),
   },
   uniques: [{ name: 'bananas_recipient_id_sender_id_unique', properties: ['recipient', 'sender'] }],
-  indexes: [{ name: 'bananas_sender_id_index', properties: ['sender'] }],
+  indexes: [
+    { name: 'bananas_sender_id_index', properties: ['sender'] },
+    {
+      // A page of the bananas a user received, newest first, without sorting all of them.
+      name: 'bananas_recipient_id_created_at_id_index',
+      expression: orderedIndex('"recipient_id", "created_at" DESC, "id" DESC'),
+    },
+  ],
   checks: [{ name: 'bananas_not_to_oneself', expression: 'recipient_id <> sender_id' }],
 });
 export type Banana = InferEntity<typeof BananaEntity>;

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { UserEntity } from './user.entity.ts';
+import { orderedIndex } from './ordered-index.ts';
 
 export const ConversationEntity = defineEntity({
   name: 'Conversation',
@@ -50,8 +51,9 @@ export const MessageEntity = defineEntity({
   ],
   indexes: [
     {
-      name: 'messages_conversation_id_sent_at_index',
-      columns: [{ name: 'conversation_id' }, { name: 'sent_at', sort: 'DESC' }],
+      // The newest page of a conversation, ties broken by id, straight from the index.
+      name: 'messages_conversation_id_sent_at_id_index',
+      expression: orderedIndex('"conversation_id", "sent_at" DESC, "id" DESC'),
     },
     { name: 'messages_author_id_index', properties: ['author'] },
   ],

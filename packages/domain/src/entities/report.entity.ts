@@ -5,6 +5,7 @@ import { ForumThreadEntity } from './forum.entity.ts';
 import { RegionEntity } from './region.entity.ts';
 import { StoreEntity } from './store.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { orderedIndex } from './ordered-index.ts';
 
 export const ReportEntity = defineEntity({
   name: 'Report',
@@ -32,8 +33,10 @@ export const ReportEntity = defineEntity({
   },
   indexes: [
     {
-      name: 'reports_reported_id_reported_at_index',
-      columns: [{ name: 'reported_id' }, { name: 'reported_at', sort: 'DESC' }],
+      // Newest first with the id as tie-breaker, read in index order: a page of a user's reports
+      // never sorts the whole history.
+      name: 'reports_reported_id_reported_at_id_index',
+      expression: orderedIndex('"reported_id", "reported_at" DESC, "id" DESC'),
     },
     { name: 'reports_reporter_id_index', properties: ['reporter'] },
   ],

@@ -3,6 +3,7 @@ import type { StoreLogAction } from '../enums.ts';
 import { identityId } from './columns.ts';
 import { StoreEntity } from './store.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { orderedIndex } from './ordered-index.ts';
 
 export const StoreLogEntryEntity = defineEntity({
   name: 'StoreLogEntry',
@@ -24,8 +25,9 @@ export const StoreLogEntryEntity = defineEntity({
   },
   indexes: [
     {
-      name: 'store_log_entries_store_id_performed_at_index',
-      columns: [{ name: 'store_id' }, { name: 'performed_at', sort: 'DESC' }],
+      // Newest first, ties broken by id, in index order (no incremental sort of a window).
+      name: 'store_log_entries_store_id_performed_at_id_index',
+      expression: orderedIndex('"store_id", "performed_at" DESC, "id" DESC'),
     },
     {
       name: 'store_log_entries_store_id_action_type_performed_at_index',

@@ -4,6 +4,7 @@ import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { StoreChainEntity } from './store-chain.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { orderedIndex } from './ordered-index.ts';
 
 export const StoreEntity = defineEntity({
   name: 'Store',
@@ -51,7 +52,12 @@ export const StoreTeamMembershipEntity = defineEntity({
   },
   indexes: [
     { name: 'store_team_memberships_user_id_index', properties: ['user'] },
-    { name: 'store_team_memberships_store_id_status_index', properties: ['store', 'status'] },
+    {
+      // A store's team by status, and its pending requests in waiting order (applied_at,
+      // user_id) read from the index: a page of requests never sorts all of them.
+      name: 'store_team_memberships_store_id_status_applied_at_index',
+      expression: orderedIndex('"store_id", "status", "applied_at", "user_id"'),
+    },
   ],
   checks: [
     {

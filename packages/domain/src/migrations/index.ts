@@ -2,6 +2,7 @@ import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_initial } from './Migration20261122000000_initial.ts';
 import { Migration20261122060000_user_tokens_valid_after } from './Migration20261122060000_user_tokens_valid_after.ts';
 import { Migration20261122120000_resources_per_owner_limit } from './Migration20261122120000_resources_per_owner_limit.ts';
+import { Migration20261125000000_newest_first_page_indexes } from './Migration20261125000000_newest_first_page_indexes.ts';
 import { Migration20261125060000_report_translation_keys } from './Migration20261125060000_report_translation_keys.ts';
 import { Migration20261125061000_oauth_revocations } from './Migration20261125061000_oauth_revocations.ts';
 
@@ -15,6 +16,10 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261122120000_resources_per_owner_limit',
     class: Migration20261122120000_resources_per_owner_limit,
+  },
+  {
+    name: 'Migration20261125000000_newest_first_page_indexes',
+    class: Migration20261125000000_newest_first_page_indexes,
   },
   {
     name: 'Migration20261125060000_report_translation_keys',

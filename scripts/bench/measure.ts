@@ -1,0 +1,168 @@
+// One scenario measured with autocannon, and the table and JSON `pnpm bench` prints.
+import autocannon from 'autocannon';
+import type { ReferenceName } from './reference-server.ts';
+
+export interface Scenario {
+  name: string;
+  /** The reference whose ratio is printed beside this scenario's figures. */
+  reference: ReferenceName | null;
+  url: string;
+  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The status every answer must have (anything else is an error); default any 2xx. */
+  expectStatus?: number;
+  /** Run before the scenario (and its warm-up): puts the data in the state it starts from. */
+  prepare?: () => Promise<void>;
+  connections?: number;
+  /** Requests built one at a time (a new body, a token from the previous answer, ...). */
+  requests?: autocannon.Request[];
+  /** A fixed number of requests instead of a duration (single-use inputs such as codes). */
+  amount?: number;
+  /** A read: its large/small ratio is a goal (cost flat as the data grows). */
+  read?: boolean;
+}
+
+export interface Figures {
+  name: string;
+  reference: ReferenceName | null;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Answers per status code, to see what the errors were. */
+  statuses: Record<string, number>;
+  requests: number;
+  connections: number;
+}
+
+export interface MeasureOptions {
+  seconds: number;
+  connections: number;
+  /** Seconds of unmeasured load first, so that pools, caches and the JIT are warm. */
+  warmupSeconds?: number;
+}
+
+function autocannonOptions(scenario: Scenario, options: MeasureOptions, seconds: number) {
+  return {
+    url: scenario.url,
+    method: scenario.method ?? 'GET',
+    connections: scenario.connections ?? options.connections,
+    ...(scenario.amount === undefined ? { duration: seconds } : { amount: scenario.amount }),
+    ...(scenario.headers ? { headers: scenario.headers } : {}),
+    ...(scenario.body === undefined ? {} : { body: scenario.body }),
+    ...(scenario.requests ? { requests: scenario.requests } : {}),
+    // A request that takes longer than this is an error, not a stall of the whole run.
+    timeout: 10,
+  } satisfies autocannon.Options;
+}
+
+export async function measure(scenario: Scenario, options: MeasureOptions): Promise<Figures> {
+  await scenario.prepare?.();
+  if (options.warmupSeconds && scenario.amount === undefined) {
+    await autocannon(autocannonOptions(scenario, options, options.warmupSeconds));
+    await scenario.prepare?.();
+  }
+  const result = await autocannon(autocannonOptions(scenario, options, options.seconds));
+  const statuses = Object.fromEntries(
+    Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [
+      status,
+      (stats as { count: number }).count,
+    ]),
+  );
+  const expected = (status: string) =>
+    scenario.expectStatus === undefined
+      ? status.startsWith('2')
+      : status === String(scenario.expectStatus);
+  const unexpected = Object.entries(statuses)
+    .filter(([status]) => !expected(status))
+    .reduce((total, [, count]) => total + count, 0);
+  return {
+    name: scenario.name,
+    reference: scenario.reference,
+    requestsPerSecond: Math.round(
+      scenario.amount === undefined
+        ? result.requests.average
+        : result.requests.total / Math.max(result.duration, 0.001),
+    ),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.timeouts + unexpected,
+    statuses,
+    requests: result.requests.total,
+    connections: scenario.connections ?? options.connections,
+  };
+}
+
+export interface SizeRun {
+  size: string;
+  figures: Figures[];
+}
+
+function referenceRate(run: SizeRun | undefined, reference: ReferenceName | null): number | null {
+  if (!run || !reference) return null;
+  const figures = run.figures.find((f) => f.name === `reference: ${reference}`);
+  return figures ? figures.requestsPerSecond : null;
+}
+
+const percent = (value: number | null) => (value === null ? '–' : `${Math.round(value * 100)} %`);
+const ratio = (value: number | null) => (value === null ? '–' : value.toFixed(2));
+
+/** The table: per size req/s, p50, p99, % of the reference; then large/small. */
+export function formatTable(runs: SizeRun[]): string {
+  const names = [...new Set(runs.flatMap((run) => run.figures.map((f) => f.name)))];
+  const header = ['Scenario', 'ref'];
+  for (const run of runs) {
+    header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err');
+  }
+  // The second ratio divides out the machine: the same quotient of the shares of the reference,
+  // which a busy machine (other work between the two sizes) does not skew.
+  if (runs.length === 2) header.push(`${runs[1]!.size}/${runs[0]!.size}`, 'vs ref');
+  const rows = names.map((name) => {
+    const cells = [name];
+    const first = runs.map((run) => run.figures.find((f) => f.name === name));
+    cells.push(first.find(Boolean)?.reference ?? '');
+    for (const [index, run] of runs.entries()) {
+      const figures = first[index];
+      if (!figures) {
+        cells.push('–', '–', '–', '–', '–');
+        continue;
+      }
+      const reference = referenceRate(run, figures.reference);
+      cells.push(
+        String(figures.requestsPerSecond),
+        String(figures.p50),
+        String(figures.p99),
+        name.startsWith('reference:')
+          ? '–'
+          : percent(reference ? figures.requestsPerSecond / reference : null),
+        String(figures.errors),
+      );
+    }
+    if (runs.length === 2) {
+      const [small, large] = first;
+      const [smallRef, largeRef] = runs.map((run) => referenceRate(run, small?.reference ?? null));
+      cells.push(
+        ratio(
+          small && large ? large.requestsPerSecond / Math.max(small.requestsPerSecond, 1) : null,
+        ),
+        ratio(
+          small && large && smallRef && largeRef
+            ? large.requestsPerSecond / largeRef / (Math.max(small.requestsPerSecond, 1) / smallRef)
+            : null,
+        ),
+      );
+    }
+    return cells;
+  });
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((row) => (row[column] ?? '').length)),
+  );
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
+  return [
+    line(header),
+    `|${widths.map((width, column) => (column === 0 ? `-${'-'.repeat(width)}-` : `-${'-'.repeat(width - 1)}:-`)).join('|')}|`,
+    ...rows.map(line),
+  ].join('\n');
+}

@@ -1,0 +1,335 @@
+// Every scenario `pnpm bench` measures: the references, each SPEC row, the companion reads,
+// one write per write route that can be repeated, and the OAuth endpoints.
+import type autocannon from 'autocannon';
+import type { Scenario } from './measure.ts';
+import type { OAuthInputs, Session } from './sessions.ts';
+
+export interface DemoIds {
+  alice: number;
+  bob: number;
+  carla: number;
+  storeId: number;
+  conversationId: number;
+  chainId: number;
+  musterstadt: number;
+  workGroup: number;
+  forumThreadId: number;
+  quizId: number;
+  questionId: number;
+}
+
+export interface ScenarioContext {
+  origin: string;
+  referenceOrigin: string;
+  referenceToken: string;
+  sessions: Record<'alice' | 'orga' | 'kim' | 'dana' | 'carla', Session>;
+  ids: DemoIds;
+  oauth: OAuthInputs;
+  /** Single-use codes for the code exchange; taken from the end. */
+  codes: string[];
+  /**
+   * Live refresh tokens: a request takes one, its answer puts the rotated one back (a refresh
+   * token works once).
+   */
+  refreshTokens: string[];
+  accessToken: string;
+}
+
+const DAY = 86_400_000;
+
+/** A state-changing request without a body: the session and its CSRF token, no content type. */
+function bodyless(session: Session): Record<string, string> {
+  const headers = { ...session.writeHeaders };
+  delete headers['content-type'];
+  return headers;
+}
+
+export function referenceScenarios(context: ScenarioContext): Scenario[] {
+  const base = context.referenceOrigin;
+  return [
+    { name: 'reference: http', reference: null, url: `${base}/http` },
+    { name: 'reference: session-row', reference: null, url: `${base}/session-row` },
+    {
+      name: 'reference: verify-row',
+      reference: null,
+      url: `${base}/verify-row`,
+      headers: { authorization: `Bearer ${context.referenceToken}` },
+    },
+    { name: 'reference: sign2', reference: null, url: `${base}/sign2` },
+  ];
+}
+
+export function readScenarios(context: ScenarioContext): Scenario[] {
+  const { origin, sessions, ids } = context;
+  const as = (session: Session) => ({ headers: { cookie: session.cookie } });
+  const now = Date.now();
+  const from = new Date(now - 30 * DAY).toISOString();
+  const to = new Date(now).toISOString();
+  const read = (name: string, path: string, session: Session): Scenario => ({
+    name,
+    reference: 'session-row',
+    url: `${origin}${path}`,
+    read: true,
+    ...as(session),
+  });
+  return [
+    { name: 'GET /health/live', reference: 'http', url: `${origin}/health/live`, read: true },
+    read('GET /api/users/current', '/api/users/current', sessions.alice),
+    // SPEC rows, reads.
+    read(
+      `GET /api/regions/${ids.musterstadt} (orga)`,
+      `/api/regions/${ids.musterstadt}`,
+      sessions.orga,
+    ),
+    read(`GET /api/chains/${ids.chainId} (kim)`, `/api/chains/${ids.chainId}`, sessions.kim),
+    read('GET /api/resources/own', '/api/resources/own', sessions.alice),
+    read(
+      `GET /api/stores/${ids.storeId}/requests`,
+      `/api/stores/${ids.storeId}/requests`,
+      sessions.alice,
+    ),
+    read(
+      'GET store log 30 days, 3 types',
+      `/api/stores/${ids.storeId}/log/${from}/${to}/actions/11,12,14`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/users/${ids.bob}/reports (orga)`,
+      `/api/users/${ids.bob}/reports`,
+      sessions.orga,
+    ),
+    read('GET /api/search/index', '/api/search/index', sessions.alice),
+    // Companion reads.
+    read(`GET /api/users/${ids.bob}/bananas`, `/api/users/${ids.bob}/bananas`, sessions.alice),
+    read(
+      `GET /api/conversations/${ids.conversationId}`,
+      `/api/conversations/${ids.conversationId}`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/conversations/${ids.conversationId}/messages`,
+      `/api/conversations/${ids.conversationId}/messages`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/forum/threads/${ids.forumThreadId}/posts`,
+      `/api/forum/threads/${ids.forumThreadId}/posts`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/chains/${ids.chainId}/kams (kim)`,
+      `/api/chains/${ids.chainId}/kams`,
+      sessions.kim,
+    ),
+    read(
+      `GET /api/region/${ids.musterstadt}/options (dana)`,
+      `/api/region/${ids.musterstadt}/options`,
+      sessions.dana,
+    ),
+    read(
+      `GET /api/groups/${ids.workGroup}/applications`,
+      `/api/groups/${ids.workGroup}/applications`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/quiz/${ids.quizId}/questions/${ids.questionId}/answers (orga)`,
+      `/api/quiz/${ids.quizId}/questions/${ids.questionId}/answers`,
+      sessions.orga,
+    ),
+    read(
+      'GET /api/user/current/passport/generations',
+      '/api/user/current/passport/generations',
+      sessions.alice,
+    ),
+  ];
+}
+
+/**
+ * One write per write route that can be repeated without running out of rows. Not measured:
+ * hiding a forum post and deleting a quiz answer (each works once per row).
+ */
+export function writeScenarios(context: ScenarioContext): Scenario[] {
+  const { origin, sessions, ids } = context;
+  let edit = 0;
+  const bananaMessage =
+    'Danke für die Abholung am Samstag! Du warst pünktlich, hast alles sauber verteilt und ' +
+    'warst zu allen freundlich. Eine Banane dafür.';
+  return [
+    {
+      name: `POST /api/conversations/${ids.conversationId}/messages`,
+      reference: 'session-row',
+      method: 'POST',
+      url: `${origin}/api/conversations/${ids.conversationId}/messages`,
+      headers: sessions.alice.writeHeaders,
+      body: JSON.stringify({ body: 'Ich bringe morgen Kisten mit.' }),
+    },
+    {
+      name: `POST /api/conversations/${ids.conversationId}/readStatus`,
+      reference: 'session-row',
+      method: 'POST',
+      url: `${origin}/api/conversations/${ids.conversationId}/readStatus?read=1`,
+      headers: bodyless(sessions.alice),
+    },
+    {
+      name: `PATCH /api/chains/${ids.chainId} (kim)`,
+      reference: 'session-row',
+      url: `${origin}/api/chains/${ids.chainId}`,
+      requests: [
+        {
+          method: 'PATCH',
+          headers: sessions.kim.writeHeaders,
+          // A patch that changes nothing is refused: each one writes new notes.
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            body: JSON.stringify({ notes: `Notiz ${++edit}` }),
+          }),
+        },
+      ],
+    },
+    {
+      name: `POST /api/region/${ids.musterstadt}/options (dana)`,
+      reference: 'session-row',
+      method: 'POST',
+      url: `${origin}/api/region/${ids.musterstadt}/options`,
+      headers: sessions.dana.writeHeaders,
+      body: JSON.stringify({
+        enableReportButton: true,
+        enableMediationButton: false,
+        selectedReportReasonOptions: 2,
+        enableReportReasonOther: true,
+        regionPickupRuleActive: true,
+        regionPickupRuleTimespan: 7,
+        regionPickupRuleLimit: 3,
+        regionPickupRuleLimitDay: 1,
+        regionPickupRuleInactive: 24,
+      }),
+    },
+    {
+      name: `DELETE /api/groups/${ids.workGroup}/applications/${ids.carla}`,
+      reference: 'session-row',
+      method: 'DELETE',
+      url: `${origin}/api/groups/${ids.workGroup}/applications/${ids.carla}`,
+      headers: {
+        cookie: sessions.alice.cookie,
+        'x-csrf-token': sessions.alice.writeHeaders['x-csrf-token']!,
+      },
+    },
+    {
+      name: 'POST /api/users/current/quiz-sessions/1/confirmation (carla)',
+      reference: 'session-row',
+      method: 'POST',
+      url: `${origin}/api/users/current/quiz-sessions/1/confirmation`,
+      headers: {
+        cookie: sessions.carla.cookie,
+        'x-csrf-token': sessions.carla.writeHeaders['x-csrf-token']!,
+      },
+    },
+    {
+      name: 'POST /api/user/current/passport (PDF)',
+      reference: 'session-row',
+      method: 'POST',
+      url: `${origin}/api/user/current/passport`,
+      headers: {
+        cookie: sessions.alice.cookie,
+        'x-csrf-token': sessions.alice.writeHeaders['x-csrf-token']!,
+      },
+    },
+    {
+      // Give and take back in turn, on one connection: a pair holds one banana at a time.
+      name: `DELETE + POST /api/users/${ids.bob}/bananas (1 conn.)`,
+      reference: 'session-row',
+      url: `${origin}/api/users/${ids.bob}/bananas`,
+      connections: 1,
+      // The cycle starts by taking back the banana given here.
+      prepare: async () => {
+        await fetch(`${origin}/api/users/${ids.bob}/bananas`, {
+          method: 'POST',
+          headers: sessions.alice.writeHeaders,
+          body: JSON.stringify({ message: bananaMessage }),
+        });
+      },
+      requests: [
+        {
+          method: 'DELETE',
+          path: `/api/users/${ids.bob}/bananas/${ids.alice}`,
+          headers: {
+            cookie: sessions.alice.cookie,
+            'x-csrf-token': sessions.alice.writeHeaders['x-csrf-token']!,
+          },
+        },
+        {
+          method: 'POST',
+          path: `/api/users/${ids.bob}/bananas`,
+          headers: sessions.alice.writeHeaders,
+          body: JSON.stringify({ message: bananaMessage }),
+        },
+      ],
+    },
+  ];
+}
+
+export function oauthScenarios(context: ScenarioContext): Scenario[] {
+  const { origin, oauth, codes, refreshTokens } = context;
+  const form = { 'content-type': 'application/x-www-form-urlencoded' };
+  return [
+    {
+      name: 'GET /oauth/authorize (remembered consent)',
+      reference: 'session-row',
+      url: oauth.authorizeUrl,
+      headers: { cookie: oauth.cookie },
+      expectStatus: 302,
+    },
+    {
+      name: 'POST /oauth/token (authorization_code)',
+      reference: 'sign2',
+      url: `${origin}/oauth/token`,
+      amount: codes.length,
+      requests: [
+        {
+          method: 'POST',
+          headers: form,
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            body: oauth.exchangeForm(codes.pop() ?? 'spent'),
+          }),
+        },
+      ],
+    },
+    {
+      name: 'POST /oauth/token (refresh_token)',
+      reference: 'sign2',
+      url: `${origin}/oauth/token`,
+      requests: [
+        {
+          method: 'POST',
+          headers: form,
+          // Each connection follows its own chain of rotations: a refresh token works once.
+          setupRequest: (request: autocannon.Request, chain: { token?: string }) => {
+            chain.token ??= refreshTokens.pop() ?? 'spent';
+            return { ...request, body: oauth.refreshForm(chain.token) };
+          },
+          onResponse: (status: number, body: string, chain: { token?: string }) => {
+            if (status === 200)
+              chain.token = (JSON.parse(body) as { refresh_token: string }).refresh_token;
+          },
+        },
+      ],
+    },
+    {
+      name: 'GET /oauth/userinfo',
+      reference: 'verify-row',
+      url: `${origin}/oauth/userinfo`,
+      headers: { authorization: `Bearer ${context.accessToken}` },
+    },
+    {
+      name: 'GET /.well-known/jwks.json',
+      reference: 'http',
+      url: `${origin}/.well-known/jwks.json`,
+    },
+    {
+      name: 'GET /.well-known/openid-configuration',
+      reference: 'http',
+      url: `${origin}/.well-known/openid-configuration`,
+    },
+  ];
+}

@@ -1,0 +1,138 @@
+// The processes `pnpm bench` measures: the real stack as `pnpm start` runs it (both services
+// behind one loopback origin, in a child process) and the reference server (another child).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+export interface Child {
+  origin: string;
+  /** The first line the child printed that matched (for the reference server: its JSON). */
+  line: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Spawns a Node child and waits (bounded) for the line that says it is listening. The child's
+ * other output is passed through, prefixed, so that warnings and crashes stay visible.
+ */
+function spawnNode(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  ready: RegExp,
+  timeoutMs: number,
+): Promise<{ child: ChildProcess; match: RegExpExecArray; line: string }> {
+  const child = spawn(process.execPath, ['--conditions=development', ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGTERM');
+      reject(new Error(`${label} did not start within ${timeoutMs / 1000} s`));
+    }, timeoutMs);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} exited with ${code} before it was ready`));
+    });
+    createInterface({ input: child.stderr }).on('line', (text) =>
+      console.error(`[${label}] ${text}`),
+    );
+    createInterface({ input: child.stdout }).on('line', (text) => {
+      const match = ready.exec(text);
+      if (match) {
+        clearTimeout(timer);
+        child.removeAllListeners('exit');
+        resolve({ child, match, line: text });
+      } else if (!text.startsWith('[start]')) {
+        console.error(`[${label}] ${text}`);
+      }
+    });
+  });
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise((resolve) => {
+      if (child.exitCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+export interface StackOptions {
+  databaseUrl: string;
+  redisUrl: string;
+  keyPrefix: string;
+  /** Directory for a CPU profile of the stack (node --cpu-prof), or none. */
+  cpuProfileDir?: string;
+}
+
+/** A port free right now: the stack's issuer must name it before the stack listens. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** `pnpm start` on a free loopback port, on the given database (demo data loaded if empty). */
+export async function startStack(options: StackOptions): Promise<Child> {
+  const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
+  const profile = options.cpuProfileDir
+    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
+    : [];
+  const { child, line } = await spawnNode(
+    'stack',
+    [...profile, 'scripts/start.ts'],
+    {
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      BASE_URL: origin,
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      REDIS_KEY_PREFIX: options.keyPrefix,
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'development',
+      // The bench logs in and asks for tokens far more often than a person or a client would.
+      LOGIN_MAX_FAILURES_PER_IP: '1000000',
+      TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: '100000000',
+      TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE: '100000000',
+      // Counts secret checks in flight too: 16 parallel exchanges would hit a small limit.
+      TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE: '100000000',
+    },
+    /listening on /,
+    120_000,
+  );
+  return { origin, line, stop: stopper(child) };
+}
+
+export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
+  const { child, line } = await spawnNode(
+    'reference',
+    ['scripts/bench/reference-server.ts'],
+    {
+      DATABASE_URL: options.databaseUrl,
+      REDIS_URL: options.redisUrl,
+      REDIS_KEY_PREFIX: `${options.keyPrefix}reference:`,
+    },
+    /^\{"port":/,
+    60_000,
+  );
+  const { port, token } = JSON.parse(line) as { port: number; token: string };
+  return { origin: `http://127.0.0.1:${port}`, line, token, stop: stopper(child) };
+}
