@@ -114,9 +114,9 @@ export type ChainIdParams = Static<typeof ChainIdParamsSchema>;
 export const ReadStatusQuerySchema = Type.Object(
   {
     read: Type.Optional(
-      Type.String({
+      // `0` and `1` are what clients send; any other text is accepted and reads as unread.
+      Type.Union([Type.Literal('0'), Type.Literal('1'), Type.String()], {
         description: '1 marks the conversation read; any other value, or none, unread',
-        examples: ['0', '1'],
       }),
     ),
   },
