@@ -110,7 +110,7 @@ const searchIndex = {
   workingGroups: [
     {
       ...entry,
-      email: null,
+      email: '',
       parentId: null,
       parentName: null,
       isMember: true,
@@ -138,7 +138,7 @@ const searchIndex = {
   chats: [
     {
       ...entry,
-      name: null,
+      name: 'Ada',
       lastMessageSentAt: T,
       lastFoodsaverId: 7,
       lastFoodsaverName: 'Ada',
