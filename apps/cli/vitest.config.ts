@@ -6,7 +6,9 @@ export default defineConfig({
   test: {
     include: ['src/**/*.test.ts'],
     globalSetup: ['./src/test-support/global-setup.ts'],
-    testTimeout: 20_000,
+    // Many tests spawn the CLI as a process, which loads the whole domain from TypeScript source:
+    // seconds on an idle machine, far more while the other suites share its two cores in CI.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });

@@ -20,7 +20,7 @@ const ids = inject('demoIds');
  */
 const BUDGET: Record<number, number> = {
   1: 2, // GET forum post hide state
-  2: 6, // send a message
+  2: 5, // send a message: the account, the locked conversation, one insert-and-mark statement
   3: 2, // reports of a user
   4: 3, // decline a work-group application
   5: 6, // confirm a passed quiz

@@ -1,4 +1,5 @@
 import type { GrowStep } from './grow-sql-people.ts';
+import { ReportConsequenceKeys, ReportStatusPresets, reportStatusKey } from '../enums.ts';
 
 /**
  * Set-based SQL for what the grown people do: stores and their teams and logs, conversations,
@@ -16,8 +17,11 @@ const BANANA_MESSAGE =
   'Danke für die vielen gemeinsamen Abholungen! Du bist immer pünktlich, freundlich ' +
   'und hilfst neuen Foodsavern geduldig beim Einstieg. Eine Banane von Herzen.';
 const REPORT_REASONS = `array['Unzuverlässig bei Abholungen','Umgangston','Nicht zur Abholung erschienen','Lebensmittel weitergegeben statt verteilt']`;
-const REPORT_STATUSES = `array['to_do','in_progress','handed_over','mediation','follow_up_user','reminder','completed','deleted']`;
-const CONSEQUENCES = `array['warning','yellow_card','yellow_red_card','red_card']`;
+// Stored as the platform's translation keys, as the reports read serves them.
+const sqlTextArray = (values: readonly string[]) =>
+  `array[${values.map((value) => `'${value}'`).join(',')}]`;
+const REPORT_STATUSES = sqlTextArray(ReportStatusPresets.map(reportStatusKey));
+const CONSEQUENCES = sqlTextArray(ReportConsequenceKeys);
 const MESSAGE_BODIES = `array['Wer kann morgen die Abholung übernehmen?','Ich bringe Kisten mit.','Danke, hat geklappt!','Treffen wir uns am Fairteiler?','Heute gab es viel Brot.','Ich bin zehn Minuten später da.']`;
 
 export const GROW_ACTIVITY_STEPS: readonly GrowStep[] = [
