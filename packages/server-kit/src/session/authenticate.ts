@@ -34,13 +34,11 @@ function invalidCredentials(): Problem {
  * mistake, so it is neither a 401 nor counted against anyone.
  */
 function loginUnavailable(cause: unknown): Problem {
-  const problem = new Problem({
-    status: 503,
-    code: 'SERVICE_UNAVAILABLE',
-    title: 'Service Unavailable',
-    detail: 'Logging in is not possible right now. Please try again shortly.',
-    headers: { 'retry-after': '5' },
-  });
+  // The same answer as any other request that meets a lost database (errors plugin).
+  const problem = Problem.unavailable(
+    'DATABASE_UNAVAILABLE',
+    'Logging in is not possible right now. Please try again shortly.',
+  );
   problem.cause = cause;
   return problem;
 }

@@ -91,7 +91,7 @@ describe('POST /api/login while the database is down', () => {
       const refused = await login('alice@example.org');
       expect(refused.statusCode).toBe(503);
       expect(refused.headers['content-type']).toContain('application/problem+json');
-      expect(refused.json()).toMatchObject({ status: 503, code: 'SERVICE_UNAVAILABLE' });
+      expect(refused.json()).toMatchObject({ status: 503, code: 'DATABASE_UNAVAILABLE' });
       expect(refused.body).not.toMatch(/ECONNREFUSED|postgres|connect/i);
     }
 
