@@ -7,5 +7,7 @@ export default defineConfig({
   test: {
     include: ['scripts/**/*.test.ts'],
     testTimeout: 30_000,
+    // Dropping a test database waits for a checkpoint, which takes seconds on a loaded CI machine.
+    hookTimeout: 60_000,
   },
 });
