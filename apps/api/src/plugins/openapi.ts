@@ -10,7 +10,7 @@ export interface OpenApiOptions {
 }
 
 const API_KEY_DESCRIPTION =
-  'The CSRF token of the session: the value of the readable `fs_csrf` cookie (`__Host-fs_csrf` ' +
+  'The CSRF token of the session: the value of the readable `CSRF_TOKEN` cookie (`__Host-CSRF_TOKEN` ' +
   'over HTTPS) that login sets next to the HttpOnly session cookie. Every request that changes ' +
   'data (POST, PATCH, DELETE) must send it in this header, or gets 403 CSRF_FAILED. GET ' +
   'requests need only the session cookie and may leave the header out. Without a live session ' +
@@ -32,7 +32,7 @@ export const openApiPlugin = fp(
           version: '1.0.0',
           description:
             'Log in with POST /api/login; the session lives in an HttpOnly cookie. ' +
-            'Every state-changing request must echo the CSRF token (the readable `fs_csrf` ' +
+            'Every state-changing request must echo the CSRF token (the readable `CSRF_TOKEN` ' +
             'cookie) in the X-CSRF-Token header. Errors are application/problem+json with a ' +
             'stable `code`. Every success answers 200. A request body may be JSON or a form ' +
             '(`application/x-www-form-urlencoded`, PHP-style brackets such as `kams[0]=1` or ' +

@@ -37,11 +37,13 @@ export interface SessionCookies {
 
 /**
  * Cookie names. Secure cookies take the `__Host-` prefix: browsers then accept them only
- * from this exact origin over HTTPS, so a sibling subdomain cannot plant one.
+ * from this exact origin over HTTPS, so a sibling subdomain cannot plant one. The CSRF cookie
+ * is `CSRF_TOKEN` because the platform's web client finds its token with
+ * `/CSRF_TOKEN=([0-9a-f]+)/` in `document.cookie` (which the prefix does not disturb).
  */
 export function sessionCookieNames(secure: boolean): { session: string; csrf: string } {
   const prefix = secure ? '__Host-' : '';
-  return { session: `${prefix}fs_session`, csrf: `${prefix}fs_csrf` };
+  return { session: `${prefix}fs_session`, csrf: `${prefix}CSRF_TOKEN` };
 }
 
 export const sessionPlugin = fp(

@@ -74,7 +74,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
       avatar: null,
     });
     const session = response.cookies.find((c) => c.name === 'fs_session');
-    const csrf = response.cookies.find((c) => c.name === 'fs_csrf');
+    const csrf = response.cookies.find((c) => c.name === 'CSRF_TOKEN');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(session?.maxAge).toBeUndefined();
     expect(csrf?.httpOnly).toBeFalsy();
@@ -202,7 +202,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
       method: 'POST',
       url: '/api/logout',
       cookies,
-      headers: { 'x-csrf-token': cookies.fs_csrf },
+      headers: { 'x-csrf-token': cookies.CSRF_TOKEN },
     });
     expect(loggedOut.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
@@ -280,9 +280,12 @@ describe('sessions in production', () => {
       });
       expect(response.statusCode).toBe(200);
       const session = response.cookies.find((c) => c.name === '__Host-fs_session');
-      const csrf = response.cookies.find((c) => c.name === '__Host-fs_csrf');
+      const csrf = response.cookies.find((c) => c.name === '__Host-CSRF_TOKEN');
       expect(session).toMatchObject({ secure: true, httpOnly: true, path: '/' });
       expect(csrf).toMatchObject({ secure: true, path: '/' });
+      // The platform's web client reads its token from document.cookie with this expression.
+      const documentCookie = `${session?.name}=${session?.value}; ${csrf?.name}=${csrf?.value}`;
+      expect(/CSRF_TOKEN=([0-9a-f]+)/.exec(documentCookie)?.[1]).toBe(csrf?.value);
       const current = await app.inject({
         method: 'GET',
         url: '/api/users/current',

@@ -87,7 +87,7 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     expect(sessionCookie?.value).not.toBe(old.cookies.fs_session);
     expect((await app.sessions.find(sessionCookie?.value ?? ''))?.userId).toBe(ids.users.alice);
     expect(await app.sessions.find(old.cookies.fs_session ?? '')).toBeNull();
-    expect(response.cookies.find((c) => c.name === 'fs_csrf')?.httpOnly).toBeFalsy();
+    expect(response.cookies.find((c) => c.name === 'CSRF_TOKEN')?.httpOnly).toBeFalsy();
     expect(await auditCount('login_succeeded')).toBe(before + 1);
   });
 
