@@ -7,7 +7,7 @@ import {
   type JsonSchema,
   parameterValue,
   schemaValue,
-} from '@foodshare/testing';
+} from '@foodshare/testing/fuzz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from './app.ts';

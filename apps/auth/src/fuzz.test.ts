@@ -4,7 +4,7 @@ import {
   databaseFingerprint,
   type DatabaseFingerprint,
   parameterValue,
-} from '@foodshare/testing';
+} from '@foodshare/testing/fuzz';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from './app.ts';

@@ -4,5 +4,3 @@ export * from './test-databases.ts';
 export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
-export * from './fuzz/schema-arbitrary.ts';
-export * from './fuzz/database-fingerprint.ts';
