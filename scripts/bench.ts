@@ -7,6 +7,7 @@
 //   pnpm bench [--sizes small,large] [--duration 5] [--warmup 1] [--connections 16]
 //              [--scale 1] [--only TEXT] [--reuse] [--profile] [--json FILE]
 //   pnpm bench --table FILE   the table of an earlier run's JSON
+//   pnpm bench --help         this text
 //
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
@@ -33,20 +34,43 @@ import {
 import { exchange, issueCodes, login, rememberConsent } from './bench/sessions.ts';
 import { startReference, startStack } from './bench/stack.ts';
 
-const { values: args } = parseArgs({
-  options: {
-    sizes: { type: 'string', default: 'small,large' },
-    duration: { type: 'string', default: '5' },
-    warmup: { type: 'string', default: '1' },
-    connections: { type: 'string', default: '16' },
-    scale: { type: 'string', default: '1' },
-    only: { type: 'string' },
-    reuse: { type: 'boolean', default: false },
-    profile: { type: 'boolean', default: false },
-    json: { type: 'string' },
-    table: { type: 'string' },
-  },
-});
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        sizes: { type: 'string', default: 'small,large' },
+        duration: { type: 'string', default: '5' },
+        warmup: { type: 'string', default: '1' },
+        connections: { type: 'string', default: '16' },
+        scale: { type: 'string', default: '1' },
+        only: { type: 'string' },
+        reuse: { type: 'boolean', default: false },
+        profile: { type: 'boolean', default: false },
+        json: { type: 'string' },
+        table: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    // A mistyped option: say so in one line, not with a stack trace.
+    console.error(`bench: ${(error as Error).message} (pnpm bench --help lists the options)`);
+    process.exit(2);
+  }
+}
+const args = parseOptions();
+
+// --help prints the usage at the top of this file.
+if (args.help) {
+  const usage = readFileSync(import.meta.filename, 'utf8').split('\n');
+  const end = usage.findIndex((line) => !line.startsWith('//'));
+  console.log(
+    usage
+      .slice(0, end)
+      .map((line) => line.replace(/^\/\/ ?/, ''))
+      .join('\n'),
+  );
+  process.exit(0);
+}
 
 // --table FILE prints the table of an earlier run's JSON again, and measures nothing.
 if (args.table) {
