@@ -29,7 +29,8 @@ export async function login(origin: string, user: DemoUserName): Promise<Session
     throw new Error(`login of ${user}: ${response.status} ${await response.text()}`);
   }
   const pairs = response.headers.getSetCookie().map((value) => value.split(';')[0]!);
-  const csrf = pairs.find((pair) => pair.startsWith('CSRF_TOKEN='))?.slice('CSRF_TOKEN='.length) ?? '';
+  const csrf =
+    pairs.find((pair) => pair.startsWith('CSRF_TOKEN='))?.slice('CSRF_TOKEN='.length) ?? '';
   const cookie = pairs.join('; ');
   return {
     cookie,
