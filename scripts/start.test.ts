@@ -79,7 +79,9 @@ describe('pnpm start', () => {
     });
     expect(login.status).toBe(200);
     const cookies = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
-    const csrf = cookies.find((cookie) => cookie.startsWith('CSRF_TOKEN='))?.slice('CSRF_TOKEN='.length);
+    const csrf = cookies
+      .find((cookie) => cookie.startsWith('CSRF_TOKEN='))
+      ?.slice('CSRF_TOKEN='.length);
     const cookieHeader = cookies.join('; ');
 
     const current = await fetch(`${origin}/api/users/current`, {
