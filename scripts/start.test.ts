@@ -1,74 +1,28 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import path from 'node:path';
-import { DEFAULT_DATABASE_URL, stopDuringRequest, withDatabaseName } from '@foodshare/testing';
+import { stopDuringRequest } from '@foodshare/testing';
 import { readmeEndpointExamples, runReadmeExamples } from './readme-examples.ts';
-import pg from 'pg';
+import { startWithOwnDatabase, type StartedProcess } from './start-process.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// `pnpm start` as a user runs it: one process, one origin, an empty database that gets
-// migrated and filled with demo data, and no Redis (the in-process store takes over).
-const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
-// Per run, so that two test runs on one server never share it.
-const databaseName = `fs_test_start_${process.pid}`;
 // A deployment's own pepper: the demo client secrets must be hashed with it, not the default.
 const CLIENT_SECRET_PEPPER = 'a-pepper-of-the-start-test';
 
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
 describe('pnpm start', () => {
-  let child: ChildProcess;
-  let output = '';
+  let started: StartedProcess;
   let origin = '';
 
   beforeAll(async () => {
-    await onServer(`CREATE DATABASE ${databaseName}`);
-    child = spawn(
-      process.execPath,
-      ['--conditions=development', path.join(import.meta.dirname, 'start.ts')],
-      {
-        env: {
-          PATH: process.env.PATH,
-          DATABASE_URL: withDatabaseName(serverUrl, databaseName),
-          REDIS_URL: 'redis://127.0.0.1:1',
-          CLIENT_SECRET_PEPPER,
-          PORT: '0',
-          LOG_LEVEL: 'warn',
-        },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
-    origin = await new Promise<string>((resolve, reject) => {
-      const read = (chunk: Buffer) => {
-        output += chunk.toString();
-        const match = /listening on (http:\/\/localhost:\d+)/.exec(output);
-        if (match?.[1]) resolve(match[1]);
-      };
-      child.stdout?.on('data', read);
-      child.stderr?.on('data', read);
-      child.once('exit', (code) => reject(new Error(`start exited (${code}):\n${output}`)));
-    });
+    started = await startWithOwnDatabase('start', { CLIENT_SECRET_PEPPER });
+    origin = started.origin;
   }, 120_000);
 
-  afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-  });
+  afterAll(() => started?.stop());
 
   it('says once that the in-process store is single-instance only', () => {
-    expect(output.match(/single-instance only/g)).toHaveLength(1);
-    expect(output).toContain('loaded the demo data');
+    expect(started.output().match(/single-instance only/g)).toHaveLength(1);
+    expect(started.output()).toContain('loaded the demo data');
   });
 
   it('logs a demo user in, knows them, and logs them out, on one origin', async () => {
@@ -151,6 +105,6 @@ describe('pnpm start', () => {
   }, 60_000);
 
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
-    expect(await stopDuringRequest(child, origin)).toEqual({ status: 401, exitCode: 0 });
+    expect(await stopDuringRequest(started.child, origin)).toEqual({ status: 401, exitCode: 0 });
   });
 });

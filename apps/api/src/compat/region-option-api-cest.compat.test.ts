@@ -36,9 +36,9 @@ const CEST_OPTIONS = {
  * The platform's own API test of region options (tests/Api/RegionOptionApiCest.php) for row 15,
  * and the call its web client makes (client/src/api/regions.js setRegionOptions, which posts
  * every key of the options page, `enableAddressChangeNotification` included). The Cest's
- * canFetchRegionOptions reads GET /api/region/{regionId}/options under the platform's page
- * names (isReportButtonEnabled, regionPickupRuleTimespanDays, …); that read is not row 15 and
- * answers here under the names the POST takes, so it is not replayed.
+ * canFetchRegionOptions reads GET /api/region/{regionId}/options under the names of the
+ * platform's read (isReportButtonEnabled, regionPickupRuleTimespanDays, …), which that answer
+ * carries beside the names the POST takes.
  */
 describe('RegionOptionApiCest', () => {
   let app: ApiApp;
@@ -135,6 +135,34 @@ describe('RegionOptionApiCest', () => {
         region_pickup_rule_limit_day: 2,
         region_pickup_rule_inactive: 12,
       });
+    });
+  });
+
+  it('canFetchRegionOptions', async () => {
+    // _before also sets the forum option at random; here it is the region's own flag.
+    const allowHiding = Math.random() < 0.5;
+    await community.sql('update regions set allow_hiding_in_forum = ? where id = ?', [
+      allowHiding,
+      region,
+    ]);
+    const response = await platformRequest(app, userBot, {
+      method: 'GET',
+      url: `/api/region/${region}/options`,
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-type']).toContain('application/json');
+    const row = (await stored(region))!;
+    expect(response.json()).toMatchObject({
+      isReportButtonEnabled: row.enable_report_button,
+      isMediationButtonEnabled: row.enable_mediation_button,
+      isRegionPickupRuleActive: row.region_pickup_rule_active,
+      allowHidingInForum: allowHiding,
+      selectedReportReasonOptions: row.selected_report_reason_options,
+      isReportReasonOtherEnabled: row.enable_report_reason_other,
+      regionPickupRuleTimespanDays: row.region_pickup_rule_timespan,
+      regionPickupRuleLimitNumber: row.region_pickup_rule_limit,
+      regionPickupRuleLimitDayNumber: row.region_pickup_rule_limit_day,
+      regionPickupRuleInactiveHours: row.region_pickup_rule_inactive,
     });
   });
 

@@ -1,5 +1,9 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
-import { RegionOptionsSchema } from '@foodshare/schemas';
+import {
+  RegionOptionPermissionsSchema,
+  RegionOptionsReadSchema,
+  RegionOptionsSchema,
+} from '@foodshare/schemas';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -101,6 +105,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       ...(client ? { cookies: client.cookies } : {}),
     });
 
+  /** A read under the names the POST takes (it answers the platform's read names too). */
+  const postNames = (json: Record<string, unknown>) =>
+    Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, json[key]]));
+
   beforeAll(async () => {
     const built = await buildTestApp();
     app = built.app;
@@ -139,7 +147,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
   it("shows dana Musterstadt's stored options", async () => {
     const response = await get(await signInAs(app, ids.users.dana), MUSTERSTADT);
     expect(response.statusCode).toBe(200);
-    expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
+    expect([...Value.Errors(RegionOptionsReadSchema, response.json())]).toEqual([]);
     expect(response.json()).toEqual({
       enableReportButton: true,
       enableMediationButton: true,
@@ -150,14 +158,29 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       regionPickupRuleLimit: 3,
       regionPickupRuleLimitDay: 1,
       regionPickupRuleInactive: 24,
+      // The same under the names of the platform's read (its options page and
+      // RegionOptionApiCest canFetchRegionOptions), with the region's forum flag.
+      isReportButtonEnabled: true,
+      isMediationButtonEnabled: true,
+      isReportReasonOtherEnabled: true,
+      isRegionPickupRuleActive: true,
+      regionPickupRuleTimespanDays: 7,
+      regionPickupRuleLimitNumber: 3,
+      regionPickupRuleLimitDayNumber: 1,
+      regionPickupRuleInactiveHours: 24,
+      allowHidingInForum: true,
     });
   });
 
   it('fills in the defaults for a region that never stored options', async () => {
     const response = await get(await signInAs(app, ids.users.orga), BEISPIELDORF);
     expect(response.statusCode).toBe(200);
-    expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
-    expect(response.json()).toEqual(DEFAULTS);
+    expect(Value.Check(RegionOptionsReadSchema, response.json())).toBe(true);
+    expect(postNames(response.json())).toEqual(DEFAULTS);
+    expect(response.json()).toMatchObject({
+      isReportReasonOtherEnabled: true,
+      allowHidingInForum: false,
+    });
   });
 
   it('stores every option for the holder of both duties and returns all of them', async () => {
@@ -166,7 +189,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     expect(response.statusCode).toBe(200);
     expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
     expect(response.json()).toEqual({ ...REPORT, ...PICKUP });
-    expect((await get(client, plain.region)).json()).toEqual({ ...REPORT, ...PICKUP });
+    expect(postNames((await get(client, plain.region)).json())).toEqual({ ...REPORT, ...PICKUP });
 
     const partial = await post(client, plain.region, { enableReportButton: false });
     expect(partial.json()).toEqual({ ...REPORT, ...PICKUP, enableReportButton: false });
@@ -199,7 +222,9 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     it.each(cases)('%s', async (_who, user, may) => {
       const client = await signInAs(app, user());
       const before = await stored(delegated.region);
-      const start = (await get(await signInAs(app, roleUsers[4]!), delegated.region)).json();
+      const start = postNames(
+        (await get(await signInAs(app, roleUsers[4]!), delegated.region)).json(),
+      );
       const both = await post(client, delegated.region, { ...REPORT, ...PICKUP });
       const onlyReport = await post(client, delegated.region, REPORT);
       const onlyPickup = await post(client, delegated.region, PICKUP);
@@ -223,7 +248,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
         ...(may.pickup ? PICKUP : {}),
       };
       expect(both.json()).toEqual(expected);
-      expect(read.json()).toEqual(expected);
+      expect(postNames(read.json())).toEqual(expected);
     });
   });
 
@@ -325,6 +350,65 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       const response = await post(await signInAs(app, plain.ambassador), plain.region, payload);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'NO_OPTIONS_GIVEN' });
+    });
+  });
+
+  describe('GET /api/region/{regionId}/options/permissions (read beside the options by the platform page)', () => {
+    const permissions = (client: SignedInClient | null, regionId: number | string) =>
+      app.inject({
+        method: 'GET',
+        url: `/api/region/${regionId}/options/permissions`,
+        ...(client ? { cookies: client.cookies } : {}),
+      });
+
+    it('tells dana she sets both groups of Musterstadt and lists its stores under the rule', async () => {
+      const response = await permissions(await signInAs(app, ids.users.dana), MUSTERSTADT);
+      expect(response.statusCode).toBe(200);
+      expect([...Value.Errors(RegionOptionPermissionsSchema, response.json())]).toEqual([]);
+      expect(response.json()).toMatchObject({ regionPickupRuleActiveStoreList: [] });
+      // alice's store in Musterstadt follows the region's pickup rule from now on.
+      await sql('update stores set region_pickup_rule_active = true where id = ?', [ids.storeId]);
+      const ruled = await sql<{ name: string }[]>('select name from stores where id = ?', [
+        ids.storeId,
+      ]);
+      const again = await permissions(await signInAs(app, ids.users.dana), MUSTERSTADT);
+      expect(again.json()).toEqual({
+        maySetRegionOptionsReportButtons: true,
+        maySetRegionOptionsRegionPickupRule: true,
+        regionPickupRuleActiveStoreList: [{ storeId: ids.storeId, storeName: ruled[0]!.name }],
+      });
+    });
+
+    it('answers each delegate for their own group, and a foodsaver for neither', async () => {
+      const report = await permissions(
+        await signInAs(app, delegated.reportAdmin),
+        delegated.region,
+      );
+      expect(report.json()).toMatchObject({
+        maySetRegionOptionsReportButtons: true,
+        maySetRegionOptionsRegionPickupRule: false,
+      });
+      const stores = await permissions(
+        await signInAs(app, delegated.storesAdmin),
+        delegated.region,
+      );
+      expect(stores.json()).toMatchObject({
+        maySetRegionOptionsReportButtons: false,
+        maySetRegionOptionsRegionPickupRule: true,
+      });
+      const nobody = await permissions(await signInAs(app, roleUsers[1]!), delegated.region);
+      expect(nobody.statusCode).toBe(200);
+      expect(nobody.json()).toEqual({
+        maySetRegionOptionsReportButtons: false,
+        maySetRegionOptionsRegionPickupRule: false,
+        regionPickupRuleActiveStoreList: [],
+      });
+    });
+
+    it('answers 401 without a session and 404 for an unknown region', async () => {
+      expect((await permissions(null, MUSTERSTADT)).statusCode).toBe(401);
+      const orga = await signInAs(app, ids.users.orga);
+      expect((await permissions(orga, 999999)).statusCode).toBe(404);
     });
   });
 

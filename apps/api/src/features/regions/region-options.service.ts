@@ -10,7 +10,12 @@ import {
   WorkGroupFunction,
   RegionType,
 } from '@foodshare/domain';
-import type { RegionOptions, RegionOptionsBody } from '@foodshare/schemas';
+import type {
+  RegionOptionPermissions,
+  RegionOptions,
+  RegionOptionsBody,
+  RegionOptionsRead,
+} from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { PendingBody } from '../../shared/pending-body.ts';
 
@@ -49,6 +54,7 @@ interface DutyRow {
   has_stores_group: boolean;
   is_stores_admin: boolean;
   has_options: boolean;
+  allow_hiding_in_forum: boolean;
 }
 
 type OptionsRow = DutyRow & { [K in keyof RegionOptions]: RegionOptions[K] | null };
@@ -62,7 +68,7 @@ async function loadRegionOptionState(
   em: EntityManager,
   actor: Actor,
   regionId: number,
-): Promise<{ facts: RegionOptionFacts; options: RegionOptions }> {
+): Promise<{ facts: RegionOptionFacts; options: RegionOptions; allowHidingInForum: boolean }> {
   const delegate = (fn: number, alias: string) => `
       exists (select 1 from regions g
                where g.parent_id = r.id and g.type = ${RegionType.WorkingGroup}
@@ -75,7 +81,7 @@ async function loadRegionOptionState(
               as is_ambassador,
             ${delegate(WorkGroupFunction.Report, 'report')},
             ${delegate(WorkGroupFunction.StoresCoordination, 'stores')},
-            o.region_id is not null as has_options,
+            o.region_id is not null as has_options, r.allow_hiding_in_forum,
             ${SELECT_OPTIONS}
        from regions r
        left join region_options o on o.region_id = r.id
@@ -96,7 +102,11 @@ async function loadRegionOptionState(
       holders(row.has_stores_group, row.is_stores_admin),
     ),
   };
-  return { facts, options: row.has_options ? pickOptions(row) : DEFAULT_REGION_OPTIONS };
+  return {
+    facts,
+    options: row.has_options ? pickOptions(row) : DEFAULT_REGION_OPTIONS,
+    allowHidingInForum: row.allow_hiding_in_forum,
+  };
 }
 
 function pickOptions(row: Record<keyof RegionOptions, unknown>): RegionOptions {
@@ -107,15 +117,50 @@ export async function readRegionOptions(
   em: EntityManager,
   actor: Actor,
   regionId: number,
-): Promise<RegionOptions> {
-  const { facts, options } = await loadRegionOptionState(em, actor, regionId);
+): Promise<RegionOptionsRead> {
+  const { facts, options, allowHidingInForum } = await loadRegionOptionState(em, actor, regionId);
   if (!mayReadRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
       "Only orga and the holders of the region's report or stores-coordination duty see its options.",
     );
   }
-  return options;
+  return {
+    ...options,
+    isReportButtonEnabled: options.enableReportButton,
+    isMediationButtonEnabled: options.enableMediationButton,
+    isReportReasonOtherEnabled: options.enableReportReasonOther,
+    isRegionPickupRuleActive: options.regionPickupRuleActive,
+    regionPickupRuleTimespanDays: options.regionPickupRuleTimespan,
+    regionPickupRuleLimitNumber: options.regionPickupRuleLimit,
+    regionPickupRuleLimitDayNumber: options.regionPickupRuleLimitDay,
+    regionPickupRuleInactiveHours: options.regionPickupRuleInactive,
+    allowHidingInForum,
+  };
+}
+
+/**
+ * Which option groups the caller may set, as the platform's options page asks before it
+ * enables its fields; like the platform, any logged-in user may ask (the answer is about
+ * themselves), and learns the region's stores that follow its pickup rule.
+ */
+export async function readRegionOptionPermissions(
+  em: EntityManager,
+  actor: Actor,
+  regionId: number,
+): Promise<RegionOptionPermissions> {
+  const { facts } = await loadRegionOptionState(em, actor, regionId);
+  const held = regionOptionGroupsHeldBy(actor, facts);
+  const stores = await em.execute<{ storeId: number; storeName: string }[]>(
+    `select s.id as "storeId", s.name as "storeName" from stores s
+      where s.region_id = ? and s.region_pickup_rule_active order by s.name, s.id`,
+    [regionId],
+  );
+  return {
+    maySetRegionOptionsReportButtons: held.report,
+    maySetRegionOptionsRegionPickupRule: held.pickupRule,
+    regionPickupRuleActiveStoreList: stores,
+  };
 }
 
 /**

@@ -3,7 +3,9 @@ import {
   parseIdParam,
   RegionIdParamsSchema,
   RegionOptionsBodySchema,
+  RegionOptionPermissionsSchema,
   RegionOptionsParamsSchema,
+  RegionOptionsReadSchema,
   RegionOptionsSchema,
   RegionSchema,
 } from '@foodshare/schemas';
@@ -11,7 +13,11 @@ import { mayReadRegionAdminView } from '@foodshare/domain';
 import { Problem, requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
-import { readRegionOptions, updateRegionOptions } from './region-options.service.ts';
+import {
+  readRegionOptionPermissions,
+  readRegionOptions,
+  updateRegionOptions,
+} from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
 import { resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
@@ -47,11 +53,26 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['regions'],
         summary: 'All options of a region, defaults filled in',
         params: RegionOptionsParamsSchema,
-        response: { 200: RegionOptionsSchema, ...problems },
+        response: { 200: RegionOptionsReadSchema, ...problems },
       },
     },
     async (request) =>
       readRegionOptions(request.em, await requireActor(request), request.params.regionId),
+  );
+
+  app.get(
+    '/region/:regionId/options/permissions',
+    {
+      preValidation: plainIntegerParams('regionId'),
+      schema: {
+        tags: ['regions'],
+        summary: "Which of a region's option groups the caller may set",
+        params: RegionOptionsParamsSchema,
+        response: { 200: RegionOptionPermissionsSchema, ...problems },
+      },
+    },
+    async (request) =>
+      readRegionOptionPermissions(request.em, await requireActor(request), request.params.regionId),
   );
 
   app.post(
