@@ -30,7 +30,7 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
       ],
-      // Only server.ts and the start scripts may read the environment (DESIGN.md 5).
+      // Only server.ts and the start scripts may read the environment (docs/design.md §5.1).
       'no-restricted-properties': [
         'error',
         {

@@ -1,6 +1,7 @@
-// `pnpm bench:queries`: how many SQL statements each SPEC.md endpoint sends for one request,
-// on the demo data and again after the tables they read have grown. A count that grows with
-// the data is an N+1; the budget is "a few" whatever the size (issue #3).
+// `pnpm bench:queries`: how many SQL statements each endpoint of docs/spec.md §4.1 sends for
+// one request, on the demo data and again after the tables they read have grown. A count that
+// grows with the data is an N+1; the budget is "a few" whatever the size (issue #3,
+// docs/design.md §3.11).
 //
 //   DATABASE_URL  server to create the `fs_bench_queries` database on (default 127.0.0.1:5432)
 //   REDIS_URL     Redis for sessions (default 127.0.0.1:6379)

@@ -94,7 +94,7 @@ describe('pnpm start', () => {
 
   it("runs every curl example of the README's endpoint section, each answered with 2xx", async () => {
     const [setup = '', examples = ''] = await readmeEndpointExamples();
-    // One example (at least) for each of SPEC.md's 18 rows, numbered as there.
+    // One example (at least) for each of the 18 rows of docs/spec.md §4.1, numbered as there.
     const rows = [...examples.matchAll(/^# (\d+)\. /gm)].map((match) => Number(match[1]));
     expect(rows).toEqual(Array.from({ length: 18 }, (_, index) => index + 1));
     const statuses = await runReadmeExamples(origin);

@@ -1,5 +1,5 @@
-// Every scenario `pnpm bench` measures: the references, each SPEC row, the companion reads,
-// one write per write route that can be repeated, and the OAuth endpoints.
+// Every scenario `pnpm bench` measures: the references, each row of docs/spec.md §4.1, the
+// companion reads, one write per write route that can be repeated, and the OAuth endpoints.
 import type autocannon from 'autocannon';
 import type { Scenario } from './measure.ts';
 import type { OAuthInputs, Session } from './sessions.ts';
@@ -75,7 +75,7 @@ export function readScenarios(context: ScenarioContext): Scenario[] {
   return [
     { name: 'GET /health/live', reference: 'http', url: `${origin}/health/live`, read: true },
     read('GET /api/users/current', '/api/users/current', sessions.alice),
-    // SPEC rows, reads.
+    // Rows of docs/spec.md §4.1, reads.
     read(
       `GET /api/regions/${ids.musterstadt} (orga)`,
       `/api/regions/${ids.musterstadt}`,

@@ -14,9 +14,10 @@ import {
 const ids = inject('demoIds');
 
 /**
- * SQL statements per request of each SPEC.md row, begin and commit included: the caller's
- * account, then what the endpoint reads and writes. SPEC.md's budget is "a few, whatever the
- * data size"; a change of these numbers is a decision, made here on purpose.
+ * SQL statements per request of each row of docs/spec.md §4.1, begin and commit included: the
+ * caller's account, then what the endpoint reads and writes. The budget is "a few, whatever the
+ * data size" (docs/design.md §3.11); a change of these numbers is a decision, made here on
+ * purpose.
  */
 const BUDGET: Record<number, number> = {
   1: 2, // GET forum post hide state
@@ -42,7 +43,7 @@ const BUDGET: Record<number, number> = {
 /** Enough rows that anything done per row would show in the count, many times over. */
 const GROWN_BY = 300;
 
-describe('the query budget of every SPEC.md endpoint', () => {
+describe('the query budget of every endpoint of docs/spec.md §4.1', () => {
   let app: ApiApp;
   let orm: MikroORM;
   const before = new Map<number, CountedCall>();

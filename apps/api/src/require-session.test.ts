@@ -9,9 +9,9 @@ const { users } = ids;
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
 
 /**
- * Anonymous calls of every SPEC.md row, each with something else wrong too: a path value that
- * names nothing (404 for a caller with a session), a body or query string of the wrong shape
- * (400), or a body that is not even JSON. The session is checked first: always 401.
+ * Anonymous calls of every row of docs/spec.md §4.1, each with something else wrong too: a path
+ * value that names nothing (404 for a caller with a session), a body or query string of the
+ * wrong shape (400), or a body that is not even JSON. The session is checked first: always 401.
  */
 const anonymousCalls: [row: number, what: string, method: Method, url: string, body?: unknown][] = [
   [1, 'a post id that is no id', 'GET', '/api/forum/post/abc/hide'],
@@ -101,7 +101,7 @@ describe('a session is required before anything else', () => {
     });
   }
 
-  it('covers every SPEC.md row', () => {
+  it('covers every row of docs/spec.md §4.1', () => {
     expect(new Set(anonymousCalls.map(([row]) => row))).toEqual(
       new Set(Array.from({ length: 18 }, (_, index) => index + 1)),
     );

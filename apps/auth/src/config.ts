@@ -15,7 +15,7 @@ export const AuthEnvSchema = Type.Object({
   KEY_ENCRYPTION_KEY: Type.Optional(Type.String({ minLength: 32 })),
   /** The server-side pepper of client-secret HMACs. Required in production. */
   CLIENT_SECRET_PEPPER: Type.Optional(Type.String({ minLength: 16 })),
-  // SPEC.md Limits; shortened only by tests.
+  // docs/spec.md §8; shortened only by tests.
   AUTHORIZATION_CODE_TTL_SECONDS: seconds(600, 'Authorization code lifetime'),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600, 'Access token lifetime'),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600, 'Refresh token lifetime'),

@@ -1,5 +1,5 @@
-// Integer codes of the reference platform (DOMAIN-FACTS.md). Plain `as const` objects
-// rather than TypeScript enums, so the source runs under Node's type stripping.
+// Integer codes of the reference platform (docs/domain.md §1 and §3). Plain `as const`
+// objects rather than TypeScript enums, so the source runs under Node's type stripping.
 
 type ValueOf<T> = T[keyof T];
 

@@ -79,7 +79,8 @@ export function ormOptions({
     colors: false,
     // The schema belongs to the migrations: the ORM never creates databases or syncs tables.
     ensureDatabase: false,
-    // Each request works in its own fork (DESIGN.md 3); touching the global EntityManager is a bug.
+    // Each request works in its own fork (docs/design.md §3.9); touching the global EntityManager
+    // is a bug.
     allowGlobalContext: false,
   });
 }

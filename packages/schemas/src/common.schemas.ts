@@ -16,12 +16,12 @@ export function Id(options: { title?: string; description?: string } = {}) {
   return Type.Integer({ minimum: 1, maximum: MAX_ID, ...options });
 }
 
-/** RFC 3339 with an offset (DESIGN.md 3), e.g. `2026-11-22T04:53:00+01:00`. */
+/** RFC 3339 with an offset (docs/design.md §3.8), e.g. `2026-11-22T04:53:00+01:00`. */
 export function DateTime(options: { title?: string; description?: string } = {}) {
   return Type.String({ format: 'date-time', ...options });
 }
 
-/** The `YYYY-MM-DD HH:MM:SS` form SPEC.md gives for mails and polls of the search index. */
+/** The `YYYY-MM-DD HH:MM:SS` form docs/spec.md §2.12 gives the search index's mails and polls. */
 export function SqlDateTime(options: { title?: string; description?: string } = {}) {
   return Type.String({ pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$', ...options });
 }

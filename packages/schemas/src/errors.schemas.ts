@@ -12,7 +12,7 @@ export const ProblemFieldErrorSchema = Type.Object(
 );
 export type ProblemFieldError = Static<typeof ProblemFieldErrorSchema>;
 
-/** The body of every 4xx/5xx answer (DESIGN.md 3); 5xx never carry an internal message. */
+/** The body of every 4xx/5xx answer (docs/design.md §3.3); 5xx never carry an internal message. */
 export const ProblemSchema = Type.Object(
   {
     type: Type.String({ format: 'uri-reference', description: '`about:blank` or a problem page' }),

@@ -1,8 +1,8 @@
 import { type Static, Type } from 'typebox';
 import { Id, MAX_ID } from './common.schemas.ts';
 
-// SPEC.md's two identifier patterns. A path value that does not match names no resource,
-// so routes answer 404 rather than 400 (DESIGN.md 3).
+// The two identifier patterns of docs/spec.md §8. A path value that does not match names no
+// resource, so routes answer 404 rather than 400 (docs/design.md §3.2).
 export const POSITIVE_ID_PATTERN = '^[1-9][0-9]*$';
 export const DIGITS_PATTERN = '^\\d+$';
 
@@ -18,7 +18,7 @@ export function DigitsParam(options: { description?: string } = {}) {
 
 /**
  * The number a matched id segment names, or undefined when it overflows a 32-bit id: a regex
- * cannot bound the value, and such an id names no row (404, DESIGN.md 3).
+ * cannot bound the value, and such an id names no row (404, docs/design.md §3.2).
  */
 export function parseIdParam(value: string): number | undefined {
   if (!/^\d+$/.test(value)) return undefined;
@@ -84,7 +84,7 @@ export const StoreLogParamsSchema = Type.Object(
 );
 export type StoreLogParams = Static<typeof StoreLogParamsSchema>;
 
-// The store log's paging (DOMAIN-FACTS 8: default 100, offset 0), shared by every list that
+// The store log's paging (docs/domain.md §3.8: default 100, offset 0), shared by every list that
 // grows with the data. The reference platform gives no upper limit; ours keeps one page one
 // bounded query.
 export const PAGE_MAX_LIMIT = 1000;
@@ -124,7 +124,7 @@ export const ReadStatusQuerySchema = Type.Object(
 );
 export type ReadStatusQuery = Static<typeof ReadStatusQuerySchema>;
 
-/** The recipient comes first in the path, the sender second (SPEC.md row 13). */
+/** The recipient comes first in the path, the sender second (docs/spec.md §4.1, row 13). */
 export const BananaParamsSchema = Type.Object(
   { recipientId: Id(), senderId: Id() },
   { title: 'BananaParams' },
@@ -137,7 +137,7 @@ export const QuizAnswerParamsSchema = Type.Object(
 );
 export type QuizAnswerParams = Static<typeof QuizAnswerParamsSchema>;
 
-/** SPEC.md types this region id as an integer (pattern `\d+`), unlike the one of row 16. */
+/** docs/spec.md §4.1 types this region id as an integer (pattern `\d+`), unlike row 16's. */
 export const RegionOptionsParamsSchema = Type.Object(
   { regionId: Type.Integer({ minimum: 0, maximum: MAX_ID }) },
   { title: 'RegionOptionsParams' },

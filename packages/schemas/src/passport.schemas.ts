@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Id, Nullable } from './common.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
-/** One recorded passport generation (DOMAIN-FACTS 7: every generation is recorded). */
+/** One recorded passport generation (docs/domain.md §3.7: every generation is recorded). */
 export const PassportGenerationSchema = Type.Object(
   {
     id: Id(),

@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Id, Nullable } from './common.schemas.ts';
 import { DigitsParam } from './params.schemas.ts';
 
-/** The answer to confirming a passed quiz (SPEC.md row 5). */
+/** The answer to confirming a passed quiz (docs/spec.md §4.1, row 5). */
 export const QuizConfirmationSchema = Type.Object(
   {
     quizId: Id(),

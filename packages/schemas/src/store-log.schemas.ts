@@ -2,7 +2,7 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Nullable } from './common.schemas.ts';
 import { UserStubSchema } from './user.schemas.ts';
 
-/** 1 request to join ... 20 invitation declined (DOMAIN-FACTS.md row 8). */
+/** 1 request to join ... 20 invitation declined (docs/domain.md §3.8). */
 export const StoreLogActionSchema = Type.Integer({
   minimum: 1,
   maximum: 20,

@@ -38,7 +38,7 @@ export const NUL_CHARACTER_KEYWORD = 'nulCharacter';
  * headers) may hold U+0000 anywhere, in a value or a key. PostgreSQL `text` cannot store it
  * (error 22021), so it would otherwise surface as a 500 wherever a string reaches SQL. One
  * check for every schema, present and future, answered like any validation failure: 400
- * (404 in a path, DESIGN.md 3).
+ * (404 in a path, docs/design.md §3.2).
  */
 export function rejectingNulCharacters<T>(
   compile: FastifySchemaCompiler<T>,

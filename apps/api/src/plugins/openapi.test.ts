@@ -24,7 +24,8 @@ interface OpenApiDocument {
   paths: Record<string, Record<string, Operation>>;
 }
 
-// SPEC.md's parameter types and patterns; the document anchors the patterns (`^...$`).
+// The parameter types and patterns of docs/spec.md §4.1; the document anchors the patterns
+// (`^...$`).
 const positive = { type: 'string', pattern: '^[1-9][0-9]*$' };
 const digits = { type: 'string', pattern: '^\\d+$' };
 const integerId = { type: 'integer', minimum: 1 };
@@ -36,7 +37,10 @@ interface SpecRow {
   path: string;
   params: Record<string, Record<string, unknown>>;
   query?: Record<string, Record<string, unknown>>;
-  /** The statuses SPEC.md lists: exactly these where it gives the full list, else at least. */
+  /**
+   * The statuses docs/spec.md §7.1 lists: exactly these where it gives the full list, else at
+   * least.
+   */
   statuses: { exactly?: string[]; atLeast?: string[] };
 }
 
@@ -150,8 +154,8 @@ const specRows: SpecRow[] = [
     row: 15,
     method: 'post',
     path: '/api/region/{regionId}/options',
-    // SPEC.md: integer with pattern `\d+`. A pattern on an integer means nothing in JSON Schema
-    // (Ajv's strict mode refuses it); a non-negative integer is that set of values.
+    // docs/spec.md §4.1: integer with pattern `\d+`. A pattern on an integer means nothing in JSON
+    // Schema (Ajv's strict mode refuses it); a non-negative integer is that set of values.
     params: { regionId: { type: 'integer', minimum: 0 } },
     statuses: { atLeast: ['200'] },
   },
@@ -198,7 +202,7 @@ describe('the OpenAPI document and its documentation page', () => {
     expect(document.servers).toEqual([{ url: 'https://food.example.org' }]);
   });
 
-  it('declares the api_key scheme of SPEC.md: the X-CSRF-Token header', () => {
+  it('declares the api_key scheme of docs/spec.md §5.1: the X-CSRF-Token header', () => {
     expect(document.components.securitySchemes.api_key).toEqual({
       type: 'apiKey',
       in: 'header',
@@ -224,13 +228,13 @@ describe('the OpenAPI document and its documentation page', () => {
     }
   });
 
-  it('covers all 18 rows of SPEC.md', () => {
+  it('covers all 18 rows of docs/spec.md §4.1', () => {
     expect(specRows.map((row) => row.row)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
     expect(new Set(specRows.map((row) => `${row.method} ${row.path}`)).size).toBe(18);
   });
 
   it.each(specRows)(
-    'row $row: $method $path, with SPEC.md parameters, statuses and scheme',
+    'row $row: $method $path, with the parameters, statuses and scheme of docs/spec.md §4.1',
     ({ method, path, params, query = {}, statuses }) => {
       const operation = document.paths[path]?.[method];
       expect(operation, `${method} ${path} is missing`).toBeDefined();
@@ -251,7 +255,7 @@ describe('the OpenAPI document and its documentation page', () => {
       const documented = Object.keys(operation.responses ?? {}).sort();
       if (statuses.exactly) expect(documented).toEqual(statuses.exactly);
       expect(documented).toEqual(expect.arrayContaining(statuses.atLeast ?? []));
-      // Every SPEC route needs a session, so each documents 401, and a success.
+      // Every route of docs/spec.md §4.1 needs a session, so each documents 401, and a success.
       expect(documented).toContain('401');
       expect(documented.some((status) => status.startsWith('2'))).toBe(true);
       expect(operation.security).toEqual([{ api_key: [] }]);

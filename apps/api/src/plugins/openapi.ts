@@ -19,8 +19,9 @@ const API_KEY_DESCRIPTION =
 /**
  * The OpenAPI 3.1 document, generated from the TypeBox schemas each route declares (so it cannot
  * drift from what the routes validate), at /api/openapi.json, and an interactive page at
- * /api/docs. Every operation names the `api_key` scheme, as SPEC.md says of every REST endpoint:
- * the session's CSRF token in `X-CSRF-Token`. Only login, which starts the session, has none.
+ * /api/docs. Every operation names the `api_key` scheme, as docs/spec.md §4 says of every REST
+ * endpoint: the session's CSRF token in `X-CSRF-Token`. Only login, which starts the session,
+ * has none.
  */
 export const openApiPlugin = fp(
   async (app: FastifyInstance, { baseUrl }: OpenApiOptions) => {

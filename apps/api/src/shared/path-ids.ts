@@ -6,7 +6,7 @@ export const resourceProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: P
 
 /**
  * The id a path segment names, once its pattern has matched. A value beyond 32 bits names no
- * row: 404 like a pattern mismatch (DESIGN.md 3).
+ * row: 404 like a pattern mismatch (docs/design.md §3.2).
  */
 export function idFromPath(value: string, detail?: string): number {
   const id = parseIdParam(value);

@@ -2,10 +2,10 @@ import { Problem } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 
 /**
- * SPEC.md types these path ids as integers. TypeBox's conversion would also read `1.5`, `0x10`,
- * `1e3` or ` 7` as a number, so that one row had many URLs; only plain digits name a row, and
- * anything else is a 404 like any other path value that names nothing (DESIGN.md 3). Runs before
- * validation, while the params are still the raw strings.
+ * docs/spec.md §4.1 types these path ids as integers. TypeBox's conversion would also read `1.5`,
+ * `0x10`, `1e3` or ` 7` as a number, so that one row had many URLs; only plain digits name a row,
+ * and anything else is a 404 like any other path value that names nothing (docs/design.md §3.2).
+ * Runs before validation, while the params are still the raw strings.
  */
 export function plainIntegerParams(...names: string[]) {
   return async (request: FastifyRequest): Promise<void> => {

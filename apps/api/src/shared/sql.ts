@@ -1,8 +1,8 @@
 // SQL fragments the features share, so that every response builds a user stub the same way.
 
 /**
- * The user stub of SPEC.md built in SQL from the users row aliased `alias`, null without one.
- * Its `name` is the first name; `fullName` makes it first and last name, for the few views
+ * The user stub of docs/spec.md §2.1 built in SQL from the users row aliased `alias`, null without
+ * one. Its `name` is the first name; `fullName` makes it first and last name, for the few views
  * whose readers must tell people apart (a store's applicants).
  */
 export function userStubJson(alias: string, { fullName = false } = {}): string {
@@ -17,7 +17,7 @@ export function userStubJson(alias: string, { fullName = false } = {}): string {
     'isSleeping', ${alias}.sleeping) end`;
 }
 
-/** A timestamptz as the driver hands it over (Date or text), as RFC 3339 (DESIGN.md 3). */
+/** A timestamptz as the driver hands it over (Date or text), as RFC 3339 (docs/design.md §3.8). */
 export function isoTimestamp(value: Date | string): string {
   return new Date(value).toISOString();
 }

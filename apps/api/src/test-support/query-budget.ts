@@ -1,6 +1,6 @@
-// The query budget of SPEC.md's endpoints: "no endpoint issues more than a few queries, whatever
-// the data size". Shared by the query-budget test, which asserts the counts, and by
-// `pnpm bench:queries` (scripts/query-count.ts), which prints them.
+// The query budget of the endpoints of docs/spec.md §4.1 (docs/design.md §3.11): no endpoint
+// issues more than a few queries, whatever the data size. Shared by the query-budget test, which
+// asserts the counts, and by `pnpm bench:queries` (scripts/query-count.ts), which prints them.
 import {
   DemoRegionId,
   type DemoDataIds,
@@ -39,7 +39,7 @@ export async function countQueries<T>(
 }
 
 export interface SpecCall {
-  /** The row of SPEC.md's endpoint table. */
+  /** The row of the endpoint table, docs/spec.md §4.1. */
   row: number;
   who: DemoUserName;
   method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -53,8 +53,9 @@ export interface SpecCall {
 const BANANA = 'Thank you for every pickup and for always bringing the crates back. '.repeat(2);
 
 /**
- * One successful call of each SPEC.md row on the demo data, repeatable: `prepare` restores what
- * the previous call changed (the banana given, the application declined, the quiz confirmed).
+ * One successful call of each row of docs/spec.md §4.1 on the demo data, repeatable: `prepare`
+ * restores what the previous call changed (the banana given, the application declined, the quiz
+ * confirmed).
  */
 export function specCalls(ids: DemoDataIds): SpecCall[] {
   const { users } = ids;
@@ -226,8 +227,8 @@ export async function countCall(
 }
 
 /**
- * Adds `rows` rows to every table a SPEC.md endpoint reads (a tenth of that where a row costs
- * more), around the demo rows the calls use: a count that grows with them is an N+1.
+ * Adds `rows` rows to every table an endpoint of docs/spec.md §4.1 reads (a tenth of that where
+ * a row costs more), around the demo rows the calls use: a count that grows with them is an N+1.
  */
 export async function growSpecData(sql: Sql, ids: DemoDataIds, rows: number): Promise<void> {
   const { users } = ids;

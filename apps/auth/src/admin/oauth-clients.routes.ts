@@ -66,10 +66,10 @@ function localeOf(request: FastifyRequest): { locale: Locale; texts: AdminTexts 
 
 /**
  * /admin/oauthclients: server-rendered pages for the OAuth client administration group
- * (DESIGN.md 4). Every route, GET or POST, passes the access check first; every POST carries
- * the session's CSRF token as a form field and answers with a 303 (post/redirect/get), or
- * with the form again (400) when an entry is wrong. Each change and its audit row commit in
- * one transaction (the domain services).
+ * (docs/design.md §4.10). Every route, GET or POST, passes the access check first; every POST
+ * carries the session's CSRF token as a form field and answers with a 303 (post/redirect/get), or
+ * with the form again (400) when an entry is wrong. Each change and its audit row commit in one
+ * transaction (the domain services).
  */
 export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const flashes = new SecretFlashStore(app.kv);

@@ -31,8 +31,8 @@ function uploadUrl(issuer: string, uploadId: string): string {
 }
 
 /**
- * The claims of SPEC.md's userinfo table for the granted scopes (DOMAIN-FACTS: `sub` the id as a
- * string, `preferred_username` the first name followed by the id, region ids as strings). Null
+ * The claims of docs/spec.md §2.13 for the granted scopes (docs/domain.md §5.3: `sub` the id
+ * as a string, `preferred_username` the first name followed by the id, region ids as strings). Null
  * when the user no longer exists or is not active: their tokens no longer speak for anybody.
  */
 export async function loadUserClaims(

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@foodshare/domain';
 
-/** SPEC.md's message when a regional client refuses a user. */
+/** The message of docs/spec.md §7.2 when a regional client refuses a user. */
 export const NOT_IN_REQUIRED_REGIONS = 'User not in required regions';
 
 /**
- * SPEC.md Authentication 8: a client with required regions admits only active members of at
+ * docs/spec.md §5.2 rule 8: a client with required regions admits only active members of at
  * least one of them; a client without any admits everyone. Checked at authorization and again at
  * every refresh, so a user who left the region loses access within one access-token lifetime.
  */

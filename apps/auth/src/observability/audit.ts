@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthMetrics } from './metrics.ts';
 
-/** The audit events of OAUTH-CHECKLIST.md ("Beyond the minimum"). */
+/** The audit events of docs/oauth.md §6.6. */
 export const AUDIT_EVENTS = [
   'login_succeeded',
   'login_failed',

@@ -6,8 +6,9 @@ import { messagesFor } from './messages.ts';
 
 /**
  * RFC 6749 4.1.2.1: an unknown client or a redirect URI that is not registered must not be
- * redirected to (it could be an attacker's); the user sees this page instead. The SPEC.md
- * message stays in the page verbatim, in both languages, for whoever reports the problem.
+ * redirected to (it could be an attacker's); the user sees this page instead. The message
+ * of docs/spec.md §7.2 stays in the page verbatim, in both languages, for whoever reports the
+ * problem.
  */
 export function sendInvalidRedirectPage(reply: FastifyReply, locale: Locale) {
   // An OAuth error like the redirected ones, only shown instead of sent (RFC 6749 4.1.2.1 names

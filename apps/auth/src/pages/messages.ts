@@ -3,10 +3,10 @@ import type { Locale } from './locale.ts';
 
 /** Every text of the login, consent, connected-apps and error pages, in both languages. */
 export interface Messages {
-  /** The scopes of SPEC.md in plain words: what the application will learn. */
+  /** The scopes of docs/spec.md §2.13 in plain words: what the application will learn. */
   scopes: Record<string, string>;
   invalidRedirectUri: { title: string; text: string };
-  /** SPEC.md's "User not in required regions": the client admits members of its regions only. */
+  /** "User not in required regions" (docs/spec.md §7.2): the client admits its regions' members. */
   notInRegions: {
     title: string;
     text: (clientName: string) => SafeHtml;

@@ -17,7 +17,7 @@ export interface RegionRefusalPage {
 }
 
 /**
- * SPEC.md Authentication 8: the user is signed in but a member of none of the client's required
+ * docs/spec.md §5.2 rule 8: the user is signed in but a member of none of the client's required
  * regions. Rather than bouncing them back to the client unexplained, the page says why and names
  * the client; its one link (no form, no script) returns to the client with the error response.
  * 403: the request was understood and is refused for this user.

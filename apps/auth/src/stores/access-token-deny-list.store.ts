@@ -17,9 +17,9 @@ const denyKey = (jti: string) => `oauth:deny:${jti}`;
 
 /**
  * Revoked access tokens by `jti`. Access tokens are self-contained JWTs, so revocation before
- * `exp` needs a look-up at every use (DESIGN.md 4). An entry lives exactly as long as the token
- * it refuses: after `exp` the signature check refuses it anyway. Entries are kept in PostgreSQL
- * too (RevocationLedger), so that they survive a restart of the store.
+ * `exp` needs a look-up at every use (docs/design.md §4.4). An entry lives exactly as long as the
+ * token it refuses: after `exp` the signature check refuses it anyway. Entries are kept in
+ * PostgreSQL too (RevocationLedger), so that they survive a restart of the store.
  */
 export class AccessTokenDenyList {
   readonly #store: KeyValueStore;

@@ -56,7 +56,9 @@ export class AuthorizationCodeStore {
     this.ttlMs = ttlMs;
   }
 
-  /** A fresh 256-bit code for the grant, valid for the code lifetime (SPEC: 10 minutes). */
+  /**
+   * A fresh 256-bit code for the grant, valid for the code lifetime (docs/spec.md §8: 10 minutes).
+   */
   async issue(grant: Omit<AuthorizationCodeGrant, 'issuedAt'>): Promise<string> {
     const code = randomBytes(32).toString('base64url');
     const record: AuthorizationCodeGrant = { ...grant, issuedAt: Date.now() };
@@ -78,7 +80,9 @@ export class AuthorizationCodeStore {
     return issuedBeforeCutoff(grant.issuedAt, parseCutoff(cutoff ?? null)) ? null : grant;
   }
 
-  /** SPEC Limits: a code is good for 10 minutes from its issue, whatever the store still holds. */
+  /**
+   * docs/spec.md §8: a code is good for 10 minutes from its issue, whatever the store still holds.
+   */
   isExpired(grant: AuthorizationCodeGrant, now = Date.now()): boolean {
     return now - grant.issuedAt >= this.ttlMs;
   }

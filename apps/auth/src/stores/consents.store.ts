@@ -26,8 +26,8 @@ function indexKey(userId: number): string {
 }
 
 /**
- * Remembered consent per user and client (DESIGN.md 4). A request for the same or fewer scopes
- * is covered and skips the consent screen; any scope beyond them shows the screen again. A
+ * Remembered consent per user and client (docs/design.md §4.8). A request for the same or fewer
+ * scopes is covered and skips the consent screen; any scope beyond them shows the screen again. A
  * per-user index, scored by expiry, lets the connected-apps page list them.
  */
 export class ConsentStore {

@@ -13,7 +13,7 @@ export function generateClientSecret(): string {
 
 /**
  * HMAC-SHA-256 (hex) of a client secret. Secrets are random, so a keyed hash suffices; a
- * password hash would make every token request pay for argon2 (DESIGN.md 4).
+ * password hash would make every token request pay for argon2 (docs/design.md §4.10).
  */
 export function hashClientSecret(secret: string, pepper: string): string {
   if (pepper === '') throw new Error('The client secret pepper must not be empty');

@@ -7,8 +7,9 @@ import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
 import { addAdmin, addMembership, createRegion } from './regions.service.ts';
 import { liveOAuthRevocations, recordOAuthRevocations } from './oauth-token-revocation.ts';
 
-// DOMAIN-FACTS: joining a region or a change of region admins revokes the user's OAuth refresh
-// tokens. The authorization server revokes families created before users.tokens_valid_after.
+// docs/domain.md §5.4: joining a region or a change of region admins revokes the user's OAuth
+// refresh tokens. The authorization server revokes families created before
+// users.tokens_valid_after.
 let orm: MikroORM;
 let em: EntityManager;
 let sequence = 0;

@@ -171,7 +171,8 @@ function createSessions(em: EntityManager, clock: DemoClock, users: DemoUsers): 
   session(dana, 1, QuizSessionStatus.Passed, ago(700), true);
   session(dana, 2, QuizSessionStatus.Passed, ago(650), true);
   session(dana, 3, QuizSessionStatus.Passed, ago(600), true);
-  // carla failed once, then passed: the passed session awaits her confirmation (SPEC row 5).
+  // carla failed once, then passed: the passed session awaits her confirmation (docs/spec.md §4.1,
+  // row 5).
   session(carla, 1, QuizSessionStatus.Failed, ago(40), false);
   session(carla, 1, QuizSessionStatus.Passed, ago(2), false);
 }

@@ -37,7 +37,7 @@ export function createStores(em: EntityManager, clock: DemoClock, users: DemoUse
 }
 
 function createChain(em: EntityManager, clock: DemoClock, kam: User): StoreChain {
-  // The store-chain group's thread is the chain's forum thread (DOMAIN-FACTS 11).
+  // The store-chain group's thread is the chain's forum thread (docs/domain.md §3.11).
   const chainThread = createThread(
     em,
     DemoRegionId.StoreChainGroup,
@@ -173,7 +173,7 @@ function createStoreLog(
       content: extra.content ?? null,
       reason: extra.reason ?? null,
     });
-  // One entry lies beyond the six months the log may be read back (DOMAIN-FACTS 8).
+  // One entry lies beyond the six months the log may be read back (docs/domain.md §3.8).
   log(StoreLogAction.RequestApproved, ago(200), alice, kim);
   log(StoreLogAction.AppointedStoreManager, ago(150), dana, alice);
   log(StoreLogAction.AddedWithoutRequest, ago(60), alice, dana);

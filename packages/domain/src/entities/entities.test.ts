@@ -141,7 +141,7 @@ describe('regions', () => {
     expect((await orm.em.fork().findOneOrFail(RegionEntity, 332)).applyType).toBe(2);
   });
 
-  it('start with the default options of DOMAIN-FACTS', async () => {
+  it('start with the default options of docs/domain.md §3.15', async () => {
     const region = newRegion();
     em.create(RegionOptionsEntity, { region });
     await em.flush();

@@ -12,8 +12,8 @@ export const RegionMembershipEntity = defineEntity({
     joinedAt: p.datetime().defaultRaw('now()'),
   },
   indexes: [{ name: 'region_memberships_user_id_index', properties: ['user'] }],
-  // DOMAIN-FACTS: joining or leaving a region revokes the user's OAuth refresh tokens, so region
-  // claims are never stale for long. In the database, so that every code path that changes a
+  // docs/domain.md §5.4: joining or leaving a region revokes the user's OAuth refresh tokens, so
+  // region claims are never stale for long. In the database, so that every code path that changes a
   // membership does it (users.tokens_valid_after is read at every refresh).
   triggers: [
     {
@@ -35,7 +35,7 @@ export const RegionAdminEntity = defineEntity({
     user: () => p.manyToOne(UserEntity).ref().primary().deleteRule('cascade'),
   },
   indexes: [{ name: 'region_admins_user_id_index', properties: ['user'] }],
-  // DOMAIN-FACTS: a change of region admins revokes the user's OAuth refresh tokens.
+  // docs/domain.md §5.4: a change of region admins revokes the user's OAuth refresh tokens.
   triggers: [
     {
       name: 'revoke_oauth_tokens',

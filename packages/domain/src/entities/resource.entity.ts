@@ -20,7 +20,7 @@ export const ResourceEntity = defineEntity({
     isFavorite: p.boolean().default(false),
     createdAt: createdAt(),
   },
-  // DOMAIN-FACTS 12: at most 10 resources per user, whichever code path adds or moves one. The
+  // docs/domain.md §3.12: at most 10 resources per user, whichever code path adds or moves one. The
   // advisory lock per owner serialises concurrent additions, so two cannot both take the last
   // place; the error is a check violation (SQLSTATE 23514) naming resources_per_owner_limit.
   triggers: [

@@ -4,9 +4,9 @@ import { Migration } from '@mikro-orm/migrations';
  * `users.tokens_valid_after`: OAuth refresh-token families created before it are revoked at their
  * next use. Triggers set it whenever a user's region memberships or region admin roles change,
  * whichever code path makes the change, so region claims handed to OAuth clients are never stale
- * for longer than one access-token lifetime (DOMAIN-FACTS: joining a region or a change of region
- * admins revokes the user's refresh tokens). The trigger SQL is what the entities' `triggers`
- * generate, so the schema diff stays empty.
+ * for longer than one access-token lifetime (docs/domain.md §5.4: joining a region or a change of
+ * region admins revokes the user's refresh tokens). The trigger SQL is what the entities'
+ * `triggers` generate, so the schema diff stays empty.
  */
 export class Migration20261122060000_user_tokens_valid_after extends Migration {
   override readonly name = 'Migration20261122060000_user_tokens_valid_after';

@@ -1,10 +1,10 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * At most 10 resources per user (DOMAIN-FACTS 12), in the database so that every code path that
- * adds a resource or moves one to another owner keeps to it. An advisory lock per owner
- * serialises concurrent additions. The trigger SQL is what ResourceEntity's `triggers`
- * generate, so the schema diff stays empty.
+ * At most 10 resources per user (docs/domain.md §3.12), in the database so that every code path
+ * that adds a resource or moves one to another owner keeps to it. An advisory lock per owner
+ * serialises concurrent additions. The trigger SQL is what ResourceEntity's `triggers` generate, so
+ * the schema diff stays empty.
  */
 export class Migration20261122120000_resources_per_owner_limit extends Migration {
   override readonly name = 'Migration20261122120000_resources_per_owner_limit';

@@ -9,7 +9,7 @@ import {
 import { forEveryActor } from './test-support/actor-matrix.ts';
 
 const ORGA_ONLY = [Role.Orga];
-/** Readers of chains (DOMAIN-FACTS 9): whoever may see or edit a chain must be one. */
+/** Readers of chains (docs/domain.md §3.9): whoever may see or edit a chain must be one. */
 const READERS = [Role.Foodsaver, Role.StoreManager, Role.Ambassador, Role.Orga];
 
 describe('mayReadChain', () => {

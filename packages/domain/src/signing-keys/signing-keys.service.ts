@@ -14,7 +14,7 @@ export const DEFAULT_RETIRED_KEY_PUBLISHED_MS = 25 * 3600 * 1000;
 
 /**
  * The longest lifetime of a token a key signs when the caller does not say: access and ID tokens
- * live 1 hour (SPEC.md Limits; the ID token's exp is the access token's).
+ * live 1 hour (docs/spec.md §8; the ID token's exp is the access token's).
  */
 export const DEFAULT_LONGEST_SIGNED_TOKEN_LIFETIME_MS = 3600 * 1000;
 

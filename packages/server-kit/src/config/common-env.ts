@@ -66,7 +66,7 @@ function isLoopback(url: URL): boolean {
 }
 
 /**
- * Production runs behind HTTPS (SPEC.md, Authentication 10): an http origin other than a
+ * Production runs behind HTTPS (docs/spec.md §5.2 rule 10): an http origin other than a
  * loopback one, or session cookies without `Secure`, are configuration mistakes there.
  */
 export function productionRules(config: CommonEnv): string[] {

@@ -24,7 +24,7 @@ function sameToken(expected: string, given: string | undefined): boolean {
 }
 
 /**
- * Double-submit check of DESIGN.md 2: a state-changing request made with a session must
+ * Double-submit check of docs/design.md §2.3: a state-changing request made with a session must
  * echo the session's token in `X-CSRF-Token`. A forged cross-site request carries the
  * cookie but cannot read the token. Requests without a session have nothing to forge;
  * the route answers 401 if it needs a user.

@@ -55,7 +55,7 @@ function toProblem(error: FastifyError | Problem): Problem {
   const unavailable = unavailableProblem(error);
   if (unavailable) return unavailable;
   if (error.validation) {
-    // A path value that does not match its pattern names no resource (DESIGN.md 3).
+    // A path value that does not match its pattern names no resource (docs/design.md §3.2).
     if (error.validationContext === 'params') return Problem.notFound();
     return new Problem({
       status: 400,

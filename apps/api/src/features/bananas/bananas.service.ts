@@ -18,7 +18,7 @@ import type { Page } from '../../shared/page-query.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
-/** A banana vouches for someone, so its text must say something (DOMAIN-FACTS 17). */
+/** A banana vouches for someone, so its text must say something (docs/domain.md §3.17). */
 const BANANA_MESSAGE_MIN_LENGTH = 100;
 
 interface GiveFactsRow {

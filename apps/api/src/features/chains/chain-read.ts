@@ -10,7 +10,7 @@ const group = WellKnownUnit.StoreChainGroup;
 
 /**
  * The actor's relations to the chain aliased `c` that decide what they may see and change
- * (DOMAIN-FACTS 9 and 11): store-chain group member or admin, KAM of the chain. Takes
+ * (docs/domain.md §3.9 and §3.11): store-chain group member or admin, KAM of the chain. Takes
  * chainRelationParams(actor).
  */
 export const CHAIN_RELATION_COLUMNS = `

@@ -8,7 +8,7 @@ import { buildTestApp } from '../../test-support/build-test-app.ts';
 
 const ids = inject('demoIds');
 
-/** Path values that name no chain: each chain route answers 404 (DESIGN.md 3). */
+/** Path values that name no chain: each chain route answers 404 (docs/design.md §3.2). */
 const BAD_CHAIN_IDS: [string, string][] = [
   ['an unknown chain', '999999'],
   ['a leading zero', `0${ids.chainId}`],

@@ -186,7 +186,7 @@ export async function updateChain(
 
 /**
  * The chain's key account managers as user stubs, by id. They are the chain team's working
- * material like the notes (DOMAIN-FACTS 9): orga, the store-chain group and the chain's KAMs.
+ * material like the notes (docs/domain.md §3.9): orga, the store-chain group and the chain's KAMs.
  * A foodsharer is refused before the lookup, as for the chain itself; 404 before 403 otherwise.
  */
 export async function readChainKams(

@@ -21,7 +21,9 @@ const tags = ['conversations'];
 const readProblems = resourceProblems;
 const problems = { 400: ProblemSchema, ...readProblems };
 
-/** `\d+` allows leading zeros; a value beyond 32 bits names no conversation (DESIGN.md 3). */
+/**
+ * `\d+` allows leading zeros; a value beyond 32 bits names no conversation (docs/design.md §3.2).
+ */
 const conversationIdOf = (value: string) =>
   idFromPath(value, 'There is no conversation with this id.');
 

@@ -8,7 +8,7 @@ import {
 
 /**
  * Columns that decide what the actor may do in the thread aliased `t`: the region's membership
- * and ambassadors, and its moderation duty (DOMAIN-FACTS 1: the admins of a moderation working
+ * and ambassadors, and its moderation duty (docs/domain.md §3.1: the admins of a moderation working
  * group under the region, or its ambassadors when it has none). Takes the actor id three times.
  */
 export const THREAD_ACCESS_COLUMNS = `

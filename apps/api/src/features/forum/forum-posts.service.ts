@@ -91,7 +91,10 @@ const notAModerator = () =>
     "Only orga and the moderators of the thread's region hide or restore posts.",
   );
 
-/** Read-only (DESIGN.md 3): whoever may read the thread sees whether and why a post is hidden. */
+/**
+ * Read-only (docs/design.md §3.4): whoever may read the thread sees whether and why a post is
+ * hidden.
+ */
 export async function getHideState(
   em: EntityManager,
   actor: Actor,

@@ -5,7 +5,7 @@ import QRCode from 'qrcode';
 /** PostScript points per millimetre: a point is 1/72 inch, an inch 25.4 mm. */
 const PT_PER_MM = 72 / 25.4;
 
-/** The card format of DOMAIN-FACTS 7: 83 x 53.3 mm, a little smaller than a bank card. */
+/** The card format of docs/domain.md §3.7: 83 x 53.3 mm, a little smaller than a bank card. */
 export const CARD_WIDTH_PT = 83 * PT_PER_MM;
 export const CARD_HEIGHT_PT = 53.3 * PT_PER_MM;
 

@@ -34,7 +34,7 @@ const COLUMNS: Readonly<Record<keyof RegionOptions, string>> = {
 const OPTION_KEYS = Object.keys(COLUMNS) as (keyof RegionOptions)[];
 const SELECT_OPTIONS = OPTION_KEYS.map((key) => `o.${COLUMNS[key]} as "${key}"`).join(', ');
 
-/** A region without an options row has these (DOMAIN-FACTS 15, the table's defaults). */
+/** A region without an options row has these (docs/domain.md §3.15, the table's defaults). */
 export const DEFAULT_REGION_OPTIONS: RegionOptions = {
   enableReportButton: false,
   enableMediationButton: false,

@@ -2,7 +2,9 @@ import { type Actor, type EntityManager, mayReadUserReports } from '@foodshare/d
 import type { Report, ReportList, ReportUser } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 
-/** The report user of SPEC.md (user stub, mail and last name) from the users row `alias`. */
+/**
+ * The report user of docs/spec.md §2.2 (user stub, mail and last name) from the users row `alias`.
+ */
 function reportUserJson(alias: string): string {
   return `case when ${alias}.id is null then null else json_build_object(
     'id', ${alias}.id,

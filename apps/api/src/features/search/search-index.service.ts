@@ -50,12 +50,12 @@ interface SearchIndexRow {
  */
 const UNSCORED = -1;
 
-/** PostgreSQL's JSON form of a timestamptz as RFC 3339 (DESIGN.md 3). */
+/** PostgreSQL's JSON form of a timestamptz as RFC 3339 (docs/design.md §3.8). */
 function iso(value: string): string {
   return new Date(value).toISOString();
 }
 
-/** SPEC.md's `YYYY-MM-DD HH:MM:SS` for mails and polls, in UTC. */
+/** The `YYYY-MM-DD HH:MM:SS` of docs/spec.md §2.12 for mails and polls, in UTC. */
 function sqlDateTime(value: string): string {
   return new Date(value).toISOString().slice(0, 19).replace('T', ' ');
 }

@@ -3,7 +3,8 @@ import { RegionType, StoreTeamStatus, WorkGroupFunction } from '@foodshare/domai
 /**
  * The search index in ONE statement: every key is a scalar subquery aggregating its entries with
  * json_agg, so the request costs the same single round trip whether the caller has two rows or
- * two million (SPEC.md row 6, DESIGN.md 3). The explain test plans this very text.
+ * two million (docs/spec.md §4.1 row 6, docs/design.md §3.11). The explain test plans this very
+ * text.
  *
  * Every list is bounded (SEARCH_INDEX_LIMITS) and every per-parent lookup (last message, last
  * post, newest threads and mails) is an index-ordered LIMIT, so no query reads a whole big table.
@@ -30,7 +31,7 @@ const RECENTLY_ENDED_DAYS = 14;
 const ACTIVE_TEAM = `(${StoreTeamStatus.Member}, ${StoreTeamStatus.Standby})`;
 const ME = '(select id from me)';
 
-/** The user stub of SPEC.md from the users row aliased `u`. */
+/** The user stub of docs/spec.md §2.1 from the users row aliased `u`. */
 const STUB = `json_build_object(
   'id', u.id,
   'name', u.first_name,

@@ -400,7 +400,7 @@ describe('GET /api/search/index', () => {
     await sql('delete from conversations where id = ?', [conversation!.id]);
   });
 
-  it('lists the mails of the caller’s mailboxes, newest first, in SPEC.md’s formats', async () => {
+  it('lists the mails of the caller’s mailboxes, newest first, in the formats of docs/spec.md §2.12', async () => {
     const alice = await indexOf(ids.users.alice);
     expect(alice.mails.map((mail) => mail.name)).toEqual([
       'Rückfrage zu den Abholzeiten',

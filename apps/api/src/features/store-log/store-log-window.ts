@@ -1,7 +1,7 @@
 import { StoreLogAction } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
 
-/** How far back the log may be read (DOMAIN-FACTS 8). */
+/** How far back the log may be read (docs/domain.md §3.8). */
 export const STORE_LOG_MAX_AGE_MONTHS = 6;
 
 const KNOWN_ACTIONS = new Set<number>(Object.values(StoreLogAction));

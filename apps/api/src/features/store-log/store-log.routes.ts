@@ -18,7 +18,7 @@ const problems = resourceProblems;
 const requireDigitStoreId = plainIntegerParams('storeId');
 
 /**
- * A store id must be digits, or the URL names no store (404, DESIGN.md 3); limit and offset
+ * A store id must be digits, or the URL names no store (404, docs/design.md §3.2); limit and offset
  * must be written as integers (400).
  */
 async function requireIntegerSegments(request: FastifyRequest): Promise<void> {
@@ -41,11 +41,12 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
       path,
       {
         // A date segment that is no RFC 3339 date-time fails the params schema: 404 like every
-        // malformed path value (DESIGN.md 3). A well-formed window that breaks a rule is a 400.
+        // malformed path value (docs/design.md §3.2). A well-formed window that breaks a rule is a
+        // 400.
         preValidation: requireIntegerSegments,
         schema: {
           tags: ['stores'],
-          summary: 'The log of a store team, newest first (SPEC.md row 8)',
+          summary: 'The log of a store team, newest first (docs/spec.md §4.1, row 8)',
           params: StoreLogParamsSchema,
           querystring: PageQuerySchema,
           response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },

@@ -56,7 +56,7 @@ interface StoreLogRow {
   target: UserStub | null;
 }
 
-/** 404 for an unknown store, 403 unless the caller may read its log (DOMAIN-FACTS 8). */
+/** 404 for an unknown store, 403 unless the caller may read its log (docs/domain.md §3.8). */
 export async function readStoreLog(
   em: EntityManager,
   actor: Actor,

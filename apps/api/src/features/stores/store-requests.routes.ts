@@ -21,7 +21,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: requireIntegerPageQuery,
       schema: {
         tags: ['stores'],
-        summary: 'Pending requests to join a store team (SPEC.md row 18)',
+        summary: 'Pending requests to join a store team (docs/spec.md §4.1, row 18)',
         params: StoreIdParamsSchema,
         querystring: PageQuerySchema,
         response: { 200: StoreTeamRequestListSchema, 400: ProblemSchema, ...problems },

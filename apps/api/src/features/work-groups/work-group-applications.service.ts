@@ -20,7 +20,7 @@ interface GroupFactsRow {
 
 /**
  * 404 unless the id names a working group (a region of another type has no applications),
- * 403 unless the caller may decide on its applications (DOMAIN-FACTS 4).
+ * 403 unless the caller may decide on its applications (docs/domain.md §3.4).
  */
 async function requireApplicationDecider(
   em: EntityManager,

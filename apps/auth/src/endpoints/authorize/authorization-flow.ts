@@ -165,7 +165,7 @@ export async function decide(
 }
 
 /**
- * SPEC.md Authentication 8. The refusal is a page that tells the user why and leads back to the
+ * docs/spec.md §5.2 rule 8. The refusal is a page that tells the user why and leads back to the
  * client with access_denied; with `prompt=none` (OIDC Core 3.1.2.1: no page, ever) the error
  * goes straight back to the client.
  */

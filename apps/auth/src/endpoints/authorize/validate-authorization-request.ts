@@ -4,7 +4,7 @@ import { invalidRequest, invalidScope, unsupportedResponseType } from '../../oau
 import type { AuthorizationRequest, Prompt } from '../../stores/authorization-requests.store.ts';
 import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
 
-/** SPEC.md's message when a public client sends no PKCE challenge. */
+/** The message of docs/spec.md §7.2 when a public client sends no PKCE challenge. */
 export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
 
 /** RFC 7636 4.2: BASE64URL(SHA-256(verifier)) is 43 characters; the grammar allows up to 128. */
@@ -16,7 +16,7 @@ const MAX_MAX_AGE = 2_147_483_647;
 /**
  * RFC 6749 4.1.2.1: only when the client is known and the redirect URI is exactly one it
  * registered may errors be redirected to it. Byte-for-byte comparison: no normalising of case,
- * trailing slashes or default ports (SPEC.md Authentication 5, RFC 9700 2.1).
+ * trailing slashes or default ports (docs/spec.md §5.2 rule 5, RFC 9700 2.1).
  */
 export function redirectTarget(client: RegisteredClient | null, params: ReadParams) {
   if (!client || params.repeated.includes('client_id') || params.repeated.includes('redirect_uri'))

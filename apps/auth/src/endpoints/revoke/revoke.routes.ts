@@ -21,7 +21,7 @@ const RevocationRequestSchema = Type.Object(
 );
 
 export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  // Browser apps are public clients (SPEC: client record) and redeem their codes from their own
+  // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
   app.addHook('onSend', async (_request, reply) => {
     void reply.header('access-control-allow-origin', '*');

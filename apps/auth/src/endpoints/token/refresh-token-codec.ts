@@ -1,7 +1,7 @@
 import { hkdfSync } from 'node:crypto';
 import { EncryptJWT, jwtDecrypt } from 'jose';
 
-/** What a refresh token carries; only this server can read it (SPEC: encrypted values). */
+/** What a refresh token carries; only this server can read it (docs/spec.md §5.2 rule 7). */
 export interface RefreshTokenClaims {
   /** The family (grant) it belongs to. */
   familyId: string;

@@ -31,7 +31,7 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(response.json()).toMatchObject({ error: 'invalid_token' });
   }
 
-  it('answers every claim of SPEC.md for openid profile email regions', async () => {
+  it('answers every claim of docs/spec.md §2.13 for openid profile email regions', async () => {
     const tokens = await tokensOf(ids.users.alice);
     const response = await userinfoRequest(app, tokens.access_token);
     expect(response.statusCode).toBe(200);

@@ -7,8 +7,8 @@ import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oau
 import { answerOAuthError, oauthRouteErrorHandler } from '../token/answer-error.ts';
 import { bearerToken, verifyAccessToken } from './access-token.ts';
 
-// OAUTH-CHECKLIST: userinfo is called from browser clients of any origin. No cookies are involved
-// (the token travels in a header), so `*` is safe; the challenge header must be readable.
+// docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are
+// involved (the token travels in a header), so `*` is safe; the challenge header must be readable.
 const CORS = {
   'access-control-allow-origin': '*',
   'access-control-expose-headers': 'WWW-Authenticate',

@@ -37,7 +37,7 @@ async function withClientNames(em: EntityManager, consents: RememberedConsent[])
 }
 
 /**
- * "Connected apps" (OAUTH-CHECKLIST.md, beyond the minimum): the user's remembered consents,
+ * "Connected apps" (docs/oauth.md §6.2): the user's remembered consents,
  * each revocable; revoking forgets the consent and kills the grant's tokens.
  */
 export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -67,7 +67,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendFormExpiredPage(reply, pickLocale(request.headers['accept-language']));
       }
       const { clientId } = request.params;
-      // The grant's tokens die with the consent (OAUTH-CHECKLIST.md). Tokens first: should the
+      // The grant's tokens die with the consent (docs/oauth.md §6.2). Tokens first: should the
       // second step fail, the app is still listed and the user can try again.
       await app.tokenState.revokeGrant(session.userId, clientId);
       const hadConsent = await app.consents.revoke(session.userId, clientId);

@@ -7,9 +7,9 @@ import { issueTokens, planAccessToken } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
-/** SPEC.md's message for a used or expired code. */
+/** The message of docs/spec.md §7.2 for a used or expired code. */
 export const INVALID_OR_EXPIRED_CODE = 'Invalid or expired code';
-/** SPEC.md's message when a public client skips PKCE. */
+/** The message of docs/spec.md §7.2 when a public client skips PKCE. */
 export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
 
 // RFC 7636 4.1: 43 to 128 unreserved characters.
@@ -20,8 +20,8 @@ function s256(verifier: string): Buffer {
 }
 
 /**
- * RFC 7636 4.6 with DESIGN.md 4: a code with a challenge needs the matching S256 verifier; a
- * public client always needs one; a verifier for a code without challenge is refused, since it
+ * RFC 7636 4.6 with docs/design.md §4.1: a code with a challenge needs the matching S256 verifier;
+ * a public client always needs one; a verifier for a code without challenge is refused, since it
  * means the challenge was stripped on the way (a downgrade, RFC 9700 2.1.1).
  */
 function verifyPkce(

@@ -189,7 +189,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     ).toBe(200);
   });
 
-  it('revokes refresh tokens when the user joins a region (DOMAIN-FACTS)', async () => {
+  it('revokes refresh tokens when the user joins a region (docs/domain.md §5.4)', async () => {
     const userId = await newUser();
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await addMembership(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
@@ -199,14 +199,14 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expect((await refresh(later.refresh_token!)).statusCode).toBe(200);
   });
 
-  it('revokes refresh tokens when the user becomes a region admin (DOMAIN-FACTS)', async () => {
+  it('revokes refresh tokens when the user becomes a region admin (docs/domain.md §5.4)', async () => {
     const userId = await newUser([DemoRegionId.Beispieldorf]);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
     expectInvalidGrant(await refresh(first.refresh_token!));
   });
 
-  it('revokes refresh tokens when the user stops being a region admin (DOMAIN-FACTS)', async () => {
+  it('revokes refresh tokens when the user stops being a region admin (docs/domain.md §5.4)', async () => {
     const userId = await newUser([DemoRegionId.Beispieldorf]);
     await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
@@ -221,7 +221,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expectInvalidGrant(await refresh(second.refresh_token!));
   });
 
-  it('revokes refresh tokens when the user leaves a region (DOMAIN-FACTS)', async () => {
+  it('revokes refresh tokens when the user leaves a region (docs/domain.md §5.4)', async () => {
     // demo-public requires no region: the refusal comes from the change, not the region gate.
     const userId = await newUser([DemoRegionId.Beispieldorf, DemoRegionId.Musterstadt]);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
@@ -239,7 +239,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expect(await app.tokenState.families.find(familyId, DemoClientId.public)).toBeNull();
   });
 
-  it('revokes refresh tokens when the user’s membership is deactivated (DOMAIN-FACTS)', async () => {
+  it('revokes refresh tokens when the user’s membership is deactivated (docs/domain.md §5.4)', async () => {
     const userId = await newUser([DemoRegionId.Beispieldorf]);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em

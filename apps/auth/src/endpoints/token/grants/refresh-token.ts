@@ -37,8 +37,8 @@ function narrowedScopes(
 
 /**
  * The user may still hold the grant: active, still in one of the client's required regions
- * (SPEC Authentication 8, checked again at every refresh), and no region or admin change since
- * the family began (DOMAIN-FACTS). A grant that fails is revoked, not just refused.
+ * (docs/spec.md §5.2 rule 8, checked again at every refresh), and no region or admin change since
+ * the family began (docs/domain.md §5.4). A grant that fails is revoked, not just refused.
  */
 async function assertGrantStillHolds(context: GrantContext, family: RefreshFamily): Promise<void> {
   const { app, request, client } = context;
