@@ -8,11 +8,11 @@ import { WebClient, type ClientResponse } from './web-client.ts';
 
 /**
  * The platform's web client (client/src/api/*.js of SaiCode-DEV/foodsharing) against the real
- * `pnpm start`, over HTTP, for every row of SPEC.md: each call is sent as the client's function
+ * `pnpm start`, over HTTP, for every row of docs/spec.md §4.1: each call is sent as the client's function
  * sends it (see web-client.ts for base.js), answered 200 in the shape the client reads, and
  * where it changes data, a read shows the change. The client's source changed its paths over
  * the years (report.js once read `/report/user/{id}`, regions.js later PATCHed
- * `/regions/{id}/options`); the paths here are the ones of the version SPEC.md describes, and
+ * `/regions/{id}/options`); the paths here are the ones of the version docs/spec.md §4.1 describes, and
  * the function named in each test is the one that sends that call.
  */
 
@@ -28,7 +28,7 @@ const DEMO = {
   visiblePostId: 7,
 } as const;
 
-/** The answer fits the schema the API declares for it (SPEC.md's field list). */
+/** The answer fits the schema the API declares for it (docs/spec.md §2's field lists). */
 function expectShape(response: ClientResponse, schema: TSchema): void {
   expect(response.status).toBe(200);
   expect([...Value.Errors(schema, response.json)]).toEqual([]);
@@ -340,7 +340,7 @@ type PageFields = Pick<
 /**
  * Every mail address and phone number among the strings of a search index that is not `own`.
  * The region and working-group `email` entries are the platform's mailboxes of those units
- * (DOMAIN-FACTS 6), not a person's address. Timestamps and upload ids are digits too, so they
+ * (docs/domain.md §3.6), not a person's address. Timestamps and upload ids are digits too, so they
  * are taken out before looking for phone numbers.
  */
 function strangersContactsIn(index: schemas.SearchIndex, own: string): string[] {
