@@ -40,12 +40,38 @@ function isUnavailableError(error: { code?: unknown; message?: unknown }): boole
   return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(message));
 }
 
-/** Whether an error (or one it was caused by) says the database cannot be reached now. */
-export function isDatabaseUnavailable(error: unknown): boolean {
+/** Whether the error, or one it was caused by (up to a few levels deep), satisfies the test. */
+function inCauseChain(
+  error: unknown,
+  test: (error: { code?: unknown; message?: unknown }) => boolean,
+) {
   let current: unknown = error;
   for (let depth = 0; depth < 5 && current && typeof current === 'object'; depth++) {
-    if (isUnavailableError(current)) return true;
+    if (test(current)) return true;
     current = (current as { cause?: unknown }).cause;
   }
   return false;
+}
+
+/** Whether an error (or one it was caused by) says the database cannot be reached now. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return inCauseChain(error, isUnavailableError);
+}
+
+// SQLSTATE class 40 states in which PostgreSQL rolled a transaction back only because another
+// one ran at the same time: the same request sent again is expected to succeed.
+const CONFLICT_SQLSTATES = new Set([
+  '40001', // serialization_failure
+  '40P01', // deadlock_detected
+]);
+
+/**
+ * Whether an error (or one it was caused by) is a deadlock or serialization failure: the
+ * request met a concurrent one, and nothing was written; worth retrying at once.
+ */
+export function isDatabaseConflict(error: unknown): boolean {
+  return inCauseChain(
+    error,
+    ({ code }) => typeof code === 'string' && CONFLICT_SQLSTATES.has(code),
+  );
 }

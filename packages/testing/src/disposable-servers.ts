@@ -10,21 +10,32 @@ import { startEmbeddedPostgres } from './embedded-postgres.ts';
 // Servers of a fault test's own, on ports of their own, which the test may stop, pause or cut
 // without touching the PostgreSQL and Redis every other test shares.
 
-/** A port nothing listens on right now. */
+/** A port nothing listens on right now (the kernel's pick). */
 export async function freePort(): Promise<number> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', resolve);
+  });
   const address = server.address();
   await new Promise((resolve) => server.close(resolve));
   if (!address || typeof address === 'string') throw new Error('no port');
   return address.port;
 }
 
-async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+/**
+ * Polls `check` until it holds (a throw counts as not yet), or fails naming `what` after
+ * `timeoutMs`: every wait of a fault test is bounded.
+ */
+export async function waitFor(
+  what: string,
+  check: () => Promise<boolean>,
+  timeoutMs = 10_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await new Promise((resolve) => setTimeout(resolve, 25));
   }
   throw new Error(`${what} did not happen within ${timeoutMs} ms`);
 }
@@ -115,10 +126,12 @@ export interface DisposableRedis {
   resume(): void;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Stops and starts an empty server on the same port, as a Redis without persistence restarts. */
+  restart(): Promise<void>;
   dispose(): Promise<void>;
 }
 
-/** A `redis-server` without persistence on a free port. */
+/** A `redis-server` without persistence (no RDB snapshots, no append-only file) on a free port. */
 export async function startDisposableRedis(): Promise<DisposableRedis> {
   const port = await freePort();
   let child: ChildProcess | undefined;
@@ -156,7 +169,7 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
         ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
         { stdio: 'ignore' },
       );
-      await waitUntil('redis-server answering', answers, 10_000);
+      await waitFor('redis-server answering', answers);
     },
     async stop() {
       server.resume();
@@ -166,6 +179,10 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
       const exited = once(running, 'exit');
       running.kill('SIGKILL');
       await exited;
+    },
+    async restart() {
+      await server.stop();
+      await server.start();
     },
     async dispose() {
       await server.stop();

@@ -15,6 +15,7 @@ export const adminPaths = {
   deactivate: (id: number) => `${ADMIN_BASE_PATH}/${id}/deactivate`,
   remove: (id: number) => `${ADMIN_BASE_PATH}/${id}/delete`,
   secret: (id: number) => `${ADMIN_BASE_PATH}/${id}/secret`,
+  endPreviousSecret: (id: number) => `${ADMIN_BASE_PATH}/${id}/secret/end-previous`,
 };
 
 // The shared layout is sized for login and consent; the client table needs the width.

@@ -74,6 +74,10 @@ export interface AdminTexts {
     forClient: (clientId: string) => string;
     copyNow: string;
     previousValidUntil: (when: string) => string;
+    /** The audit log's name of the previous secret's end. */
+    previousValidUntilField: string;
+    endPrevious: string;
+    endPreviousHint: string;
     gone: string;
     publicHasNone: string;
   };
@@ -189,6 +193,7 @@ const de: AdminTexts = {
     activated: 'Der Client wurde aktiviert.',
     deactivated: 'Der Client wurde deaktiviert.',
     deleted: 'Der Client wurde gelöscht.',
+    previousSecretEnded: 'Das vorherige Geheimnis gilt ab sofort nicht mehr.',
   },
   activation: {
     activeText: 'Der Client ist aktiv.',
@@ -206,6 +211,10 @@ const de: AdminTexts = {
     forClient: (clientId) => `Geheimnis des Clients ${clientId}`,
     copyNow: 'Ich habe das Geheimnis gespeichert',
     previousValidUntil: (when) => `Das vorherige Geheimnis bleibt bis ${when} gültig.`,
+    previousValidUntilField: 'Vorheriges Geheimnis gültig bis',
+    endPrevious: 'Vorheriges Geheimnis jetzt beenden',
+    endPreviousHint:
+      'Falls das vorherige Geheimnis in falsche Hände geraten sein kann, beende es jetzt: danach gilt nur noch das neue.',
     gone: 'Das Geheimnis wurde bereits angezeigt und kann nicht noch einmal angezeigt werden. Erzeuge bei Bedarf ein neues.',
     publicHasNone: 'Öffentliche Clients haben kein Geheimnis; sie nutzen PKCE.',
   },
@@ -235,6 +244,7 @@ const de: AdminTexts = {
       deactivate: 'deaktiviert',
       delete: 'gelöscht',
       regenerate_secret: 'Geheimnis neu erzeugt',
+      end_previous_secret: 'vorheriges Geheimnis beendet',
     },
     fromTo: '→',
   },
@@ -333,6 +343,7 @@ const en: AdminTexts = {
     activated: 'The client was activated.',
     deactivated: 'The client was deactivated.',
     deleted: 'The client was deleted.',
+    previousSecretEnded: 'The previous secret no longer works.',
   },
   activation: {
     activeText: 'The client is active.',
@@ -349,6 +360,10 @@ const en: AdminTexts = {
     forClient: (clientId) => `Secret of client ${clientId}`,
     copyNow: 'I have stored the secret',
     previousValidUntil: (when) => `The previous secret stays valid until ${when}.`,
+    previousValidUntilField: 'Previous secret valid until',
+    endPrevious: 'End the previous secret now',
+    endPreviousHint:
+      'If the previous secret may have leaked, end it now: from then on only the new one works.',
     gone: 'The secret was already shown and cannot be shown again. Generate a new one if needed.',
     publicHasNone: 'Public clients have no secret; they use PKCE.',
   },
@@ -378,6 +393,7 @@ const en: AdminTexts = {
       deactivate: 'deactivated',
       delete: 'deleted',
       regenerate_secret: 'secret regenerated',
+      end_previous_secret: 'previous secret ended',
     },
     fromTo: '→',
   },

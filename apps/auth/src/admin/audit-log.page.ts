@@ -31,6 +31,7 @@ function fieldLabel(texts: AdminTexts, field: string): string {
     grantTypes: texts.fields.grantTypes,
     requiredRegionIds: texts.fields.requiredRegions,
     secret: texts.secret.title,
+    previousSecretExpiresAt: texts.secret.previousValidUntilField,
   };
   return labels[field] ?? field;
 }

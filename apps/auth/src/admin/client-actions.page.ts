@@ -30,8 +30,10 @@ export function clientActionsBody(
         ${
           previousValid && client.previousSecretExpiresAt
             ? html`<p>
-                ${s.previousValidUntil(formatDateTime(locale, client.previousSecretExpiresAt))}
-              </p>`
+                  ${s.previousValidUntil(formatDateTime(locale, client.previousSecretExpiresAt))}
+                </p>
+                <p class="muted">${s.endPreviousHint}</p>
+                ${postButton(adminPaths.endPreviousSecret(client.id), csrfToken, s.endPrevious)}`
             : null
         }
         ${postButton(adminPaths.secret(client.id), csrfToken, s.regenerate)}`

@@ -1,4 +1,4 @@
-import { DemoClientId, DemoRegionId, Role } from '@foodshare/domain';
+import { DemoClientId, DemoRegionId, regenerateOAuthClientSecret, Role } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
@@ -33,6 +33,12 @@ describe('who may use /admin/oauthclients', () => {
     const row = await findClientRow(app, DemoClientId.confidential);
     if (!row) throw new Error('demo-confidential is missing');
     clientRowId = row.id;
+    // A previous secret still valid, so that a refused "end it now" would show if it ended it.
+    await regenerateOAuthClientSecret(
+      app.orm.em.fork(),
+      { id: row.id },
+      { actorId: null, pepper: app.oauth.secrets.clientSecretPepper },
+    );
   });
 
   afterAll(async () => {
@@ -54,6 +60,7 @@ describe('who may use /admin/oauthclients', () => {
     `/admin/oauthclients/${clientRowId}/deactivate`,
     `/admin/oauthclients/${clientRowId}/delete`,
     `/admin/oauthclients/${clientRowId}/secret`,
+    `/admin/oauthclients/${clientRowId}/secret/end-previous`,
   ];
 
   /** What a POST would change, to prove a refused one changed nothing. */
@@ -64,6 +71,7 @@ describe('who may use /admin/oauthclients', () => {
         name: row.name,
         active: row.active,
         secretHash: row.secretHash,
+        previousSecretHash: row.previousSecretHash,
         redirectUris: row.redirectUris,
       },
       auditRows: await auditRowCount(app),

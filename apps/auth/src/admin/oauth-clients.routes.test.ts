@@ -3,6 +3,7 @@ import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
+import { basicAuth, issueCode, tokenRequest } from '../endpoints/token/token-test-support.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 import {
   auditActions,
@@ -439,6 +440,94 @@ describe('the OAuth client pages of an administrator', () => {
         ['regenerate_secret', ids.users.orga],
       ]);
       expect(JSON.stringify(audit)).not.toContain(second);
+    });
+
+    it('ends the previous secret at once from the client page, audited, when it may have leaked', async () => {
+      const { row, clientId } = await createThroughForm({ confidential: 'on' });
+      const secretPage = () => getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      const old = shownSecret((await secretPage()).body) ?? '';
+      await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), { as: admin });
+      const fresh = shownSecret((await secretPage()).body) ?? '';
+      /** A real code exchange at the token endpoint, authenticated with `secret`. */
+      const exchangeWith = async (secret: string) =>
+        tokenRequest(
+          app,
+          {
+            grant_type: 'authorization_code',
+            code: await issueCode(app, {
+              clientId,
+              userId: ids.users.bob,
+              scopes: ['openid'],
+              redirectUri: 'https://app.example.org/callback',
+            }),
+            redirect_uri: 'https://app.example.org/callback',
+          },
+          { authorization: basicAuth(clientId, secret) },
+        );
+      expect((await exchangeWith(old)).statusCode).toBe(200);
+
+      const endAction = `action="/admin/oauthclients/${row.id}/secret/end-previous"`;
+      const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+      expect(page.body).toContain('The previous secret stays valid until');
+      const form = new RegExp(`<form method="post" ${endAction}>([\\s\\S]*?)</form>`).exec(
+        page.body,
+      )?.[1];
+      expect(form).toContain(`value="${csrfOf(admin).csrf}"`);
+      expect(form).toContain('End the previous secret now');
+
+      const ended = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}/secret/end-previous`,
+        csrfOf(admin),
+        { as: admin },
+      );
+      expect(ended.statusCode).toBe(303);
+      expect(ended.headers.location).toBe(`/admin/oauthclients/${row.id}?done=previousSecretEnded`);
+      const refused = await exchangeWith(old);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ error: 'invalid_client' });
+      expect((await exchangeWith(fresh)).statusCode).toBe(200);
+
+      const after = await getPage(app, String(ended.headers.location), { as: admin });
+      expect(after.body).toContain('The previous secret no longer works.');
+      expect(after.body).not.toContain(endAction);
+      expect(after.body).not.toContain('The previous secret stays valid until');
+      expect(after.body).toContain('previous secret ended');
+
+      // A second click (another tab) changes nothing and writes no second audit row.
+      const again = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}/secret/end-previous`,
+        csrfOf(admin),
+        { as: admin },
+      );
+      expect(again.headers.location).toBe(`/admin/oauthclients/${row.id}?done=unchanged`);
+      const audit = await auditActions(app, clientId);
+      expect(audit.map((entry) => [entry.action, entry.actorId])).toEqual([
+        ['create', ids.users.orga],
+        ['regenerate_secret', ids.users.orga],
+        ['end_previous_secret', ids.users.orga],
+      ]);
+      expect(JSON.stringify(audit)).not.toContain(old);
+    });
+
+    it('escapes what it shows of a client on the page that offers to end its previous secret', async () => {
+      const name = '<img src=x onerror=alert(1)> & "Co"';
+      const { row } = await createThroughForm({ confidential: 'on', name });
+      await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), { as: admin });
+      const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+      expect(page.body).toContain('/secret/end-previous');
+      expect(page.body).not.toContain('<img src=x');
+      expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Co&quot;');
+    });
+
+    it('offers no end of a previous secret to a client without one', async () => {
+      const confidential = await createThroughForm({ confidential: 'on' });
+      const publicOne = await createThroughForm();
+      for (const { row } of [confidential, publicOne]) {
+        const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+        expect(page.body).not.toContain('/secret/end-previous');
+      }
     });
 
     it('does not regenerate anything for a public client', async () => {

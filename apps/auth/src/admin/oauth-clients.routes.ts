@@ -2,6 +2,7 @@ import {
   AccountError,
   createOAuthClient,
   deleteOAuthClient,
+  endPreviousOAuthClientSecret,
   regenerateOAuthClientSecret,
   setOAuthClientActive,
   updateOAuthClient,
@@ -398,6 +399,33 @@ export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) =>
       });
       await flashes.put(requireSession(request).id, id, regenerated.secret);
       return reply.redirect(adminPaths.secret(id), 303);
+    },
+  );
+
+  // A previous secret that may have leaked must not keep working for the rest of its grace period.
+  app.post(
+    `${ADMIN_BASE_PATH}/:id/secret/end-previous`,
+    { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
+    async (request, reply) => {
+      const id = parseIdParam(request.params.id);
+      if (id === undefined) return sendNotFound(request, reply);
+      const actor = await actorId(request);
+      let result;
+      try {
+        result = await endPreviousOAuthClientSecret(request.em, { id }, { actorId: actor });
+      } catch (error) {
+        if (isClientGone(error)) return sendNotFound(request, reply);
+        throw error;
+      }
+      if (result.ended) {
+        app.oauth.audit(request, 'client_changed', {
+          clientId: result.clientId,
+          actorId: actor,
+          fields: ['previousSecret'],
+        });
+      }
+      const done = result.ended ? 'previousSecretEnded' : 'unchanged';
+      return reply.redirect(`${adminPaths.client(id)}?done=${done}`, 303);
     },
   );
 

@@ -1,16 +1,6 @@
-import { createServer } from 'node:net';
+import { freePort } from '@foodshare/testing';
 import type { AuthApp } from '../app.ts';
 import { buildTestApp } from './build-test-app.ts';
-
-/** A port nobody listens on right now (the kernel's choice). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /**
  * The production app on a real socket at 127.0.0.1, with BASE_URL set to that origin so that

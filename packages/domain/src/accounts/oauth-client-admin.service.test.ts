@@ -10,6 +10,7 @@ import { verifyClientSecret } from './client-secrets.ts';
 import {
   clientSecretMatches,
   deleteOAuthClient,
+  endPreviousOAuthClientSecret,
   PREVIOUS_CLIENT_SECRET_GRACE_MS,
   regenerateOAuthClientSecret,
   setOAuthClientActive,
@@ -409,6 +410,72 @@ describe('regenerateOAuthClientSecret', () => {
     expect(
       await refusal(regenerateOAuthClientSecret(fork(), { id }, { actorId, pepper: PEPPER })),
     ).toBe('CLIENT_NOT_CONFIDENTIAL');
+  });
+});
+
+describe('endPreviousOAuthClientSecret', () => {
+  it('ends the previous secret at once, keeps the current one, and audits who and when', async () => {
+    const { id, clientId, secret: first } = await newClient();
+    const { secret: second, previousSecretExpiresAt } = await regenerateOAuthClientSecret(
+      fork(),
+      { id },
+      { actorId, pepper: PEPPER },
+    );
+    const now = new Date();
+    expect(await endPreviousOAuthClientSecret(fork(), { id }, { actorId, now })).toEqual({
+      clientId,
+      ended: true,
+    });
+    const stored = await reload(id);
+    if (!stored) throw new Error('client vanished');
+    expect(clientSecretMatches(stored, first ?? '', PEPPER)).toBe(false);
+    expect(clientSecretMatches(stored, second, PEPPER)).toBe(true);
+    expect(stored.previousSecretHash).toBeNull();
+    expect(stored.previousSecretExpiresAt).toBeNull();
+    expect(stored.updatedBy?.id).toBe(actorId);
+
+    const rows = await auditRows(clientId);
+    expect(rows.map((row) => [row.action, row.actor?.id])).toEqual([
+      ['create', actorId],
+      ['regenerate_secret', actorId],
+      ['end_previous_secret', actorId],
+    ]);
+    expect(rows[2]?.changes).toEqual({
+      previousSecretExpiresAt: {
+        from: previousSecretExpiresAt.toISOString(),
+        to: now.toISOString(),
+      },
+    });
+  });
+
+  it('changes and audits nothing when no previous secret is valid any more', async () => {
+    const { id, clientId } = await newClient();
+    // Never rotated: there is no previous secret.
+    expect(await endPreviousOAuthClientSecret(fork(), { id }, { actorId })).toMatchObject({
+      ended: false,
+    });
+    const { previousSecretExpiresAt } = await regenerateOAuthClientSecret(
+      fork(),
+      { id },
+      { actorId, pepper: PEPPER },
+    );
+    // Ran out by itself: ending it again would change nothing.
+    const later = new Date(previousSecretExpiresAt.getTime() + 1);
+    expect(await endPreviousOAuthClientSecret(fork(), { id }, { actorId, now: later })).toEqual({
+      clientId,
+      ended: false,
+    });
+    expect((await reload(id))?.previousSecretHash).not.toBeNull();
+    expect((await auditRows(clientId)).map((row) => row.action)).toEqual([
+      'create',
+      'regenerate_secret',
+    ]);
+  });
+
+  it('refuses an unknown client', async () => {
+    expect(await refusal(endPreviousOAuthClientSecret(fork(), { id: 2 ** 30 }, { actorId }))).toBe(
+      'CLIENT_NOT_FOUND',
+    );
   });
 });
 

@@ -71,7 +71,8 @@ export interface RegeneratedClientSecret {
   previousSecretExpiresAt: Date;
 }
 
-type AuditAction = 'update' | 'activate' | 'deactivate' | 'delete' | 'regenerate_secret';
+type AuditAction =
+  'update' | 'activate' | 'deactivate' | 'delete' | 'regenerate_secret' | 'end_previous_secret';
 
 const SETTING_FIELDS = [
   'name',
@@ -295,6 +296,34 @@ export async function regenerateOAuthClientSecret(
       previousSecretExpiresAt: previousSecretExpiresAt.toISOString(),
     });
     return { client, secret, previousSecretExpiresAt };
+  });
+}
+
+/**
+ * Ends the previous secret of a rotation at once instead of when its grace period runs out: for
+ * a secret that may have leaked, which must not keep working for up to a day. From then on only
+ * the current secret authenticates the client. `ended` is false when there was no previous
+ * secret still valid (a second click, or it ran out meanwhile); then nothing is written.
+ */
+export async function endPreviousOAuthClientSecret(
+  em: EntityManager,
+  ref: OAuthClientRef,
+  options: OAuthClientChangeOptions & { now?: Date },
+): Promise<{ clientId: string; ended: boolean }> {
+  return em.transactional(async (tx) => {
+    const client = await lockClient(tx, ref);
+    const now = options.now ?? new Date();
+    const validUntil = client.previousSecretExpiresAt;
+    const stillValid = client.previousSecretHash != null && validUntil != null && validUntil > now;
+    if (!stillValid) return { clientId: client.clientId, ended: false };
+    client.previousSecretHash = null;
+    client.previousSecretExpiresAt = null;
+    client.updatedBy = actorRef(tx, options.actorId);
+    client.updatedAt = now;
+    audit(tx, client, 'end_previous_secret', options.actorId, {
+      previousSecretExpiresAt: { from: validUntil.toISOString(), to: now.toISOString() },
+    });
+    return { clientId: client.clientId, ended: true };
   });
 }
 

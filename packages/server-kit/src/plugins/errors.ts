@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { isDatabaseUnavailable } from '@foodshare/domain';
+import { isDatabaseConflict, isDatabaseUnavailable } from '@foodshare/domain';
 import { StateStoreUnavailableError } from '../kv/redis-store.ts';
 import { Problem } from '../problem.ts';
 
@@ -33,7 +33,9 @@ function statusTitle(status: number): string {
 }
 
 // A lost dependency is not the client's fault nor a bug: 503 with a hint when to retry, and a
-// code that says which one, so that clients and dashboards tell the two outages apart.
+// code that says which one, so that clients and dashboards tell the two outages apart. A
+// deadlock or serialization failure is neither either: the transaction met a concurrent one and
+// was rolled back whole, so the same request sent again is expected to succeed.
 export function unavailableProblem(error: unknown): Problem | undefined {
   if (error instanceof StateStoreUnavailableError) {
     return Problem.unavailable(
@@ -45,6 +47,12 @@ export function unavailableProblem(error: unknown): Problem | undefined {
     return Problem.unavailable(
       'DATABASE_UNAVAILABLE',
       'The database cannot be reached right now. Try again shortly.',
+    );
+  }
+  if (isDatabaseConflict(error)) {
+    return Problem.unavailable(
+      'DATABASE_CONFLICT',
+      'The request collided with another one and changed nothing. Send it again.',
     );
   }
   return undefined;

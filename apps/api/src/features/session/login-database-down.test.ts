@@ -1,10 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createUser, migrateDatabase, openOrm } from '@foodshare/domain';
 import {
   type EmbeddedPostgresHandle,
+  freePort,
   startEmbeddedPostgres,
   testServiceEnv,
 } from '@foodshare/testing';
@@ -13,15 +13,6 @@ import { type ApiApp, buildApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 
 const PASSWORD = 'correct horse battery staple';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 /**
  * A login that fails because PostgreSQL is unreachable is nobody's mistake: it answers 503

@@ -1,7 +1,7 @@
+import { type DisposableRedis, startDisposableRedis, waitFor } from '@foodshare/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { startOwnRedis, waitFor, type OwnRedis } from '../../test-support/own-servers.ts';
 import {
   DemoClientId,
   postForm,
@@ -19,18 +19,18 @@ const ids = inject('demoIds');
  * append-only file), which the test restarts empty: what was revoked before stays revoked.
  */
 describe('revocation across a restart of a Redis without persistence', () => {
-  let redis: OwnRedis;
+  let redis: DisposableRedis;
   let app: AuthApp;
   let clients = 0;
 
   beforeAll(async () => {
-    redis = await startOwnRedis();
+    redis = await startDisposableRedis();
     ({ app } = await buildTestApp({ REDIS_URL: redis.url }));
     await app.ready();
   });
   afterAll(async () => {
     await app?.close();
-    await redis?.stop();
+    await redis?.dispose();
   });
   // Nothing a test left in Redis helps the next one.
   beforeEach(() => restartRedis());

@@ -27,6 +27,12 @@ export const clientRateKeys = {
   /** Failed authentications claiming one client id from one address. */
   failures: (clientId: string | undefined, address: string) =>
     `oauth:client-auth-failures:${digest(clientId ?? '')}:${addressBucket(address)}`,
+  /**
+   * Secret checks of one claimed client id from one address that are in flight or failed: the
+   * places under the failure limit, of which a check must hold one.
+   */
+  checks: (clientId: string | undefined, address: string) =>
+    `oauth:client-auth-checks:${digest(clientId ?? '')}:${addressBucket(address)}`,
 };
 
 /**
@@ -43,44 +49,65 @@ export async function authenticateClientWithinLimits(
   input: ClientCredentialsInput,
 ): Promise<AuthenticatedClient> {
   const limit = app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
-  const key = clientRateKeys.failures(claimedClientId(input), request.ip);
+  const clientId = claimedClientId(input);
+  const keys = {
+    failures: clientRateKeys.failures(clientId, request.ip),
+    checks: clientRateKeys.checks(clientId, request.ip),
+  };
   const authenticate = () =>
     authenticateClient(request.em, input, app.oauth.secrets.clientSecretPepper);
   return presentsSecret(input)
-    ? authenticateCountingFirst(app, key, limit, authenticate)
-    : authenticateCountingFailures(app, key, limit, authenticate);
+    ? authenticateHoldingAPlace(app, keys, limit, authenticate)
+    : authenticateCountingFailures(app, keys.failures, limit, authenticate);
 }
 
 const isAuthenticationFailure = (error: unknown) =>
   error instanceof OAuthError && error.error === 'invalid_client';
 
 /**
- * A request with a secret is a guess. As the login throttle does, it is counted with one atomic
- * increment before its secret is checked, so parallel guesses cannot all read "below the limit":
- * a secret is checked only while the failed and in-flight checks stay within the limit. Only
- * failures keep their count: a success, a refusal or another error gives back exactly its own
- * increment (not a reset, which would wipe out the counts of concurrent guesses). Checks in
- * flight count meanwhile, so a burst of more than the limit of one client's requests from one
- * address may see a 429 for a moment too.
+ * How long a request with a secret waits for a place while other checks are in flight. A check
+ * is two indexed reads and an HMAC, so places free up within milliseconds; a longer wait means
+ * checks are stuck (a database in trouble), and the request is sent away to try again.
  */
-async function authenticateCountingFirst(
+const MAX_WAIT_FOR_A_PLACE_MS = 5_000;
+const waitBeforeTryingAgain = () =>
+  new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 15));
+
+/**
+ * A request with a secret is a guess, and only `limit` guesses may be checked per window. Its
+ * check must hold one of `limit` places, taken by one atomic increment so that parallel guesses
+ * cannot all read "below the limit"; a failure keeps its place (and is counted as a failure),
+ * anything else gives back exactly its own increment (not a reset, which would wipe out the
+ * counts of concurrent guesses). When every place is held only because checks are in flight,
+ * the request waits for one rather than being refused: a busy client's own correct requests in
+ * parallel are delayed by milliseconds, never answered 429. Only `limit` failures refuse.
+ */
+async function authenticateHoldingAPlace(
   app: FastifyInstance,
-  key: string,
+  keys: { failures: string; checks: string },
   limit: number,
   authenticate: () => Promise<AuthenticatedClient>,
 ): Promise<AuthenticatedClient> {
-  const giveBack = () => app.kv.increment(key, WINDOW_MS, -1);
-  const attempt = await app.kv.increment(key, WINDOW_MS);
-  if (attempt.count > limit) {
+  const giveBack = () => app.kv.increment(keys.checks, WINDOW_MS, -1);
+  const deadline = Date.now() + MAX_WAIT_FOR_A_PLACE_MS;
+  for (;;) {
+    const failures = await app.kv.getWithTtl(keys.failures);
+    if (failures !== null && Number(failures.value) >= limit) {
+      throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
+    }
+    const place = await app.kv.increment(keys.checks, WINDOW_MS);
+    if (place.count <= limit) break;
     await giveBack();
-    throw tooManyRequests(retryAfterSeconds(attempt.ttlMs));
+    if (Date.now() >= deadline) throw tooManyRequests(1);
+    await waitBeforeTryingAgain();
   }
   try {
     const client = await authenticate();
     await giveBack();
     return client;
   } catch (error) {
-    if (!isAuthenticationFailure(error)) await giveBack();
+    if (isAuthenticationFailure(error)) await app.kv.increment(keys.failures, WINDOW_MS);
+    else await giveBack();
     throw error;
   }
 }

@@ -1,8 +1,8 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
+import { type DemoDataIds, openOrm, prepareDemoDatabase, type MikroORM } from '@foodshare/domain';
+import { type DisposablePostgres, startDisposablePostgres, waitFor } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
 import { buildTestApp } from '../../../test-support/build-test-app.ts';
-import { startOwnPostgres, waitFor, type OwnPostgres } from '../../../test-support/own-servers.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 import { DemoClientId, refreshRequest, tokensFor, userinfoRequest } from '../token-test-support.ts';
 
@@ -22,12 +22,14 @@ async function closeWithin(orm: MikroORM | undefined, timeoutMs = 3_000): Promis
 }
 
 describe('refresh_token grant when the database fails mid-rotation', () => {
-  let postgres: OwnPostgres;
+  let postgres: DisposablePostgres;
+  let demoIds: DemoDataIds;
   let app: AuthApp;
   let control: MikroORM;
 
   beforeAll(async () => {
-    postgres = await startOwnPostgres();
+    postgres = await startDisposablePostgres();
+    demoIds = await prepareDemoDatabase(postgres.url);
     ({ app } = await buildTestApp({ DATABASE_URL: postgres.url }));
     await app.ready();
     control = await openOrm({ url: postgres.url, poolSize: 3 });
@@ -35,10 +37,10 @@ describe('refresh_token grant when the database fails mid-rotation', () => {
   afterAll(async () => {
     await app?.close();
     await closeWithin(control);
-    await postgres?.remove();
+    await postgres?.dispose();
   });
 
-  const bob = () => postgres.demoIds.users.bob;
+  const bob = () => demoIds.users.bob;
   const refresh = (token: string) => refreshRequest(app, DemoClientId.public, token);
 
   /** The backend of the auth app that waits for the lock on users, once it waits. */

@@ -1,0 +1,86 @@
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../../app.ts';
+import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  basicAuth,
+  DEMO_CLIENT_SECRET,
+  DEMO_REDIRECT_URI,
+  DemoClientId,
+  issueCode,
+  postForm,
+} from './token-test-support.ts';
+
+const ids = inject('demoIds');
+
+/**
+ * The secret-guessing limit at its default (ten failures per client, address and minute) under
+ * bursts: a busy backend sends many requests at once from one address, all with the right
+ * secret, and none of them may be refused for the others being in flight.
+ */
+describe('client authentication failures under bursts', () => {
+  const LIMIT = 10;
+  const BURST = 30;
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp());
+    expect(app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE).toBe(LIMIT);
+  });
+  afterAll(() => app.close());
+
+  async function exchange(remoteAddress: string, secret: string) {
+    const code = await issueCode(app, {
+      clientId: DemoClientId.confidential,
+      userId: ids.users.bob,
+    });
+    return app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      remoteAddress,
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        authorization: basicAuth(DemoClientId.confidential, secret),
+      },
+      payload: new URLSearchParams({
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: DEMO_REDIRECT_URI,
+      }).toString(),
+    });
+  }
+
+  it('never refuses a burst of requests with the right secret from one address', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: BURST }, () => exchange('192.0.2.70', DEMO_CLIENT_SECRET)),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(BURST).fill(200));
+  });
+
+  it('never refuses a burst of revocations with the right secret from one address', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: BURST }, () =>
+        postForm(
+          app,
+          '/oauth/revoke',
+          { token: 'not-a-token' },
+          { authorization: basicAuth(DemoClientId.confidential, DEMO_CLIENT_SECRET) },
+        ),
+      ),
+    );
+    expect(responses.map((response) => response.statusCode)).toEqual(Array(BURST).fill(200));
+  });
+
+  it('still checks no more wrong secrets than the limit when a burst mixes both', async () => {
+    const guesses = Array.from({ length: BURST }, (_, i) => exchange('192.0.2.71', `guess-${i}`));
+    const rightOnes = Array.from({ length: 5 }, () => exchange('192.0.2.72', DEMO_CLIENT_SECRET));
+    const statuses = (await Promise.all(guesses)).map((response) => response.statusCode);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(LIMIT);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(BURST - LIMIT);
+    // The client at its own address is not caught by the guesser's limit.
+    expect((await Promise.all(rightOnes)).map((response) => response.statusCode)).toEqual(
+      Array(5).fill(200),
+    );
+    // Past the limit the right secret from the guessing address is refused unchecked.
+    expect((await exchange('192.0.2.71', DEMO_CLIENT_SECRET)).statusCode).toBe(429);
+  });
+});
