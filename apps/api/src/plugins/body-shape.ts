@@ -53,6 +53,8 @@ export function coerceFormValue(schema: SchemaNode, value: unknown): unknown {
   }
   switch (schema.type) {
     case 'boolean':
+      // A number only comes from JSON (a route that reads text scalars): 0 and 1 as a form's.
+      if (value === 0 || value === 1) return value === 1;
       return typeof value === 'string' && Object.hasOwn(BOOLEANS, value) ? BOOLEANS[value] : value;
     case 'integer':
       return typeof value === 'string' && INTEGER.test(value) ? Number(value) : value;

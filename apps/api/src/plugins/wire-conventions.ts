@@ -25,6 +25,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set by the wire conventions for a route with a body schema; judged by `bodyOf`. */
     deferredBody?: DeferredBody;
+    /**
+     * The route's JSON bodies may carry booleans and numbers as text, read as a form's are:
+     * the platform's page fills them from its form fields (a range input's value is text).
+     */
+    textScalars?: boolean;
   }
 }
 
@@ -161,14 +166,19 @@ function validationProblem(errors: FastifySchemaValidationError[]): Error {
   });
 }
 
-function judge(deferred: DeferredBody, raw: unknown, keep?: (key: string) => boolean): unknown {
+function judge(
+  deferred: DeferredBody,
+  raw: unknown,
+  readsText: boolean,
+  keep?: (key: string) => boolean,
+): unknown {
   if (raw instanceof MalformedBody) {
     throw Problem.badRequest('MALFORMED_BODY', 'The body is not valid JSON.');
   }
   const schema = deferred.schema as Parameters<typeof withoutUnknownKeys>[0];
   let body = withoutUnknownKeys(schema, raw);
   if (keep) body = keepingKeys(body, keep);
-  if (typeof raw === 'object' && raw !== null && formBodies.has(raw)) {
+  if (readsText || (typeof raw === 'object' && raw !== null && formBodies.has(raw))) {
     body = coerceFormValue(schema, body);
   }
   const result = deferred.validate(body) as
@@ -188,5 +198,6 @@ export function bodyOf<T>(request: FastifyRequest & { body: T }): PendingBody<T>
     throw new Error(`${request.routeOptions.url ?? 'this route'} declares no body schema`);
   }
   const raw: unknown = request.body;
-  return { validate: (keep) => judge(deferred, raw, keep) as T };
+  const readsText = request.routeOptions.config.textScalars === true;
+  return { validate: (keep) => judge(deferred, raw, readsText, keep) as T };
 }

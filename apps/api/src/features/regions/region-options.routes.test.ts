@@ -195,6 +195,35 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     expect(partial.json()).toEqual({ ...REPORT, ...PICKUP, enableReportButton: false });
   });
 
+  it('reads JSON booleans as 0/1 and numbers as numeric strings, as the options page sends them', async () => {
+    const client = await signInAs(app, plain.ambassador);
+    // A range input's value is text; a checkbox bound to 0/1 sends a number.
+    const response = await post(client, plain.region, {
+      enableReportButton: 0,
+      enableMediationButton: '1',
+      selectedReportReasonOptions: '2',
+      regionPickupRuleActive: 'true',
+      regionPickupRuleTimespan: '9',
+      regionPickupRuleLimit: '3',
+      regionPickupRuleLimitDay: '2',
+      regionPickupRuleInactive: '12',
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({
+      enableReportButton: false,
+      enableMediationButton: true,
+      selectedReportReasonOptions: 2,
+      regionPickupRuleActive: true,
+      regionPickupRuleTimespan: 9,
+      regionPickupRuleLimit: 3,
+      regionPickupRuleLimitDay: 2,
+      regionPickupRuleInactive: 12,
+    });
+    // Text that is not a whole number stays text, and is refused.
+    const fraction = await post(client, plain.region, { regionPickupRuleTimespan: '7.5' });
+    expect(fraction.statusCode).toBe(400);
+  });
+
   describe('who may set which options, in a region that delegates both duties', () => {
     const cases: [string, () => number, { report: boolean; pickup: boolean }][] = [
       ['foodsharer (0)', () => roleUsers[0]!, { report: false, pickup: false }],
@@ -295,8 +324,9 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       ['selectedReportReasonOptions', 2, true],
       ['selectedReportReasonOptions', 3, false],
       ['regionPickupRuleTimespan', 1.5, false],
-      ['regionPickupRuleTimespan', '7', false],
-      ['enableReportButton', 'true', false],
+      ['regionPickupRuleTimespan', '7.5', false],
+      ['regionPickupRuleTimespan', '', false],
+      ['enableReportButton', 'yes', false],
       ['enableReportButton', null, false],
     ])('%s = %j is accepted: %s', async (key, value, accepted) => {
       const client = await signInAs(app, plain.ambassador);

@@ -79,9 +79,14 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/region/:regionId/options',
     {
       preValidation: plainIntegerParams('regionId'),
+      // docs/domain.md §3.15: booleans also arrive as 0/1, numbers as numeric strings.
+      config: { textScalars: true },
       schema: {
         tags: ['regions'],
         summary: 'Set options of a region; returns all of them',
+        description:
+          'As the platform reads them, JSON bodies too may give booleans as 0/1 or "true"/"false" ' +
+          'and numbers as numeric strings (the options page sends its form fields as text).',
         params: RegionOptionsParamsSchema,
         body: RegionOptionsBodySchema,
         response: { 200: RegionOptionsSchema, 400: ProblemSchema, ...problems },
