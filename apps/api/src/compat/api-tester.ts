@@ -10,33 +10,49 @@ export interface TestUser {
   email: string;
 }
 
-let userCount = 0;
+const START = Date.now();
+let uniqueCount = 0;
+
+/** A suffix no other row of this run carries: a counter, the process and the start time. */
+const unique = (): string => `${(uniqueCount += 1)}.${process.pid}.${START}`;
 
 /**
- * The database side of the platform's API tests (Codeception's ApiTester): users of the
- * platform's roles, conversations, bananas and sessions written straight into the database, and
- * `seeNumRecords`-style counts. The requests themselves go through `platformRequest`.
+ * The database side of the platform's API tests (Codeception's ApiTester and its `$I->create…` /
+ * `$I->add…` helpers): users of the platform's roles, units, chains, forum threads,
+ * conversations, bananas and quiz sessions written straight into our schema with SQL, and
+ * `seeNumRecords`-style counts. The requests themselves go through `platformRequest`. Every
+ * name it writes is unique, so files sharing a worker's database never collide.
  */
 export class ApiTester {
   readonly app: ApiApp;
   private readonly orm: MikroORM;
+  /** Whether `stop` closes the app and the ORM: only when `start` opened them. */
+  private readonly owned: boolean;
 
-  private constructor(app: ApiApp, orm: MikroORM) {
+  private constructor(app: ApiApp, orm: MikroORM, owned: boolean) {
     this.app = app;
     this.orm = orm;
+    this.owned = owned;
   }
 
+  /** A test app and an ORM on its database, both closed by `stop`. */
   static async start(): Promise<ApiTester> {
     const built = await buildTestApp();
-    return new ApiTester(built.app, await openOrm({ url: built.database.url }));
+    return new ApiTester(built.app, await openOrm({ url: built.database.url }), true);
+  }
+
+  /** Over an app and an ORM the caller opened and closes. */
+  static over(app: ApiApp, orm: MikroORM): ApiTester {
+    return new ApiTester(app, orm, false);
   }
 
   async stop(): Promise<void> {
+    if (!this.owned) return;
     await this.app.close();
     await this.orm.close();
   }
 
-  sql<T extends Rows = Rows>(query: string, params: unknown[] = []): Promise<T> {
+  sql<T extends object[] = Rows>(query: string, params: unknown[] = []): Promise<T> {
     return this.orm.em.fork().execute<T>(query, params);
   }
 
@@ -46,14 +62,18 @@ export class ApiTester {
   }
 
   private async createUser(role: number, verified: boolean): Promise<TestUser> {
-    userCount += 1;
-    const email = `compat${userCount}.${process.pid}.${Date.now()}@platform.example.org`;
+    const email = `compat${unique()}@platform.example.org`;
     const rows = await this.sql<{ id: number }[]>(
       `insert into users (first_name, last_name, email, password_hash, role, verified)
        values (?, 'Tester', ?, 'x', ?, ?) returning id`,
-      [`Compat${userCount}`, email, role, verified],
+      [`Compat${uniqueCount}`, email, role, verified],
     );
     return { id: rows[0]!.id, email };
+  }
+
+  /** A user of `role` (0 foodsharer … 4 orga), verified unless said otherwise; its id. */
+  async user(role: number, verified = true): Promise<number> {
+    return (await this.createUser(role, verified)).id;
   }
 
   /** A foodsharer: role 0, not verified. */
@@ -79,7 +99,59 @@ export class ApiTester {
     return signInAs(this.app, user.id);
   }
 
-  async createConversation(memberIds: number[]): Promise<number> {
+  /** A unit: type 1 city … 7 working group; `fn` is a working group's function. */
+  async region(name: string, type = 1, parentId = 2, fn: number | null = null): Promise<number> {
+    const rows = await this.sql<{ id: number }[]>(
+      `insert into regions (name, type, parent_id, workgroup_function)
+       values (?, ?, ?, ?) returning id`,
+      [`${name} ${unique()}`, type, parentId, fn],
+    );
+    return rows[0]!.id;
+  }
+
+  async addMember(regionId: number, userId: number): Promise<void> {
+    await this.sql('insert into region_memberships (region_id, user_id) values (?, ?)', [
+      regionId,
+      userId,
+    ]);
+  }
+
+  async addAdmin(regionId: number, userId: number): Promise<void> {
+    await this.sql('insert into region_admins (region_id, user_id) values (?, ?)', [
+      regionId,
+      userId,
+    ]);
+  }
+
+  async chain(): Promise<number> {
+    const rows = await this.sql<{ id: number }[]>(
+      `insert into store_chains (name, status, headquarters_zip, headquarters_city,
+                                 allow_press, notes, common_store_information)
+       values (?, 1, '10115', 'Berlin', false, 'Notiz', 'Allgemeines') returning id`,
+      [`Kette ${unique()}`],
+    );
+    return rows[0]!.id;
+  }
+
+  async forumThread(regionId: number, authorId: number): Promise<number> {
+    const rows = await this.sql<{ id: number }[]>(
+      `insert into forum_threads (region_id, title, author_id) values (?, ?, ?) returning id`,
+      [regionId, `Faden ${unique()}`, authorId],
+    );
+    return rows[0]!.id;
+  }
+
+  async forumPost(threadId: number, authorId: number): Promise<number> {
+    const rows = await this.sql<{ id: number }[]>(
+      `insert into forum_posts (thread_id, author_id, body) values (?, ?, 'Ein Beitrag')
+       returning id`,
+      [threadId, authorId],
+    );
+    return rows[0]!.id;
+  }
+
+  /** An unnamed conversation of `memberIds`, read by all of them. */
+  async conversation(memberIds: number[]): Promise<number> {
     const rows = await this.sql<{ id: number }[]>(
       `insert into conversations (name) values (null) returning id`,
     );

@@ -14,7 +14,7 @@ describe('web client: conversations.js', () => {
   async function conversationOfTwo() {
     const me = await I.createFoodsaver();
     const other = await I.createFoodsaver();
-    const conversationId = await I.createConversation([me.id, other.id]);
+    const conversationId = await I.conversation([me.id, other.id]);
     return { me, other, conversationId, client: await I.login(me) };
   }
 

@@ -21,7 +21,7 @@ describe('MessageApiCest', () => {
   describe.each(BODY_ENCODINGS)('bodies as %s', (encoding) => {
     it('resendWithSameClientKeyIsIdempotent', async () => {
       const other = await I.createFoodsaver();
-      const conv = await I.createConversation([user.id, other.id]);
+      const conv = await I.conversation([user.id, other.id]);
       const client = await I.login(user);
       const clientKey = randomClientKey();
       const send = () =>
@@ -44,7 +44,7 @@ describe('MessageApiCest', () => {
 
     it('differentClientKeysCreateSeparateMessages', async () => {
       const other = await I.createFoodsaver();
-      const conv = await I.createConversation([user.id, other.id]);
+      const conv = await I.conversation([user.id, other.id]);
       const client = await I.login(user);
       for (const clientKey of [randomClientKey(), randomClientKey()]) {
         const response = await platformRequest(I.app, client, {
@@ -60,7 +60,7 @@ describe('MessageApiCest', () => {
 
     it('sendingWithoutClientKeyStillWorks', async () => {
       const other = await I.createFoodsaver();
-      const conv = await I.createConversation([user.id, other.id]);
+      const conv = await I.conversation([user.id, other.id]);
       const response = await platformRequest(I.app, await I.login(user), {
         method: 'POST',
         url: `/api/conversations/${conv}/messages`,
@@ -73,7 +73,7 @@ describe('MessageApiCest', () => {
 
     it('sameClientKeyFromAnotherSenderIsNotSwallowed', async () => {
       const other = await I.createFoodsaver();
-      const conv = await I.createConversation([user.id, other.id]);
+      const conv = await I.conversation([user.id, other.id]);
       const clientKey = randomClientKey();
 
       const mine = await platformRequest(I.app, await I.login(user), {

@@ -3,7 +3,7 @@ import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
-import { communityOf, type Community } from './community.ts';
+import { ApiTester } from './api-tester.ts';
 import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 
 /** The stored options, by their column names. */
@@ -43,7 +43,7 @@ const CEST_OPTIONS = {
 describe('RegionOptionApiCest', () => {
   let app: ApiApp;
   let orm: MikroORM;
-  let community: Community;
+  let community: ApiTester;
   let region: number;
   let userBot: SignedInClient;
 
@@ -103,7 +103,7 @@ describe('RegionOptionApiCest', () => {
     const built = await buildTestApp();
     app = built.app;
     orm = await openOrm({ url: built.database.url });
-    community = communityOf(orm, 'optioncest');
+    community = ApiTester.over(app, orm);
   });
 
   beforeEach(async () => {

@@ -5,7 +5,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
-import { communityOf, type Community } from './community.ts';
+import { ApiTester } from './api-tester.ts';
 import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 
 /**
@@ -18,7 +18,7 @@ import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 describe('StoreChainApiCest', () => {
   let app: ApiApp;
   let orm: MikroORM;
-  let community: Community;
+  let community: ApiTester;
   /** Admin of the store-chain group (332). */
   let admin: SignedInClient;
   /** A foodsaver outside the group. */
@@ -63,7 +63,7 @@ describe('StoreChainApiCest', () => {
     const built = await buildTestApp();
     app = built.app;
     orm = await openOrm({ url: built.database.url });
-    community = communityOf(orm, 'chaincest');
+    community = ApiTester.over(app, orm);
   });
 
   beforeEach(async () => {

@@ -5,7 +5,7 @@ import Fastify from 'fastify';
 import { Type } from 'typebox';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
-import { communityOf, type Community } from '../compat/community.ts';
+import { ApiTester } from '../compat/api-tester.ts';
 import {
   BODY_ENCODINGS,
   type BodyEncoding,
@@ -46,7 +46,7 @@ interface BodyRoute {
 describe('the wire conventions of the platform’s own clients', () => {
   let app: ApiApp;
   let orm: MikroORM;
-  let community: Community;
+  let community: ApiTester;
   let orga: SignedInClient;
   let dana: SignedInClient;
   let bob: SignedInClient;
@@ -153,7 +153,7 @@ describe('the wire conventions of the platform’s own clients', () => {
     const built = await buildTestApp();
     app = built.app;
     orm = await openOrm({ url: built.database.url });
-    community = communityOf(orm, 'wire');
+    community = ApiTester.over(app, orm);
     orga = await signInAs(app, ids.users.orga);
     dana = await signInAs(app, ids.users.dana);
     bob = await signInAs(app, ids.users.bob);
