@@ -121,14 +121,15 @@ const FOOD_SHARE_POINTS = `
    order by f.name, f.id
    limit ${L.foodSharePoints}`;
 
-// The newest conversations first (by last message, or creation when empty); members are the
-// others, at most chatMembers of them, in name order (an ARRAY, as in unitAdmins); memberCount
-// counts everybody, the caller included. The service names a conversation without a name by
-// its members, as a client shows it.
+// The newest conversations first (by last message, or creation when empty), ordered by the
+// conversation row's last_message_at: the newest message is looked up for the chosen ones only.
+// Members are the others, at most chatMembers of them, in name order (an ARRAY, as in
+// unitAdmins); memberCount counts everybody, the caller included. The service names a
+// conversation without a name by its members, as a client shows it.
 const CHATS = `
-  select c.id, c.name, c.last_sent_at as "lastMessageSentAt",
-         c.last_author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
-         left(c.last_body, 120) as "lastMessage",
+  select c.id, c.name, lm.sent_at as "lastMessageSentAt",
+         lm.author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
+         left(lm.body, 120) as "lastMessage",
          array_to_json(array(
            select ${STUB}
              from conversation_members o
@@ -139,19 +140,18 @@ const CHATS = `
          (select count(*) from conversation_members o
            where o.conversation_id = c.id)::int as "memberCount",
          c.sort_at
-    from (select c.id, c.name, lm.sent_at as last_sent_at, lm.author_id as last_author_id,
-                 lm.body as last_body, coalesce(lm.sent_at, c.created_at) as sort_at
+    from (select c.id, c.name, coalesce(c.last_message_at, c.created_at) as sort_at
             from conversation_members cm
             join conversations c on c.id = cm.conversation_id
-            left join lateral (select m.sent_at, m.author_id, m.body
-                                 from messages m
-                                where m.conversation_id = c.id
-                                order by m.sent_at desc
-                                limit 1) lm on true
            where cm.user_id = ${ME}
            order by sort_at desc, c.id desc
            limit ${L.chats}) c
-    left join users la on la.id = c.last_author_id`;
+    left join lateral (select m.sent_at, m.author_id, m.body
+                         from messages m
+                        where m.conversation_id = c.id
+                        order by m.sent_at desc, m.id desc
+                        limit 1) lm on true
+    left join users la on la.id = lm.author_id`;
 
 // Forums of the caller's units. An ambassador forum is read by the region's ambassadors, its
 // moderators and orga (mayReadForumThread); this prefilter keeps the limit meaningful, and the

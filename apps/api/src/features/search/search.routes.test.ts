@@ -379,6 +379,43 @@ describe('GET /api/search/index', () => {
     );
   });
 
+  it('puts the conversation with the newest message first, then the newest empty one', async () => {
+    const chatter = await createUser('chat-order');
+    const conversations: number[] = [];
+    for (const name of ['Erste', 'Zweite', 'Dritte']) {
+      const [conversation] = await sql<{ id: number }[]>(
+        `insert into conversations (name, created_at) values (?, now() - interval '1 day')
+         returning id`,
+        [name],
+      );
+      await sql('insert into conversation_members (conversation_id, user_id) values (?, ?)', [
+        conversation!.id,
+        chatter,
+      ]);
+      conversations.push(conversation!.id);
+    }
+    const [first, second] = conversations as [number, number, number];
+    const order = async () => (await indexOf(chatter)).chats.map((chat) => chat.name);
+    // None with a message yet: the newest created first.
+    expect(await order()).toEqual(['Dritte', 'Zweite', 'Erste']);
+    const write = (conversation: number, body: string) =>
+      sql('insert into messages (conversation_id, author_id, body) values (?, ?, ?)', [
+        conversation,
+        chatter,
+        body,
+      ]);
+    await write(first, 'eins');
+    expect(await order()).toEqual(['Erste', 'Dritte', 'Zweite']);
+    await write(second, 'zwei');
+    const index = await indexOf(chatter);
+    expect(index.chats.map((chat) => [chat.name, chat.lastMessage])).toEqual([
+      ['Zweite', 'zwei'],
+      ['Erste', 'eins'],
+      ['Dritte', null],
+    ]);
+    await sql('delete from conversations where id in (?, ?, ?)', conversations);
+  });
+
   it('names a conversation without a name by its other members, and one alone by nobody', async () => {
     const [conversation] = await sql<{ id: number }[]>(
       'insert into conversations default values returning id',
