@@ -59,6 +59,28 @@ export function referenceScenarios(context: ScenarioContext): Scenario[] {
   ];
 }
 
+/**
+ * A client's repeat of a read it keeps (the search index): it sends the ETag of its copy and
+ * expects 304. The tag is fetched just before the run, so it is the current one.
+ */
+function revalidation(name: string, url: string, session: Session): Scenario {
+  const scenario: Scenario = {
+    name,
+    reference: 'session-row',
+    url,
+    read: true,
+    expectStatus: 304,
+    headers: { cookie: session.cookie },
+    prepare: async () => {
+      const response = await fetch(url, { headers: { cookie: session.cookie } });
+      const etag = response.headers.get('etag');
+      if (!response.ok || etag === null) throw new Error(`${url} answered no ETag`);
+      scenario.headers = { cookie: session.cookie, 'if-none-match': etag };
+    },
+  };
+  return scenario;
+}
+
 export function readScenarios(context: ScenarioContext): Scenario[] {
   const { origin, sessions, ids } = context;
   const as = (session: Session) => ({ headers: { cookie: session.cookie } });
@@ -99,6 +121,11 @@ export function readScenarios(context: ScenarioContext): Scenario[] {
       sessions.orga,
     ),
     read('GET /api/search/index', '/api/search/index', sessions.alice),
+    revalidation(
+      'GET /api/search/index (If-None-Match)',
+      `${origin}/api/search/index`,
+      sessions.alice,
+    ),
     // Companion reads.
     read(`GET /api/users/${ids.bob}/bananas`, `/api/users/${ids.bob}/bananas`, sessions.alice),
     read(

@@ -1,5 +1,11 @@
 import { Migrator } from '@mikro-orm/migrations';
-import { defineConfig, MikroORM, PostgreSqlDriver, type Options } from '@mikro-orm/postgresql';
+import {
+  defineConfig,
+  type EntityManager,
+  MikroORM,
+  PostgreSqlDriver,
+  type Options,
+} from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { guardPool } from './connection-pool.ts';
 import { entities } from './entities/index.ts';
@@ -89,9 +95,10 @@ export function openOrm(config: OrmConfig): Promise<MikroORM> {
   return MikroORM.init(ormOptions(config));
 }
 
-/** The pg pool behind an ORM, for health checks. */
-export function databasePool(orm: MikroORM): Promise<Pool> {
-  return orm.em.getConnection().getNativeClient();
+/** The pg pool behind an ORM or one of its EntityManagers (health checks, prepared reads). */
+export function databasePool(source: MikroORM | EntityManager): Promise<Pool> {
+  const em = source instanceof MikroORM ? source.em : source;
+  return em.getConnection().getNativeClient();
 }
 
 export async function migrateToLatest(orm: MikroORM): Promise<void> {

@@ -519,24 +519,38 @@ describe('the wire conventions of the platform’s own clients', () => {
       }
     });
 
-    it.each([['201'], ['204'], ['2XX']])(
-      'refuses to boot a route that declares %s',
-      async (status) => {
-        const bare = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler);
-        applyWireConventions(bare, 'http://localhost:8080');
-        const boot = async () => {
-          await bare.register(async (scope) => {
-            scope.post(
-              '/thing',
-              { schema: { response: { [status]: Type.Object({}) } } },
-              () => ({}),
-            );
+    /** Boots a bare app with the wire conventions and one route declaring `status`. */
+    async function bootWith(method: 'GET' | 'POST', status: string): Promise<void> {
+      const bare = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler);
+      applyWireConventions(bare, 'http://localhost:8080');
+      try {
+        await bare.register(async (scope) => {
+          scope.route({
+            method,
+            url: '/thing',
+            schema: { response: { 200: Type.Object({}), [status]: Type.Object({}) } },
+            handler: () => ({}),
           });
-          await bare.ready();
-        };
-        await expect(boot()).rejects.toThrow(/every success answers 200/);
+        });
+        await bare.ready();
+      } finally {
         await bare.close();
-      },
-    );
+      }
+    }
+
+    it.each([
+      ['POST', '201'],
+      ['POST', '204'],
+      ['POST', '2XX'],
+      ['GET', '204'],
+      ['GET', '301'],
+      ['POST', '304'],
+    ] as const)('refuses to boot a %s route that declares %s', async (method, status) => {
+      await expect(bootWith(method, status)).rejects.toThrow(/every success answers 200/);
+    });
+
+    it('boots a GET that answers 304 to a conditional request', async () => {
+      await expect(bootWith('GET', '304')).resolves.toBeUndefined();
+    });
   });
 });

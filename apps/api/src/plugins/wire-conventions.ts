@@ -109,14 +109,22 @@ function guardCsrfExemptRoute(route: RouteOptions, publicOrigin: string): void {
   route.preHandler = [refusingCrossSiteForms(publicOrigin), ...hooks];
 }
 
-/** The platform's clients treat every success as 200; a route that says otherwise must not boot. */
+/**
+ * The platform's clients treat every success as 200; a route that says otherwise must not boot.
+ * The one exception is HTTP's own: a GET may answer 304 to a conditional request
+ * (`If-None-Match`), which only a client that kept an earlier answer sends.
+ */
 function refuseSuccessOtherThan200(route: RouteOptions): void {
+  const methods = Array.isArray(route.method) ? route.method : [route.method];
+  const conditionalGet = methods.every((method) => method === 'GET' || method === 'HEAD');
   const statuses = Object.keys(route.schema?.response ?? {});
-  const others = statuses.filter((status) => status.startsWith('2') && status !== '200');
+  const others = statuses.filter(
+    (status) => /^[23]/.test(status) && status !== '200' && !(status === '304' && conditionalGet),
+  );
   if (others.length > 0) {
-    const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
     throw new Error(
-      `${method} ${route.url}: every success answers 200, but the route declares ${others.join(', ')}`,
+      `${methods.join(',')} ${route.url}: every success answers 200 (a GET may answer 304), ` +
+        `but the route declares ${others.join(', ')}`,
     );
   }
 }
@@ -142,7 +150,7 @@ function deferBodyValidation(instance: FastifyInstance, route: RouteOptions): vo
 
 /**
  * The wire conventions of the platform's own clients, for every route of `instance`: 200 for
- * every success, an empty JSON body is no body, forms are read like JSON, unknown body keys
+ * every success (304 for a conditional GET), an empty JSON body is no body, forms are read like JSON, unknown body keys
  * are ignored, and the body is judged only after the caller's permission (`bodyOf`).
  */
 export function applyWireConventions(instance: FastifyInstance, publicUrl: string): void {

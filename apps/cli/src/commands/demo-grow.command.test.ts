@@ -138,6 +138,17 @@ describe('demo grow', () => {
              where t.store_id = l.store_id and t.user_id = l.actor_id)`,
         ),
         reportAboutOneself: await count(`select 1 from reports where reporter_id = reported_id`),
+        // Set once after the load, with the trigger that keeps it switched off meanwhile.
+        lastMessageAtNotTheNewest: await count(
+          `select 1 from conversations c
+          where c.last_message_at is distinct from (
+            select max(m.sent_at) from messages m where m.conversation_id = c.id)`,
+        ),
+        lastMessageTriggerOff: await count(
+          `select 1 from pg_trigger
+          where tgname = 'track_last_message' and tgrelid = 'messages'::regclass
+            and tgenabled <> 'O'`,
+        ),
         homeRegionNotAMembership: await count(
           `select 1 from users u where u.home_region_id is not null and not exists (
             select 1 from region_memberships m

@@ -54,6 +54,14 @@ const TABLES_WITH_EXPLICIT_IDS = [
 // users have no tokens, and 300,000 single-row updates of `users` would only bloat it.
 const TOKEN_REVOKING_TRIGGERS = ['region_memberships', 'region_admins'] as const;
 
+// The per-row trigger that keeps conversations.last_message_at: a million single-row updates of
+// `conversations` would only bloat it. The run sets the column once, from the messages, after.
+const LAST_MESSAGE_TRIGGER = { table: 'messages', name: 'track_last_message' } as const;
+const SET_LAST_MESSAGE_AT = `
+  update conversations c set last_message_at = m.last_sent_at
+    from (select conversation_id, max(sent_at) as last_sent_at from messages group by 1) m
+   where m.conversation_id = c.id and c.last_message_at is distinct from m.last_sent_at`;
+
 const GROW_LOCK = `select pg_advisory_xact_lock(hashtext('foodshare:grow-demo-data'))`;
 
 interface DemoAnchors {
@@ -92,6 +100,9 @@ export async function growDemoData(
     for (const table of TOKEN_REVOKING_TRIGGERS) {
       await tx.execute(`alter table ${table} disable trigger revoke_oauth_tokens`);
     }
+    await tx.execute(
+      `alter table ${LAST_MESSAGE_TRIGGER.table} disable trigger ${LAST_MESSAGE_TRIGGER.name}`,
+    );
     await withBulkLoad(tx, GROWN_TABLES, async () => {
       for (const step of GROW_PEOPLE_STEPS) await run(tx, step);
       // The planner's picture of the new people, for the joins of the activity steps.
@@ -106,6 +117,10 @@ export async function growDemoData(
     for (const table of TOKEN_REVOKING_TRIGGERS) {
       await tx.execute(`alter table ${table} enable trigger revoke_oauth_tokens`);
     }
+    await run(tx, { name: 'last message of each conversation', sql: [SET_LAST_MESSAGE_AT] });
+    await tx.execute(
+      `alter table ${LAST_MESSAGE_TRIGGER.table} enable trigger ${LAST_MESSAGE_TRIGGER.name}`,
+    );
     for (const table of TABLES_WITH_EXPLICIT_IDS) {
       await tx.execute(
         `select setval(pg_get_serial_sequence('${table}', 'id'), (select max(id) from ${table}))`,

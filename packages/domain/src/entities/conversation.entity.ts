@@ -10,6 +10,12 @@ export const ConversationEntity = defineEntity({
     id: identityId(),
     name: p.string().length(200).nullable(),
     createdAt: createdAt(),
+    /**
+     * When the newest message was sent, null before the first: the order of a member's
+     * conversations (the search index's chats), read without probing each conversation's
+     * messages. Kept by the messages' `track_last_message` trigger, whoever writes them.
+     */
+    lastMessageAt: p.datetime().nullable(),
     members: () => p.oneToMany(ConversationMemberEntity).mappedBy('conversation').orphanRemoval(),
   },
 });
@@ -29,6 +35,14 @@ export const ConversationMemberEntity = defineEntity({
   indexes: [{ name: 'conversation_members_user_id_index', properties: ['user'] }],
 });
 export type ConversationMember = InferEntity<typeof ConversationMemberEntity>;
+
+const LAST_MESSAGE_TRIGGER_BODY = [
+  `if tg_op = 'INSERT' then update conversations set last_message_at = new.sent_at where id = new.conversation_id and (last_message_at is null or last_message_at < new.sent_at); return null; end if;`,
+  `if tg_op = 'UPDATE' and old.conversation_id = new.conversation_id and old.sent_at = new.sent_at then return null; end if;`,
+  `perform 1 from conversations where id in (old.conversation_id, new.conversation_id) for no key update;`,
+  `update conversations c set last_message_at = (select max(m.sent_at) from messages m where m.conversation_id = c.id) where c.id in (old.conversation_id, new.conversation_id);`,
+  `return null;`,
+].join(' ');
 
 export const MessageEntity = defineEntity({
   name: 'Message',
@@ -56,6 +70,18 @@ export const MessageEntity = defineEntity({
       expression: orderedIndex('"conversation_id", "sent_at" DESC, "id" DESC'),
     },
     { name: 'messages_author_id_index', properties: ['author'] },
+  ],
+  // conversations.last_message_at follows every insert, move and removal of a message. A new
+  // message only ever raises it (concurrent senders wait for each other's row lock, and the
+  // re-checked condition keeps the later time); a removal or move locks the conversation
+  // first, so the recount in the next statement sees every message committed before it.
+  triggers: [
+    {
+      name: 'track_last_message',
+      timing: 'after',
+      events: ['insert', 'update', 'delete'],
+      body: LAST_MESSAGE_TRIGGER_BODY,
+    },
   ],
 });
 export type Message = InferEntity<typeof MessageEntity>;

@@ -17,6 +17,7 @@ import {
   notAMember,
 } from './conversation-access.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
+import { executePrepared, preparedStatement } from '../../shared/prepared-statement.ts';
 import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
@@ -97,6 +98,20 @@ interface ListedMessageRow extends Omit<MessageRow, 'author_id'> {
   author: UserStub | null;
 }
 
+/**
+ * A page of messages, newest first, with the authors. Planned once per connection: on the large
+ * bench data planning (0.4 ms) cost more than reading the page (0.35 ms).
+ */
+const MESSAGES_PAGE = preparedStatement(
+  'messages_page',
+  `select m.id, m.body, m.sent_at, m.author_id, ${userStubJson('u')} as author
+     from messages m
+     left join users u on u.id = m.author_id
+    where m.conversation_id = ?
+    order by m.sent_at desc, m.id desc
+    limit ? offset ?`,
+);
+
 /** Newest first, with the authors, in one query after the membership check. */
 export async function listMessages(
   em: EntityManager,
@@ -106,15 +121,11 @@ export async function listMessages(
 ): Promise<ConversationMessageList> {
   const facts = await loadConversationFacts(em, actor, conversationId);
   if (!mayReadConversation(actor, facts)) throw notAMember();
-  const rows = await em.execute<ListedMessageRow[]>(
-    `select m.id, m.body, m.sent_at, m.author_id, ${userStubJson('u')} as author
-       from messages m
-       left join users u on u.id = m.author_id
-      where m.conversation_id = ?
-      order by m.sent_at desc, m.id desc
-      limit ? offset ?`,
-    [conversationId, page.limit ?? DEFAULT_MESSAGES_LIMIT, page.offset ?? 0],
-  );
+  const rows = await executePrepared<ListedMessageRow>(em, MESSAGES_PAGE, [
+    conversationId,
+    page.limit ?? DEFAULT_MESSAGES_LIMIT,
+    page.offset ?? 0,
+  ]);
   return rows.map((row) => ({
     id: row.id,
     body: row.body,

@@ -20,6 +20,10 @@ import type {
 } from '@foodshare/schemas';
 import { SEARCH_INDEX_SQL, searchIndexParams } from './search-index.sql.ts';
 import { searchStringOf } from './search-terms.ts';
+import { executePrepared, preparedStatement } from '../../shared/prepared-statement.ts';
+
+/** Some forty relations: planned once per connection rather than on every page load. */
+const SEARCH_INDEX = preparedStatement('search_index', SEARCH_INDEX_SQL);
 
 /** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
 type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
@@ -31,12 +35,15 @@ interface ThreadAccess {
   is_moderation_group_admin: boolean;
 }
 
+/** A chat as the SQL builds it: its own name (or none), members in name order, no terms. */
+type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & { name: string | null; sort_at: string };
+
 interface SearchIndexRow {
   regions: Raw<SearchRegion>[];
   working_groups: Raw<SearchWorkingGroup>[];
   stores: Raw<SearchStore>[];
   food_share_points: Raw<SearchFoodSharePoint>[];
-  chats: (Raw<SearchChat> & { sort_at: string })[];
+  chats: ChatRow[];
   threads: (Raw<SearchThread> & ThreadAccess)[];
   users: Raw<SearchUser>[];
   mails: Raw<SearchMail>[];
@@ -67,6 +74,20 @@ function withSearchString<T extends { terms: (string | null)[] }>(
   return { ...fields, searchString: searchStringOf(terms) };
 }
 
+/**
+ * A conversation without a name is called by its other members' first names, as a client
+ * shows it, so that the entry has the name SPEC.md's type requires ('' when alone).
+ */
+function chatEntry({ sort_at: _sortAt, name, ...chat }: ChatRow): SearchChat {
+  const memberNames = chat.members.map((member) => member.name);
+  return {
+    ...chat,
+    name: name !== null && name !== '' ? name : memberNames.join(', '),
+    searchString: searchStringOf([name, ...memberNames]),
+    lastMessageSentAt: chat.lastMessageSentAt === null ? null : iso(chat.lastMessageSentAt),
+  };
+}
+
 function mayReadThread(actor: Actor, thread: ThreadAccess & { isInsideAmbassadorForum: boolean }) {
   const mine = (holds: boolean) => new Set(holds ? [actor.id] : []);
   return mayReadForumThread(actor, {
@@ -89,8 +110,9 @@ export async function loadSearchIndex(
   actor: Actor,
   mailboxHost: string,
 ): Promise<SearchIndex> {
-  const rows = await em.execute<SearchIndexRow[]>(
-    SEARCH_INDEX_SQL,
+  const rows = await executePrepared<SearchIndexRow>(
+    em,
+    SEARCH_INDEX,
     searchIndexParams(actor, isOrga(actor), mailboxHost),
   );
   const row = rows[0];
@@ -100,10 +122,7 @@ export async function loadSearchIndex(
     workingGroups: row.working_groups.map(withSearchString),
     stores: row.stores.map(withSearchString),
     foodSharePoints: row.food_share_points.map(withSearchString),
-    chats: row.chats.map(({ sort_at: _sortAt, ...chat }) => ({
-      ...withSearchString(chat),
-      lastMessageSentAt: chat.lastMessageSentAt === null ? null : iso(chat.lastMessageSentAt),
-    })),
+    chats: row.chats.map(chatEntry),
     threads: row.threads
       .filter((thread) => mayReadThread(actor, thread))
       .map(

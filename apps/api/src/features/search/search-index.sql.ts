@@ -47,6 +47,18 @@ const UNIT_EMAIL = `case when coalesce(mu.mailbox, '') = '' then ''
                          when position('@' in mu.mailbox) > 0 then mu.mailbox
                          else mu.mailbox || '@' || (select mailbox_host from me) end`;
 
+/**
+ * The activated admins of a unit as user stubs, in name order. Lists inside an entry are an
+ * ARRAY of an ordered subquery rather than an ordered json_agg: the same order, without a sort
+ * set up for the aggregate of every entry.
+ */
+function unitAdmins(regionId: string): string {
+  return `array_to_json(array(
+    select ${STUB} from region_admins a join users u on u.id = a.user_id
+     where a.region_id = ${regionId} and u.activated
+     order by u.first_name, u.id))`;
+}
+
 /** A json array of the rows of `source`, ordered, or `[]` when there are none. */
 function list(source: string, order: string): string {
   return `(select coalesce(json_agg(x order by ${order}), '[]'::json) from (${source}) x)`;
@@ -70,9 +82,7 @@ const MY_UNITS = `
 const REGIONS = `
   select mu.region_id as id, mu.name, ${UNIT_EMAIL} as email, p.id as "parentId",
          p.name as "parentName", mu.is_member as "isMember",
-         (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
-            from region_admins a join users u on u.id = a.user_id
-           where a.region_id = mu.region_id and u.activated) as ambassadors,
+         ${unitAdmins('mu.region_id')} as ambassadors,
          json_build_array(mu.name, mu.mailbox) as terms
     from my_units mu
     left join regions p on p.id = mu.parent_id
@@ -81,9 +91,7 @@ const REGIONS = `
 const WORKING_GROUPS = `
   select mu.region_id as id, mu.name, ${UNIT_EMAIL} as email, p.id as "parentId",
          p.name as "parentName", mu.is_member as "isMember", mu.is_admin as "isAdmin",
-         (select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json)
-            from region_admins a join users u on u.id = a.user_id
-           where a.region_id = mu.region_id and u.activated) as admins,
+         ${unitAdmins('mu.region_id')} as admins,
          json_build_array(mu.name, mu.mailbox, p.name) as terms
     from my_units mu
     left join regions p on p.id = mu.parent_id
@@ -114,40 +122,37 @@ const FOOD_SHARE_POINTS = `
    order by f.name, f.id
    limit ${L.foodSharePoints}`;
 
-// The newest conversations first (by last message, or creation when empty); members are the
-// others, at most chatMembers of them; memberCount counts everybody, the caller included. A
-// conversation without a name is called by its other members' first names, as a client shows it.
+// The newest conversations first (by last message, or creation when empty), ordered by the
+// conversation row's last_message_at: the newest message is looked up for the chosen ones only.
+// Members are the others, at most chatMembers of them, in name order (an ARRAY, as in
+// unitAdmins); memberCount counts everybody, the caller included. The service names a
+// conversation without a name by its members, as a client shows it.
 const CHATS = `
-  select c.id,
-         coalesce(nullif(c.name, ''), array_to_string(others.names, ', '), '') as name,
-         c.last_sent_at as "lastMessageSentAt",
-         c.last_author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
-         left(c.last_body, 120) as "lastMessage",
-         others.members, (select count(*) from conversation_members o
-                           where o.conversation_id = c.id)::int as "memberCount",
-         c.sort_at, to_json(array[c.name] || others.names) as terms
-    from (select c.id, c.name, lm.sent_at as last_sent_at, lm.author_id as last_author_id,
-                 lm.body as last_body, coalesce(lm.sent_at, c.created_at) as sort_at
+  select c.id, c.name, lm.sent_at as "lastMessageSentAt",
+         lm.author_id as "lastFoodsaverId", la.first_name as "lastFoodsaverName",
+         left(lm.body, 120) as "lastMessage",
+         array_to_json(array(
+           select ${STUB}
+             from conversation_members o
+             join users u on u.id = o.user_id
+            where o.conversation_id = c.id and o.user_id <> ${ME} and u.activated
+            order by u.first_name, u.id
+            limit ${L.chatMembers})) as members,
+         (select count(*) from conversation_members o
+           where o.conversation_id = c.id)::int as "memberCount",
+         c.sort_at
+    from (select c.id, c.name, coalesce(c.last_message_at, c.created_at) as sort_at
             from conversation_members cm
             join conversations c on c.id = cm.conversation_id
-            left join lateral (select m.sent_at, m.author_id, m.body
-                                 from messages m
-                                where m.conversation_id = c.id
-                                order by m.sent_at desc
-                                limit 1) lm on true
            where cm.user_id = ${ME}
            order by sort_at desc, c.id desc
            limit ${L.chats}) c
-    left join users la on la.id = c.last_author_id
-    cross join lateral (
-      select coalesce(json_agg(${STUB} order by u.first_name, u.id), '[]'::json) as members,
-             array_agg(u.first_name order by u.first_name, u.id) as names
-        from (select u.id, u.first_name, u.avatar_upload_id, u.sleeping
-                from conversation_members o
-                join users u on u.id = o.user_id
-               where o.conversation_id = c.id and o.user_id <> ${ME} and u.activated
-               order by u.first_name, u.id
-               limit ${L.chatMembers}) u) others`;
+    left join lateral (select m.sent_at, m.author_id, m.body
+                         from messages m
+                        where m.conversation_id = c.id
+                        order by m.sent_at desc, m.id desc
+                        limit 1) lm on true
+    left join users la on la.id = lm.author_id`;
 
 // Forums of the caller's units. An ambassador forum is read by the region's ambassadors, its
 // moderators and orga (mayReadForumThread); this prefilter keeps the limit meaningful, and the

@@ -1,6 +1,6 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
 import { SearchIndexSchema, type SearchIndex } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
@@ -379,6 +379,43 @@ describe('GET /api/search/index', () => {
     );
   });
 
+  it('puts the conversation with the newest message first, then the newest empty one', async () => {
+    const chatter = await createUser('chat-order');
+    const conversations: number[] = [];
+    for (const name of ['Erste', 'Zweite', 'Dritte']) {
+      const [conversation] = await sql<{ id: number }[]>(
+        `insert into conversations (name, created_at) values (?, now() - interval '1 day')
+         returning id`,
+        [name],
+      );
+      await sql('insert into conversation_members (conversation_id, user_id) values (?, ?)', [
+        conversation!.id,
+        chatter,
+      ]);
+      conversations.push(conversation!.id);
+    }
+    const [first, second] = conversations as [number, number, number];
+    const order = async () => (await indexOf(chatter)).chats.map((chat) => chat.name);
+    // None with a message yet: the newest created first.
+    expect(await order()).toEqual(['Dritte', 'Zweite', 'Erste']);
+    const write = (conversation: number, body: string) =>
+      sql('insert into messages (conversation_id, author_id, body) values (?, ?, ?)', [
+        conversation,
+        chatter,
+        body,
+      ]);
+    await write(first, 'eins');
+    expect(await order()).toEqual(['Erste', 'Dritte', 'Zweite']);
+    await write(second, 'zwei');
+    const index = await indexOf(chatter);
+    expect(index.chats.map((chat) => [chat.name, chat.lastMessage])).toEqual([
+      ['Zweite', 'zwei'],
+      ['Erste', 'eins'],
+      ['Dritte', null],
+    ]);
+    await sql('delete from conversations where id in (?, ?, ?)', conversations);
+  });
+
   it('names a conversation without a name by its other members, and one alone by nobody', async () => {
     const [conversation] = await sql<{ id: number }[]>(
       'insert into conversations default values returning id',
@@ -422,6 +459,115 @@ describe('GET /api/search/index', () => {
     const loner = await createUser('loner');
     const index = await indexOf(loner);
     for (const entries of Object.values(index)) expect(entries).toEqual([]);
+  });
+
+  describe('revalidation with an ETag', () => {
+    async function fetchIndex(client: SignedInClient, ifNoneMatch?: string) {
+      return app.inject({
+        method: 'GET',
+        url: '/api/search/index',
+        cookies: client.cookies,
+        ...(ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } }),
+      });
+    }
+
+    /** The tag of the caller's index now, after checking that a repeat answers the same one. */
+    async function etagOf(client: SignedInClient): Promise<string> {
+      const first = await fetchIndex(client);
+      expect(first.statusCode).toBe(200);
+      const etag = first.headers.etag as string;
+      expect((await fetchIndex(client)).headers.etag).toBe(etag);
+      return etag;
+    }
+
+    it('tags the answer with a strong ETag that only the user’s browser keeps, revalidating', async () => {
+      const alice = await signInAs(app, ids.users.alice);
+      const first = await fetchIndex(alice);
+      const second = await fetchIndex(alice);
+      expect(first.statusCode).toBe(200);
+      expect(first.headers.etag).toMatch(/^"[\w-]{20,}"$/);
+      expect(second.headers.etag).toBe(first.headers.etag);
+      expect(second.body).toBe(first.body);
+      expect(first.headers['cache-control']).toBe('private, no-cache');
+    });
+
+    it('answers 304 without a body to a request that names the current tag', async () => {
+      const alice = await signInAs(app, ids.users.alice);
+      const etag = await etagOf(alice);
+      for (const header of [etag, `W/${etag}`, `"stale", ${etag}`, '*']) {
+        const response = await fetchIndex(alice, header);
+        expect(response.statusCode, header).toBe(304);
+        expect(response.body).toBe('');
+        expect(response.headers.etag).toBe(etag);
+        expect(response.headers['cache-control']).toBe('private, no-cache');
+        expect(response.headers['content-type']).toBeUndefined();
+      }
+      const stale = await fetchIndex(alice, '"stale"');
+      expect(stale.statusCode).toBe(200);
+      expect(stale.headers.etag).toBe(etag);
+    });
+
+    it('changes the tag when the caller joins a region, gets a conversation or a message', async () => {
+      const joiner = await createUser('etag-joiner');
+      const client = await signInAs(app, joiner);
+      const empty = await etagOf(client);
+
+      await sql('insert into region_memberships (region_id, user_id) values (?, ?)', [
+        BEISPIELDORF,
+        joiner,
+      ]);
+      const member = await etagOf(client);
+      expect(member).not.toBe(empty);
+      const rejoined = await fetchIndex(client, empty);
+      expect(rejoined.statusCode).toBe(200);
+      expect(rejoined.json<SearchIndex>().regions.map((region) => region.id)).toEqual([
+        BEISPIELDORF,
+      ]);
+
+      const [conversation] = await sql<{ id: number }[]>(
+        'insert into conversations default values returning id',
+      );
+      await sql(
+        'insert into conversation_members (conversation_id, user_id) values (?, ?), (?, ?)',
+        [conversation!.id, joiner, conversation!.id, ids.users.bob],
+      );
+      const chatting = await etagOf(client);
+      expect(chatting).not.toBe(member);
+
+      // Written by someone else, in a table the caller never touched.
+      await sql('insert into messages (conversation_id, author_id, body) values (?, ?, ?)', [
+        conversation!.id,
+        ids.users.bob,
+        'Hallo!',
+      ]);
+      const messaged = await etagOf(client);
+      expect(messaged).not.toBe(chatting);
+      expect((await fetchIndex(client, chatting)).json<SearchIndex>().chats[0]).toMatchObject({
+        lastMessage: 'Hallo!',
+      });
+      await sql('delete from conversations where id = ?', [conversation!.id]);
+      await sql('delete from region_memberships where user_id = ?', [joiner]);
+      expect(await etagOf(client)).toBe(empty);
+    });
+
+    it('gives nobody else’s index for their tag, and no 304 without a session', async () => {
+      const alice = await signInAs(app, ids.users.alice);
+      const bob = await signInAs(app, ids.users.bob);
+      const alicesTag = await etagOf(alice);
+      const forBob = await fetchIndex(bob, alicesTag);
+      expect(forBob.statusCode).toBe(200);
+      expect(forBob.headers.etag).not.toBe(alicesTag);
+      expect(forBob.json<SearchIndex>().regions.map((region) => region.id)).toEqual([BEISPIELDORF]);
+
+      const anonymous = await app.inject({
+        method: 'GET',
+        url: '/api/search/index',
+        headers: { 'if-none-match': alicesTag },
+      });
+      expect(anonymous.statusCode).toBe(401);
+      expect(anonymous.headers.etag).toBeUndefined();
+      expect(anonymous.headers['cache-control']).toBe('no-store');
+    });
   });
 
   it('costs the same number of queries for a user with few rows and one with many', async () => {

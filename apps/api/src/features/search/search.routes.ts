@@ -1,7 +1,9 @@
 import { ProblemSchema, SearchIndexSchema } from '@foodshare/schemas';
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import { loadSearchIndex } from './search-index.service.ts';
+import { revalidateByContent } from '../../shared/conditional-get.ts';
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -18,9 +20,15 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'their conversations, their confirmed buddies (no last name, phone or mail address ' +
           'of anyone) and their mailbox mails. Each entry has a `searchString` of ' +
           '`;`-separated terms with ASCII-folded forms. Mail `sentAt` and poll ' +
-          '`startAt`/`endAt` are `YYYY-MM-DD HH:MM:SS` in UTC.',
-        response: { 200: SearchIndexSchema, 401: ProblemSchema },
+          '`startAt`/`endAt` are `YYYY-MM-DD HH:MM:SS` in UTC. The answer carries a strong ' +
+          '`ETag`; a request whose `If-None-Match` names the current one gets 304 without a body.',
+        response: {
+          200: SearchIndexSchema,
+          304: Type.Null({ description: 'Unchanged since the ETag the client holds' }),
+          401: ProblemSchema,
+        },
       },
+      onSend: revalidateByContent,
     },
     async (request) =>
       loadSearchIndex(request.em, await requireActor(request), app.config.MAILBOX_HOST),

@@ -3,18 +3,10 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { loadUpload } from './uploads.service.ts';
+import { matchesEtag } from '../../shared/conditional-get.ts';
 
 /** Image types a browser may show in place; anything else is offered as a download. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
-
-/** RFC 9110 13.1.2: a list of entity tags, weak ones compared by their opaque part, or `*`. */
-function matchesEtag(header: string | undefined, etag: string): boolean {
-  if (header === undefined) return false;
-  return header
-    .split(',')
-    .map((tag) => tag.trim().replace(/^W\//, ''))
-    .some((tag) => tag === '*' || tag === etag);
-}
 
 export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
