@@ -76,7 +76,7 @@ function withSearchString<T extends { terms: (string | null)[] }>(
 
 /**
  * A conversation without a name is called by its other members' first names, as a client
- * shows it, so that the entry has the name SPEC.md's type requires ('' when alone).
+ * shows it, so that the entry has the name docs/spec.md §2.12 requires ('' when alone).
  */
 function chatEntry({ sort_at: _sortAt, name, ...chat }: ChatRow): SearchChat {
   const memberNames = chat.members.map((member) => member.name);
