@@ -8,17 +8,18 @@ import {
 } from '../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 import { csrfOf, findClientRow, postForm } from '../test-support/oauth-admin-helpers.ts';
-import { issueTokens, planAccessToken } from '../endpoints/token/issue-tokens.ts';
 import {
   DEMO_REDIRECT_URI,
   issueCode,
+  issueTokens,
   pkcePair,
+  planAccessToken,
   refreshRequest,
   registerTestClient,
   tokenRequest,
   tokensFor,
   userinfoRequest,
-} from '../endpoints/token/token-test-support.ts';
+} from '../test-support/token-helpers.ts';
 import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
 import { newTokenId } from '../stores/refresh-families.store.ts';
 

@@ -1,6 +1,6 @@
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/region-gate.ts';
 import type { RegisteredClient } from '../../../clients/registered-clients.ts';
-import { invalidGrant, invalidScope } from '../../../oauth-errors.ts';
+import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../token-subject.ts';
