@@ -94,6 +94,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
       clientId,
       scopes,
       authTime: Math.floor(Date.now() / 1000),
+      databaseCreatedAt: Date.now(),
     });
     const tokens = await issueTokens(app, {
       family,
