@@ -1,5 +1,5 @@
 import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
