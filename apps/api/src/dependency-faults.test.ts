@@ -1,5 +1,5 @@
 import { type DemoDataIds, prepareDemoDatabase } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import {
   type DisposablePostgres,
   type DisposableRedis,

@@ -1,4 +1,4 @@
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import {
   changedTables,
   databaseFingerprint,

@@ -28,7 +28,7 @@ import {
   tokenRequest,
   tokensFor,
   userinfoRequest,
-} from './endpoints/token/token-test-support.ts';
+} from './test-support/token-helpers.ts';
 
 // PostgreSQL and Redis of this file's own, which it pauses and stops: the authorization server
 // must answer 503 with Retry-After within about a second while one is gone, never hang nor 500,

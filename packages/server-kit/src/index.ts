@@ -17,5 +17,4 @@ export * from './session/authenticate.ts';
 export * from './config/common-env.ts';
 export * from './service.ts';
 export * from './run-server.ts';
-export * from './session/signed-in-client.ts';
 export { NUL_CHARACTER_KEYWORD } from './validation.ts';

@@ -1,5 +1,5 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 

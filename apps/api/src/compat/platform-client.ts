@@ -1,4 +1,4 @@
-import type { SignedInClient } from '@foodshare/server-kit';
+import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { LightMyRequestResponse } from 'fastify';
 import type { ApiApp } from '../app.ts';
 

@@ -1,5 +1,5 @@
 import { openOrm, type MikroORM, Role, WorkGroupFunction } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';

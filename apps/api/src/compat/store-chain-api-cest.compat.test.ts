@@ -1,6 +1,6 @@
 import { openOrm, type MikroORM, WellKnownUnit } from '@foodshare/domain';
 import { StoreChainReadSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';

@@ -1,5 +1,5 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';

@@ -1,5 +1,5 @@
 import { RegionSchema, type Region } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../app.ts';

@@ -1,5 +1,5 @@
 import { StoreLogSchema, StoreTeamRequestListSchema, type StoreLog } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../app.ts';

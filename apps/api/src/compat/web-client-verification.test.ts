@@ -1,4 +1,4 @@
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';

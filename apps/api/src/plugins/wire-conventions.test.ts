@@ -1,5 +1,5 @@
 import { DEMO_PASSWORD, openOrm, type MikroORM, Role, WellKnownUnit } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';

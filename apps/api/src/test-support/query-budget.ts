@@ -7,7 +7,7 @@ import {
   type DemoUserName,
   type MikroORM,
 } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../app.ts';
 
 /** Runs SQL with `?` placeholders, outside the counted requests. */

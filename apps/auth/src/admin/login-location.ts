@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { LOGIN_PATH } from '../endpoints/authorize/authorization-responses.ts';
-import { RETURN_TO_PARAM } from '../interactions/login/return-to.ts';
+import { LOGIN_PATH, RETURN_TO_PARAM } from '../pages/page-paths.ts';
 import { ADMIN_BASE_PATH } from './admin-page.ts';
 
 /**

@@ -1,4 +1,5 @@
 import {
+  AccountError,
   OAUTH_CLIENT_LIMITS,
   OAUTH_GRANT_TYPES,
   OAUTH_SCOPES,
@@ -158,4 +159,14 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
       requiredRegionIds: [...new Set(requiredRegionIds as number[])],
     },
   };
+}
+
+/** A refusal of the domain service that concerns one field of the form, or null. */
+export function fieldErrorsOf(error: unknown, texts: AdminTexts): ClientFormErrors | null {
+  if (!(error instanceof AccountError)) return null;
+  if (error.code === 'CLIENT_ID_TAKEN') return { clientId: [texts.errors.clientIdTaken] };
+  if (error.code === 'REGION_NOT_FOUND') {
+    return { requiredRegionIds: [texts.errors.unknownRegion] };
+  }
+  return null;
 }

@@ -1,5 +1,5 @@
 import { DemoClientId, DemoRegionId, regenerateOAuthClientSecret, Role } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';

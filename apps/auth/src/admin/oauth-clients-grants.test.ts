@@ -1,4 +1,4 @@
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import {
@@ -8,17 +8,18 @@ import {
 } from '../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 import { csrfOf, findClientRow, postForm } from '../test-support/oauth-admin-helpers.ts';
-import { issueTokens, planAccessToken } from '../endpoints/token/issue-tokens.ts';
 import {
   DEMO_REDIRECT_URI,
   issueCode,
+  issueTokens,
   pkcePair,
+  planAccessToken,
   refreshRequest,
   registerTestClient,
   tokenRequest,
   tokensFor,
   userinfoRequest,
-} from '../endpoints/token/token-test-support.ts';
+} from '../test-support/token-helpers.ts';
 import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
 import { newTokenId } from '../stores/refresh-families.store.ts';
 
@@ -93,6 +94,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
       clientId,
       scopes,
       authTime: Math.floor(Date.now() / 1000),
+      databaseCreatedAt: Date.now(),
     });
     const tokens = await issueTokens(app, {
       family,

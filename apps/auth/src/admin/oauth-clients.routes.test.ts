@@ -1,9 +1,9 @@
 import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
-import { basicAuth, issueCode, tokenRequest } from '../endpoints/token/token-test-support.ts';
+import { basicAuth, issueCode, tokenRequest } from '../test-support/token-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 import {
   auditActions,

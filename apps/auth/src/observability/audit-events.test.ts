@@ -1,9 +1,8 @@
 import { Writable } from 'node:stream';
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
 import {
   allowOnConsentPage,
   authorizeUrl,
@@ -12,6 +11,7 @@ import {
   pkcePair,
 } from '../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
+import type { TokenResponse } from '../test-support/token-helpers.ts';
 import type { AuditEvent } from './audit.ts';
 
 const ids = inject('demoIds');

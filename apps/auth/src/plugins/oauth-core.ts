@@ -3,7 +3,6 @@ import {
   developmentKeyEncryptionKey,
   ensureSigningKey,
   parseKeyEncryptionKey,
-  retireLegacyDevelopmentSigningKeys,
 } from '@foodshare/domain';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -22,11 +21,6 @@ export type { AuthMetrics } from '../observability/metrics.ts';
 export interface OAuthSecrets {
   /** 32 bytes: encrypts the signing keys' private parts at rest (and may key refresh-token JWE). */
   keyEncryptionKey: Uint8Array;
-  /**
-   * The file of the checkout's generated development key when keyEncryptionKey is that key
-   * (KEY_ENCRYPTION_KEY unset outside production); null for a configured key.
-   */
-  developmentKeyFile: string | null;
   /** The HMAC key of client-secret hashes (verifyClientSecret from @foodshare/domain). */
   clientSecretPepper: string;
 }
@@ -62,38 +56,30 @@ declare module 'fastify' {
 }
 
 /**
- * The secrets from the configuration. Outside production (which refuses to start without them,
- * config.ts) an unset KEY_ENCRYPTION_KEY is the checkout's development key, generated once into
- * a git-ignored file that every process of the checkout shares (so a restarted development
- * server still decrypts the keys it stored), and an unset pepper the development pepper (so the
- * demo clients' secrets still match).
+ * The secrets from the configuration, which loadConfig has checked: both are required in
+ * production, and the key-encryption key is 32 bytes (config.ts). Outside production an unset
+ * KEY_ENCRYPTION_KEY is the checkout's development key, generated once into a git-ignored file
+ * that every process of the checkout shares (so a restarted development server still decrypts
+ * the keys it stored), and an unset pepper the development pepper (so the demo clients' secrets
+ * still match).
  */
 export function resolveSecrets(config: AuthConfig, log: FastifyBaseLogger): OAuthSecrets {
-  let keyEncryptionKey: Uint8Array;
-  let developmentKeyFile: string | null = null;
-  if (config.KEY_ENCRYPTION_KEY !== undefined) {
-    const parsed = parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY);
-    if (!parsed) throw new Error('KEY_ENCRYPTION_KEY: must be 32 bytes as hex or base64');
-    keyEncryptionKey = parsed;
-  } else if (config.NODE_ENV === 'production') {
-    throw new Error('KEY_ENCRYPTION_KEY: required in production');
-  } else {
-    const development = developmentKeyEncryptionKey();
-    keyEncryptionKey = development.key;
-    developmentKeyFile = development.file;
-    log.warn(
-      { file: development.file, created: development.created },
-      'KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with the development key of this checkout',
-    );
-  }
-  if (config.CLIENT_SECRET_PEPPER === undefined && config.NODE_ENV === 'production') {
-    throw new Error('CLIENT_SECRET_PEPPER: required in production');
-  }
   return {
-    keyEncryptionKey,
-    developmentKeyFile,
+    keyEncryptionKey:
+      config.KEY_ENCRYPTION_KEY === undefined
+        ? developmentKey(log)
+        : parseKeyEncryptionKey(config.KEY_ENCRYPTION_KEY)!,
     clientSecretPepper: config.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
   };
+}
+
+function developmentKey(log: FastifyBaseLogger): Uint8Array {
+  const development = developmentKeyEncryptionKey();
+  log.warn(
+    { file: development.file, created: development.created },
+    'KEY_ENCRYPTION_KEY is not set: signing keys are encrypted with the development key of this checkout',
+  );
+  return development.key;
 }
 
 export const oauthCorePlugin = fp(
@@ -119,29 +105,10 @@ export const oauthCorePlugin = fp(
     app.decorate('oauth', oauth);
     registerMetrics(app, metrics);
     // The first start of a deployment creates the first key; instances booting together queue
-    // on an advisory lock (ensureSigningKey). A configured KEK that cannot open the stored key
-    // stops here (a wrong KEY_ENCRYPTION_KEY must not go unnoticed). Without one, a development
-    // database may still hold keys of an earlier checkout, stored under the development key that
-    // used to be a constant in the repository: those retire and a new key signs, rather than the
-    // development server not starting. Keys of any other KEK stop the start too: a development
-    // process pointed at a shared or staging database must not retire that deployment's keys.
+    // on an advisory lock (ensureSigningKey). A key-encryption key that cannot open the stored
+    // keys stops here, the development key of a checkout too (a development process pointed at
+    // a shared or staging database): a wrong KEY_ENCRYPTION_KEY must not go unnoticed.
     app.addHook('onReady', async () => {
-      if (secrets.developmentKeyFile !== null) {
-        const replaced = await retireLegacyDevelopmentSigningKeys(
-          app.orm.em.fork(),
-          secrets.keyEncryptionKey,
-        );
-        if (replaced.retired.length > 0) {
-          app.log.warn(
-            {
-              retired: replaced.retired,
-              created: replaced.created,
-              file: secrets.developmentKeyFile,
-            },
-            'retired signing keys of the legacy development key (stored by an earlier checkout); a new key signs',
-          );
-        }
-      }
       const { kid, created } = await ensureSigningKey(app.orm.em.fork(), secrets.keyEncryptionKey);
       if (created) app.log.info({ kid }, 'created the first signing key');
       await keys.prepare();

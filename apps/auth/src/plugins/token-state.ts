@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { RefreshTokenCodec } from '../endpoints/token/refresh-token-codec.ts';
+import { RefreshTokenCodec } from '../oauth/refresh-token-codec.ts';
 import {
   AccessTokenDenyList,
   type AccessTokenState,

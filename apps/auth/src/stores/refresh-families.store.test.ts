@@ -54,7 +54,14 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   afterEach(() => kv.close());
 
   const newFamily = (id = 'f1', userId = 7, clientId = 'client'): Promise<RefreshFamily> =>
-    families.create({ id, userId, clientId, scopes: ['openid'], authTime: 1 });
+    families.create({
+      id,
+      userId,
+      clientId,
+      scopes: ['openid'],
+      authTime: 1,
+      databaseCreatedAt: 1,
+    });
 
   /** A won rotation's attempt, or the test fails. */
   async function win(id: string, jti: string): Promise<string> {
@@ -231,7 +238,14 @@ describe('AccessTokenDenyList', () => {
       refreshTtlMs: 60_000,
     });
     await new AccessTokenDenyList(before, ledger).deny('denied', now + 60_000);
-    await families.create({ id: 'f', userId: 7, clientId: 'c', scopes: ['openid'], authTime: 1 });
+    await families.create({
+      id: 'f',
+      userId: 7,
+      clientId: 'c',
+      scopes: ['openid'],
+      authTime: 1,
+      databaseCreatedAt: now,
+    });
     await families.recordAccessToken('f', 'family-at', now + 60_000);
     await families.revoke('f');
     await new ClientGrantCutoffs(ledger, { ttlMs: 60_000, marginMs: 0 }).endGrants('ended', now);
@@ -273,6 +287,7 @@ describe('RefreshFamilyStore rotation lease', () => {
         clientId: 'client',
         scopes: ['openid'],
         authTime: 1,
+        databaseCreatedAt: now,
       });
       const { jti } = await families.issueRefreshToken(family);
       expect((await families.startRotation(family.id, jti, now)).use).toBe('won');

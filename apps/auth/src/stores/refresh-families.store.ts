@@ -26,9 +26,8 @@ export interface RefreshFamily {
   /**
    * PostgreSQL's clock (ms) when the user was read for this grant, just before the family began:
    * families not younger than the user's tokens_valid_after, set by the same clock, are dead.
-   * Absent from families stored before this field existed.
    */
-  databaseCreatedAt?: number;
+  databaseCreatedAt: number;
 }
 
 /**

@@ -7,7 +7,7 @@ import {
   type OAuthClient,
   type Role,
 } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { LightMyRequestResponse } from 'fastify';
 import type { AuthApp } from '../app.ts';
 

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
@@ -16,7 +16,6 @@ import {
   formatDuration,
   listSigningKeys,
   loadPublishedSigningKeys,
-  retireLegacyDevelopmentSigningKeys,
   rotateSigningKey,
   SigningKeyRotationError,
 } from './signing-keys.service.ts';
@@ -247,74 +246,5 @@ describe('formatDuration', () => {
     [48 * HOUR, '2d'],
   ])('writes %i ms as %s', (ms, text) => {
     expect(formatDuration(ms)).toBe(text);
-  });
-});
-
-describe('retireLegacyDevelopmentSigningKeys (a development checkout of before the generated key)', () => {
-  const t0 = new Date('2026-11-22T10:00:00Z');
-  const at = (ms: number) => new Date(t0.getTime() + ms);
-  // The development key of earlier checkouts, derived from a string that was in the repository.
-  const legacyKek = new Uint8Array(
-    createHash('sha256').update('foodshare development key-encryption key').digest(),
-  );
-
-  it('retires the keys of the legacy development key, keeps them published, and creates one that signs', async () => {
-    const { kid: old } = await ensureSigningKey(orm.em.fork(), legacyKek, { now: t0 });
-    const pending = await rotateSigningKey(orm.em.fork(), legacyKek, {
-      activateAfterMs: HOUR,
-      now: t0,
-    });
-    const now = at(60_000);
-    const result = await retireLegacyDevelopmentSigningKeys(orm.em.fork(), kek, { now });
-    expect(result.retired.sort()).toEqual([old, pending.kid].sort());
-    expect(result.created).toEqual(expect.any(String));
-
-    const keys = await loadPublishedSigningKeys(orm.em.fork(), now);
-    const byKid = new Map(keys.map((key) => [key.kid, key]));
-    // Still published for the tokens the old key signed; neither of them signs again.
-    expect(byKid.get(old)).toMatchObject({
-      retiresAt: now,
-      expiresAt: at(60_000 + DEFAULT_RETIRED_KEY_PUBLISHED_MS),
-    });
-    expect(byKid.get(pending.kid)?.retiresAt).toEqual(at(HOUR));
-    for (const moment of [now, at(HOUR), at(2 * HOUR)]) {
-      const signer = currentSigningKey(
-        await loadPublishedSigningKeys(orm.em.fork(), moment),
-        moment,
-      );
-      expect(signer?.kid).toBe(result.created);
-      expect(decryptPrivateJwk(signer!.privateKeyEncrypted, kek, signer!.kid).d).toBeTruthy();
-    }
-
-    // Done once: a second start finds nothing to replace.
-    expect(await retireLegacyDevelopmentSigningKeys(orm.em.fork(), kek, { now: at(HOUR) })).toEqual(
-      { retired: [], created: null },
-    );
-  });
-
-  it('refuses keys of any other key-encryption key, naming KEY_ENCRYPTION_KEY, and retires nothing', async () => {
-    // A development process pointed at another deployment's database: its keys are not ours to
-    // retire, not even alongside keys of the legacy development key.
-    const { kid: foreign } = await ensureSigningKey(orm.em.fork(), randomKek(), { now: t0 });
-    const legacy = await rotateSigningKey(orm.em.fork(), legacyKek, { now: t0 });
-    const refusal = retireLegacyDevelopmentSigningKeys(orm.em.fork(), kek, { now: at(1000) });
-    await expect(refusal).rejects.toThrow(KeyEncryptionError);
-    await expect(refusal).rejects.toThrow(/KEY_ENCRYPTION_KEY/);
-    await expect(refusal).rejects.toThrow(foreign);
-    const keys = await loadPublishedSigningKeys(orm.em.fork(), at(1000));
-    // As the rotation left them: the foreign key retires when the legacy one starts, no sooner.
-    expect(Object.fromEntries(keys.map((key) => [key.kid, key.retiresAt]))).toEqual({
-      [foreign]: legacy.activatesAt,
-      [legacy.kid]: null,
-    });
-  });
-
-  it('leaves keys that decrypt alone', async () => {
-    const { kid } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
-    expect(await retireLegacyDevelopmentSigningKeys(orm.em.fork(), kek, { now: at(1000) })).toEqual(
-      { retired: [], created: null },
-    );
-    const keys = await loadPublishedSigningKeys(orm.em.fork(), at(1000));
-    expect(keys.map((key) => [key.kid, key.retiresAt])).toEqual([[kid, null]]);
   });
 });

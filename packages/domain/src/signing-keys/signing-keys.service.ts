@@ -1,7 +1,7 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
 import { SigningKeyEntity, type SigningKey } from '../entities/signing-key.entity.ts';
 import type { EntityManager } from '../orm.ts';
-import { decryptPrivateJwk, encryptPrivateJwk, KeyEncryptionError } from './key-encryption.ts';
+import { encryptPrivateJwk } from './key-encryption.ts';
 
 export const SIGNING_KEY_ALGORITHM = 'RS256';
 
@@ -292,85 +292,5 @@ export async function rotateSigningKey(
     const key = insertKey(tx, kek, activatesAt);
     await tx.flush();
     return { kid: key.kid, activatesAt, retired, pruned: expired.map((row) => row.kid) };
-  });
-}
-
-/**
- * The development key-encryption key of earlier checkouts: derived from a string in the
- * repository, so anyone could read it (it protected nothing). Kept, never exported and never used
- * to encrypt, only to recognise the signing keys those checkouts stored in their development
- * databases, so that they can be replaced (retireLegacyDevelopmentSigningKeys).
- */
-const LEGACY_DEVELOPMENT_KEY_ENCRYPTION_KEY: Uint8Array = new Uint8Array(
-  createHash('sha256').update('foodshare development key-encryption key').digest(),
-);
-
-function decrypts(row: SigningKey, kek: Uint8Array): boolean {
-  try {
-    decryptPrivateJwk(row.privateKeyEncrypted, kek, row.kid);
-    return true;
-  } catch (error) {
-    if (error instanceof KeyEncryptionError) return false;
-    throw error;
-  }
-}
-
-export interface LegacyDevelopmentKeysReplacement {
-  /** Keys of the legacy development key that could still sign: now retired, still published. */
-  retired: string[];
-  /** The key that signs from now on, when none of the others could; null when one could. */
-  created: string | null;
-}
-
-/**
- * For a development checkout (KEY_ENCRYPTION_KEY unset, `kek` the checkout's generated key) whose
- * database holds keys of an earlier checkout, stored under the development key that used to be
- * a constant in the repository: every such key that could still sign retires now, staying
- * published for the tokens it signed; when no key is left to sign, a new one signs at once. The
- * caller logs what it did.
- *
- * Only keys that the legacy constant opens: anything else that `kek` does not open belongs to
- * another deployment or checkout (a development process pointed at a shared or staging
- * database), whose keys must not be retired behind its back. Then nothing changes and a
- * KeyEncryptionError names KEY_ENCRYPTION_KEY: the start stops, as it does for a configured key
- * that does not open the stored keys (KeyRing.prepare).
- */
-export function retireLegacyDevelopmentSigningKeys(
-  em: EntityManager,
-  kek: Uint8Array,
-  options: { now?: Date } = {},
-): Promise<LegacyDevelopmentKeysReplacement> {
-  return em.transactional(async (tx) => {
-    await tx.execute(SIGNING_KEYS_LOCK);
-    const now = options.now ?? new Date();
-    const rows = await tx.find(SigningKeyEntity, {
-      $or: [{ retiresAt: null }, { retiresAt: { $gt: now } }],
-    });
-    const usable = rows.filter((row) => decrypts(row, kek));
-    const undecryptable = rows.filter((row) => !usable.includes(row));
-    const legacy = undecryptable.filter((row) =>
-      decrypts(row, LEGACY_DEVELOPMENT_KEY_ENCRYPTION_KEY),
-    );
-    const foreign = undecryptable.filter((row) => !legacy.includes(row));
-    if (foreign.length > 0) {
-      throw new KeyEncryptionError(
-        'Signing keys in the database do not decrypt with the development key-encryption key ' +
-          'of this checkout, and no earlier development checkout stored them ' +
-          `(${foreign.map((row) => row.kid).join(', ')}): they belong to another deployment. ` +
-          'Set KEY_ENCRYPTION_KEY to the key that encrypted them, or use a database of your ' +
-          'own. No key was retired.',
-      );
-    }
-    for (const row of legacy) {
-      // A key still pending never signs: it retires when it would have started.
-      row.retiresAt = row.activatesAt > now ? row.activatesAt : now;
-      row.expiresAt = new Date(row.retiresAt.getTime() + DEFAULT_RETIRED_KEY_PUBLISHED_MS);
-    }
-    let created: string | null = null;
-    if (legacy.length > 0 && !currentSigningKey(usable.map(toStored), now)) {
-      created = insertKey(tx, kek, new Date(now.getTime() - FIRST_KEY_BACKDATE_MS)).kid;
-    }
-    await tx.flush();
-    return { retired: legacy.map((row) => row.kid), created };
   });
 }

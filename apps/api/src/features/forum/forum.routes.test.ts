@@ -4,7 +4,7 @@ import {
   type ForumPostList,
   ForumPostListSchema,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ApiApp } from '../../app.ts';

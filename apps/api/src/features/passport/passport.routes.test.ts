@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mayCreatePassport, openOrm, Role, type MikroORM } from '@foodshare/domain';
 import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { Value } from 'typebox/value';

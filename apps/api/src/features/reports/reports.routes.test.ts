@@ -1,6 +1,6 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
 import { type ReportList, ReportListSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
 import type { ApiApp } from '../../app.ts';

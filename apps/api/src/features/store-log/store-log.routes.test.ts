@@ -1,6 +1,6 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
 import { StoreLogSchema, type StoreLog } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';

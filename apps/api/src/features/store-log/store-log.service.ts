@@ -6,7 +6,7 @@ import {
 } from '@foodshare/domain';
 import type { StoreLog, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { loadStoreFacts } from '../stores/store-facts.repository.ts';
+import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
 import { executePrepared, preparedStatement } from '../../shared/prepared-statement.ts';
 import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 import type { StoreLogWindow } from './store-log-window.ts';

@@ -4,7 +4,7 @@ import {
   StoreTeamRequestListSchema,
   type StoreTeamRequestList,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';

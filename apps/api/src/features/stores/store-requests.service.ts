@@ -9,7 +9,7 @@ import {
 } from '@foodshare/domain';
 import type { StoreTeamRequestDecision, StoreTeamRequestList, UserStub } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { loadStoreFacts } from './store-facts.repository.ts';
+import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
 import { FIRST_PAGE, type Page } from '../../shared/page-query.ts';
 import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 

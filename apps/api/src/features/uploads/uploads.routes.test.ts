@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';

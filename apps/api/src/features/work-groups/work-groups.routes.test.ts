@@ -3,7 +3,7 @@ import {
   WorkGroupApplicationDeclinedSchema,
   WorkGroupApplicationListSchema,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';

@@ -6,7 +6,8 @@ import {
   DemoUserEmail,
 } from '@foodshare/domain';
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
-import { SessionStore, signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { SessionStore } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';

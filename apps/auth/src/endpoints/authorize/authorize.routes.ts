@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
-import { OAuthError } from '../../oauth-errors.ts';
-import { limitInteractionsPerAddress } from '../../interactions/interaction-rate-limit.ts';
+import { OAuthError } from '../../oauth/oauth-errors.ts';
+import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
 import { sendInvalidRedirectPage } from '../../pages/error-page.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import {
@@ -10,8 +10,8 @@ import {
   readParams,
   type AuthorizationParams,
 } from './authorization-params.ts';
-import { advance } from './authorization-flow.ts';
-import { authorizationContext, sendOutcome } from './authorization-responses.ts';
+import { advance } from '../../oauth/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
 import { redirectTarget, validateAuthorizationRequest } from './validate-authorization-request.ts';
 
 /**

@@ -1,6 +1,6 @@
 import { OAUTH_SCOPES } from '@foodshare/domain';
 import type { RegisteredClient } from '../../clients/registered-clients.ts';
-import { invalidRequest, invalidScope, unsupportedResponseType } from '../../oauth-errors.ts';
+import { invalidRequest, invalidScope, unsupportedResponseType } from '../../oauth/oauth-errors.ts';
 import type { AuthorizationRequest, Prompt } from '../../stores/authorization-requests.store.ts';
 import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
 

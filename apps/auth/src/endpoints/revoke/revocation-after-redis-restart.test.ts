@@ -9,7 +9,7 @@ import {
   registerTestClient,
   tokensFor,
   userinfoRequest,
-} from '../token/token-test-support.ts';
+} from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

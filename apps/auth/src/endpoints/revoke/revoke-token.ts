@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidTokenError } from '../../plugins/oauth-core.ts';
-import type { AuthenticatedClient } from '../token/client-authentication.ts';
+import type { AuthenticatedClient } from '../../oauth/client-authentication.ts';
 
 /** A compact JWE has five parts (our refresh tokens), a compact JWS three (our JWTs). */
 const isCompactJwe = (token: string) => token.split('.').length === 5;

@@ -10,7 +10,7 @@ import {
   refreshRequest,
   tokensFor,
   userinfoRequest,
-} from '../token/token-test-support.ts';
+} from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

@@ -1,13 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { invalidRequest, OAuthErrorBodySchema } from '../../oauth-errors.ts';
-import {
-  answerOAuthError,
-  assertFormEncoded,
-  invalidForm,
-  oauthRouteErrorHandler,
-} from '../token/answer-error.ts';
-import { authenticateClientWithinLimits } from '../token/client-rate-limits.ts';
+import { invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
+import { authenticateClientWithinLimits } from '../../oauth/client-rate-limits.ts';
 import { revokeToken } from './revoke-token.ts';
 
 const RevocationRequestSchema = Type.Object(
@@ -23,9 +20,7 @@ const RevocationRequestSchema = Type.Object(
 export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('access-control-allow-origin', '*');
-  });
+  allowAnyOrigin(app);
   app.post(
     '/oauth/revoke',
     {

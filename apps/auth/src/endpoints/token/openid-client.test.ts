@@ -8,7 +8,7 @@ import {
   DemoClientId,
   issueCode,
   pkcePair,
-} from './token-test-support.ts';
+} from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

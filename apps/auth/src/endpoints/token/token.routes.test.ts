@@ -2,7 +2,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { clientRateKeys } from './client-rate-limits.ts';
+import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
 import {
   basicAuth,
   confidentialBasic,
@@ -15,7 +15,7 @@ import {
   registerTestClient,
   tokenRequest,
   tokensFor,
-} from './token-test-support.ts';
+} from '../../test-support/token-helpers.ts';
 import { TokenResponseSchema } from './token.schemas.ts';
 
 const ids = inject('demoIds');

@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidRequest, unauthorizedClient, unsupportedGrantType } from '../../oauth-errors.ts';
 import {
-  answerOAuthError,
-  assertFormEncoded,
-  invalidForm,
-  oauthRouteErrorHandler,
-} from './answer-error.ts';
-import { authenticateClientWithinLimits, enforceTokenRateLimit } from './client-rate-limits.ts';
+  invalidRequest,
+  unauthorizedClient,
+  unsupportedGrantType,
+} from '../../oauth/oauth-errors.ts';
+import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
+import {
+  authenticateClientWithinLimits,
+  enforceTokenRateLimit,
+} from '../../oauth/client-rate-limits.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
@@ -22,9 +26,7 @@ const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
-  app.addHook('onSend', async (_request, reply) => {
-    void reply.header('access-control-allow-origin', '*');
-  });
+  allowAnyOrigin(app);
   app.post(
     '/oauth/token',
     {

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { OAuthErrorBodySchema } from '../../oauth-errors.ts';
+import { OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 
 /**
  * The form fields this server reads. Others are ignored (RFC 6749 3.2); a field sent twice

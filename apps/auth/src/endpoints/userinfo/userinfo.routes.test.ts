@@ -9,8 +9,8 @@ import {
   refreshRequest,
   tokensFor,
   userinfoRequest,
-} from '../token/token-test-support.ts';
-import type { TokenResponse } from '../token/issue-tokens.ts';
+  type TokenResponse,
+} from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

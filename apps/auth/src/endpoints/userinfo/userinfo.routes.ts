@@ -3,8 +3,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { loadUserClaims } from '../../claims/user-claims.ts';
-import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth-errors.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../token/answer-error.ts';
+import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
 import { bearerToken, verifyAccessToken } from './access-token.ts';
 
 // docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are

@@ -4,8 +4,7 @@ import { html } from '../../pages/html.ts';
 import { sendPage } from '../../pages/layout.ts';
 import type { Locale } from '../../pages/locale.ts';
 import { describeScope, messagesFor } from '../../pages/messages.ts';
-
-export const CONNECTED_APPS_PATH = '/connected-apps';
+import { CONNECTED_APPS_PATH } from '../../pages/page-paths.ts';
 
 export function revokePath(clientId: string): string {
   return `${CONNECTED_APPS_PATH}/${encodeURIComponent(clientId)}/revoke`;

@@ -1,5 +1,5 @@
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit';
+import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import {

@@ -4,7 +4,7 @@ import { html } from '../../pages/html.ts';
 import { sendPage } from '../../pages/layout.ts';
 import type { Locale } from '../../pages/locale.ts';
 import { describeScope, messagesFor } from '../../pages/messages.ts';
-import { CONSENT_PATH } from '../../endpoints/authorize/authorization-responses.ts';
+import { CONSENT_PATH } from '../../pages/page-paths.ts';
 
 export interface ConsentPage {
   locale: Locale;

@@ -1,12 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { advance, clientOfPending, decide } from '../../endpoints/authorize/authorization-flow.ts';
-import {
-  authorizationContext,
-  CONSENT_PATH,
-  loginPageUrl,
-  sendOutcome,
-} from '../../endpoints/authorize/authorization-responses.ts';
+import { advance, clientOfPending, decide } from '../../oauth/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
@@ -14,6 +9,7 @@ import {
 } from '../../pages/error-page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
+import { CONSENT_PATH, loginPageUrl } from '../../pages/page-paths.ts';
 import { sendConsentPage } from './consent-page.ts';
 
 const RequestIdSchema = Type.String({ maxLength: 64 });

@@ -4,7 +4,7 @@ import { html } from '../../pages/html.ts';
 import { sendPage } from '../../pages/layout.ts';
 import type { Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
-import { RETURN_TO_PARAM } from './return-to.ts';
+import { RETURN_TO_PARAM } from '../../pages/page-paths.ts';
 
 export interface LoginPage {
   locale: Locale;

@@ -1,5 +1,5 @@
 import { DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
-import { signInAs } from '@foodshare/server-kit';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import {

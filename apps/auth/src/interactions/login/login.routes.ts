@@ -2,22 +2,18 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticate, Problem } from '@foodshare/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { advance, clientOfPending } from '../../endpoints/authorize/authorization-flow.ts';
-import {
-  authorizationContext,
-  LOGIN_PATH,
-  sendOutcome,
-} from '../../endpoints/authorize/authorization-responses.ts';
+import { advance, clientOfPending } from '../../oauth/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
+import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
   sendInvalidRedirectPage,
 } from '../../pages/error-page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
-import { limitInteractionsPerAddress } from '../interaction-rate-limit.ts';
 import { pickLocale, type Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
-import { CONNECTED_APPS_PATH } from '../connected-apps/connected-apps-page.ts';
+import { CONNECTED_APPS_PATH, LOGIN_PATH } from '../../pages/page-paths.ts';
 import { sendLoginPage } from './login-page.ts';
 import { loginToken, loginTokenMatches } from './login-token.ts';
 import { safeReturnPath } from './return-to.ts';

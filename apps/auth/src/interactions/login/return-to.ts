@@ -1,6 +1,3 @@
-/** The login page's parameter naming the page of this service to show after logging in. */
-export const RETURN_TO_PARAM = 'return_to';
-
 // Any origin serves: only whether the value stays on it matters.
 const ORIGIN = new URL('https://origin.invalid');
 

@@ -14,7 +14,7 @@ import {
   registerTestClient,
   tokenRequest,
   userinfoRequest,
-} from '../token-test-support.ts';
+} from '../../../test-support/token-helpers.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 
 const ids = inject('demoIds');

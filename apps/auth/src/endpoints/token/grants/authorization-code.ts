@@ -1,8 +1,8 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes.store.ts';
 import { newTokenId } from '../../../stores/refresh-families.store.ts';
-import { invalidGrant } from '../../../oauth-errors.ts';
-import type { AuthenticatedClient } from '../client-authentication.ts';
+import { invalidGrant } from '../../../oauth/oauth-errors.ts';
+import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
 import { issueTokens, planAccessToken } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';

@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
 import { buildTestApp } from '../../../test-support/build-test-app.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
-import { DemoClientId, refreshRequest, tokensFor, userinfoRequest } from '../token-test-support.ts';
+import {
+  DemoClientId,
+  refreshRequest,
+  tokensFor,
+  userinfoRequest,
+} from '../../../test-support/token-helpers.ts';
 
 /**
  * A refresh whose database fails after the refresh token was taken up for rotation: the

@@ -11,7 +11,7 @@ import {
   registerTestClient,
   tokensFor,
   userinfoRequest,
-} from '../token-test-support.ts';
+} from '../../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

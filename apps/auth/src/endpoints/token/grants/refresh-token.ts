@@ -1,6 +1,6 @@
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/region-gate.ts';
 import type { RegisteredClient } from '../../../clients/registered-clients.ts';
-import { invalidGrant, invalidScope } from '../../../oauth-errors.ts';
+import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../token-subject.ts';
@@ -61,9 +61,7 @@ async function assertGrantStillHolds(context: GrantContext, family: RefreshFamil
   // family's start was read from the database when it began. Node's clock against the
   // database's would let a skew of the hosts (a Node clock ahead by more than the time between
   // a grant and a change) keep a family the change should end. Equal counts as before: revoke.
-  // Families stored before databaseCreatedAt existed fall back to this server's clock.
-  const familyStart = family.databaseCreatedAt ?? family.createdAt;
-  if (subject.tokensValidAfter !== null && subject.tokensValidAfter >= familyStart) {
+  if (subject.tokensValidAfter !== null && subject.tokensValidAfter >= family.databaseCreatedAt) {
     throw await refuse('The grant was revoked because the user’s regions changed');
   }
 }

@@ -1,6 +1,6 @@
 import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
-import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
-import { invalidClient, invalidRequest } from '../../oauth-errors.ts';
+import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
+import { invalidClient, invalidRequest } from './oauth-errors.ts';
 
 export type ClientAuthenticationMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 

@@ -9,8 +9,10 @@ export interface SignedInClient {
 
 /**
  * A session for a user, as the login routes start one, with the cookies the session plugin
- * would set, so that `inject()` requests carry exactly what a browser sends. For tests and
- * scripts that must act as a user without typing the password (argon2id costs ~50 ms a call).
+ * would set, so that `inject()` requests carry exactly what a browser sends. For tests that must
+ * act as a user without typing the password (argon2id costs ~50 ms a call). Not part of the
+ * package's entry point nor of its build: `@foodshare/server-kit/test-support` resolves under
+ * the development condition only, which the tests run with.
  */
 export async function signInAs(app: FastifyInstance, userId: number): Promise<SignedInClient> {
   await app.ready();

@@ -6,7 +6,7 @@ import {
   type StoreFacts,
   WorkGroupFunction,
 } from '@foodshare/domain';
-import type { SqlQuery } from '../../shared/sql.ts';
+import type { SqlQuery } from './sql.ts';
 
 interface StoreFactsRow {
   is_store_manager: boolean;

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import {
   createOAuthClient,
   DEMO_CLIENT_SECRET,
@@ -7,20 +7,24 @@ import {
   hashClientSecret,
   type OAuthClientInput,
 } from '@foodshare/domain';
-import type { AuthApp } from '../../app.ts';
-import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';
-import type { TokenResponse } from './issue-tokens.ts';
+import type { AuthApp } from '../app.ts';
+import { codeKey, type AuthorizationCodeGrant } from '../stores/authorization-codes.store.ts';
+import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
+import { pkcePair } from './authorization-helpers.ts';
 
-/** Helpers of the token, userinfo and revocation tests: codes without the authorize endpoint. */
+/**
+ * Helpers of the tests that need tokens: codes without the authorize endpoint, token,
+ * refresh and userinfo requests, and tokens issued straight from a family.
+ */
 
-export { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId };
+export { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, pkcePair };
+export {
+  issueTokens,
+  planAccessToken,
+  type TokenResponse,
+} from '../endpoints/token/issue-tokens.ts';
 
 export const ALL_SCOPES = ['openid', 'profile', 'email', 'regions'];
-
-export function pkcePair(): { verifier: string; challenge: string } {
-  const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
-}
 
 export interface CodeOptions {
   clientId: string;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import type { AuthApp } from '../app.ts';
+import { buildTestApp } from '../test-support/build-test-app.ts';
 import {
   basicAuth,
   DEMO_CLIENT_SECRET,
@@ -8,7 +8,7 @@ import {
   DemoClientId,
   issueCode,
   postForm,
-} from './token-test-support.ts';
+} from '../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 

@@ -1,5 +1,3 @@
-import { unavailableProblem } from '@foodshare/server-kit';
-import type { FastifyReply } from 'fastify';
 import { Type, type Static } from 'typebox';
 
 /** RFC 6749 5.2, RFC 6750 3.1 and OIDC Core 3.1.2.6 error codes this server answers with. */
@@ -23,7 +21,7 @@ export type OAuthErrorCode =
 /**
  * An OAuth protocol error. Services throw it; the endpoint turns it into the RFC's JSON body or
  * an error redirect. `expose: false` marks an internal failure whose detail must not reach the
- * client: it is answered as `server_error` (see `toOAuthError`).
+ * client: it is answered as `server_error` (error-boundary.ts).
  */
 export class OAuthError extends Error {
   readonly error: OAuthErrorCode;
@@ -54,7 +52,7 @@ export const invalidRequest = (description: string) =>
 
 /**
  * RFC 6749 5.2: 401 and, when the client tried the Authorization header, a `WWW-Authenticate`
- * challenge for the scheme it used (`viaBasic`); `sendTokenError` sends the error's headers.
+ * challenge for the scheme it used (`viaBasic`); `answerOAuthError` sends the error's headers.
  */
 export const invalidClient = (description = 'Client authentication failed', viaBasic = false) =>
   new OAuthError({
@@ -152,33 +150,3 @@ export const OAuthErrorBodySchema = Type.Object(
   { title: 'OAuthError' },
 );
 export type OAuthErrorBody = Static<typeof OAuthErrorBodySchema>;
-
-/** Anything thrown: an exposed OAuthError as is, everything else as server_error. */
-export function toOAuthError(error: unknown): OAuthError {
-  if (error instanceof OAuthError && error.expose) return error;
-  // PostgreSQL or Redis out of reach: worth retrying, unlike a bug.
-  const unavailable = unavailableProblem(error);
-  if (unavailable) {
-    return new OAuthError({
-      error: 'temporarily_unavailable',
-      description: 'The server is temporarily unavailable. Try again shortly.',
-      status: 503,
-      ...(unavailable.headers ? { headers: unavailable.headers } : {}),
-    });
-  }
-  return serverError();
-}
-
-/**
- * RFC 6749 5.2 JSON error: `{ error, error_description }`, never cached (5.1), with the error's
- * own headers (WWW-Authenticate, Retry-After).
- */
-export function sendTokenError(reply: FastifyReply, thrown: unknown): FastifyReply {
-  const error = toOAuthError(thrown);
-  if (error.error === 'server_error' && thrown !== error) reply.log.error({ err: thrown });
-  return reply
-    .code(error.status)
-    .headers({ 'cache-control': 'no-store', pragma: 'no-cache', ...error.headers })
-    .type('application/json; charset=utf-8')
-    .send({ error: error.error, error_description: error.description });
-}

@@ -1,23 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendExpiredRequestPage } from '../../pages/error-page.ts';
-import { sendRegionRefusalPage } from '../../pages/region-refusal-page.ts';
-import type { Locale } from '../../pages/locale.ts';
-import type { OAuthError } from '../../oauth-errors.ts';
+import { sendExpiredRequestPage } from '../pages/error-page.ts';
+import { sendRegionRefusalPage } from '../pages/region-refusal-page.ts';
+import type { Locale } from '../pages/locale.ts';
+import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
+import type { OAuthError } from './oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
-
-/** The paths of the interaction pages (docker/Caddyfile routes both to this service). */
-export const LOGIN_PATH = '/login';
-export const CONSENT_PATH = '/oauth/consent';
-
-export function loginPageUrl(requestId?: string): string {
-  return requestId === undefined
-    ? LOGIN_PATH
-    : `${LOGIN_PATH}?${new URLSearchParams({ request: requestId }).toString()}`;
-}
-
-export function consentPageUrl(requestId: string): string {
-  return `${CONSENT_PATH}?${new URLSearchParams({ request: requestId }).toString()}`;
-}
 
 export function authorizationContext(
   app: FastifyInstance,

@@ -1,22 +1,17 @@
 import type { EntityManager } from '@foodshare/domain';
 import type { Session } from '@foodshare/server-kit';
-import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../clients/region-gate.ts';
-import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
-import {
-  accessDenied,
-  consentRequired,
-  loginRequired,
-  type OAuthError,
-} from '../../oauth-errors.ts';
-import type { AuthorizationCodeStore } from '../../stores/authorization-codes.store.ts';
+import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
+import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
+import { accessDenied, consentRequired, loginRequired, type OAuthError } from './oauth-errors.ts';
+import type { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
 import {
   type AuthorizationRequest,
   type AuthorizationRequestStore,
   type PendingAuthorizationRequest,
   sessionFingerprint,
-} from '../../stores/authorization-requests.store.ts';
-import type { ConsentStore } from '../../stores/consents.store.ts';
-import type { AuditEvent } from '../../plugins/oauth-core.ts';
+} from '../stores/authorization-requests.store.ts';
+import type { ConsentStore } from '../stores/consents.store.ts';
+import type { AuditEvent } from '../plugins/oauth-core.ts';
 
 /** What the authorization endpoint does next with a request. */
 export type AuthorizationOutcome =

@@ -1,0 +1,55 @@
+import { AccountError } from '@foodshare/domain';
+import { parseIdParam } from '@foodshare/schemas';
+import { requireActor, requireSession } from '@foodshare/server-kit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Type } from 'typebox';
+import { pickLocale, type Locale } from '../pages/locale.ts';
+import { sendAdminMessage } from './admin-page.ts';
+import { adminTextsFor, type AdminTexts } from './admin-texts.ts';
+import { findClient, type ClientDetail } from './oauth-clients-admin.service.ts';
+
+/** What the routes of /admin/oauthclients read off a request, and how they say "not found". */
+
+export const NoticeQuerySchema = Type.Object({
+  done: Type.Optional(Type.String({ maxLength: 40 })),
+});
+// Any string: a malformed id is answered with the admin's own 404 page, not a JSON problem.
+export const ClientParamsSchema = Type.Object({ id: Type.String() });
+
+// Forms cannot send the X-CSRF-Token header; the plugin's preHandler checks the form's field.
+export const formRoute = { config: { csrf: false } } as const;
+
+export function localeOf(request: FastifyRequest): { locale: Locale; texts: AdminTexts } {
+  const locale = pickLocale(request.headers['accept-language']);
+  return { locale, texts: adminTextsFor(locale) };
+}
+
+export const csrfToken = (request: FastifyRequest) => requireSession(request).csrfToken;
+
+export const actorId = async (request: FastifyRequest) => (await requireActor(request)).id;
+
+export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
+  const { locale, texts } = localeOf(request);
+  return sendAdminMessage(reply, locale, texts.notFound, 404);
+}
+
+/**
+ * A deactivated or deleted client loses every grant it holds: users' remembered consents and all
+ * its tokens. Run inside the change's transaction, so the change fails if this does, and again
+ * after the commit (OAuthClientEndOptions.endGrants says why).
+ */
+export const endGrantsOf = (app: FastifyInstance) => (clientId: string, databaseNow: Date) =>
+  app.tokenState.endClientGrants(clientId, databaseNow);
+
+/** The client was deleted while the admin looked at it. */
+export function isClientGone(error: unknown): boolean {
+  return error instanceof AccountError && error.code === 'CLIENT_NOT_FOUND';
+}
+
+export async function loadClient(
+  request: FastifyRequest,
+  id: string,
+): Promise<ClientDetail | null> {
+  const rowId = parseIdParam(id);
+  return rowId === undefined ? null : findClient(request.em, rowId);
+}
