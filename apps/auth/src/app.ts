@@ -4,6 +4,7 @@ import { oauthClientsAdminRoutes } from './admin/oauth-clients.routes.ts';
 import type { AuthConfig } from './config.ts';
 import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
 import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
+import { introspectRoutes } from './endpoints/introspect/introspect.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
 import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
 import { tokenRoutes } from './endpoints/token/token.routes.ts';
@@ -34,6 +35,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(tokenRoutes);
   await app.register(userinfoRoutes);
   await app.register(revokeRoutes);
+  await app.register(introspectRoutes);
   // Pages a person sees.
   await app.register(loginRoutes);
   await app.register(consentRoutes);

@@ -21,6 +21,8 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
 export const clientRateKeys = {
   /** A confidential client's requests, after it authenticated. */
   client: (clientId: string) => `oauth:token-rate:${clientId}`,
+  /** A confidential client's introspection requests, a budget apart from its token requests. */
+  introspection: (clientId: string) => `oauth:introspection-rate:${clientId}`,
   /** A public client's requests from one address (IPv4, or IPv6 /64). */
   publicClientAtAddress: (clientId: string, address: string) =>
     `oauth:token-rate:${clientId}:${addressBucket(address)}`,
@@ -153,6 +155,26 @@ export async function enforceTokenRateLimit(
         clientRateKeys.publicClientAtAddress(client.clientId, request.ip),
         config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
       ];
+  await spendFromBudget(app, key, limit);
+}
+
+/**
+ * The same per-client limit on introspection (RFC 7662), which only confidential clients reach.
+ * Its own budget: a resource server that introspects every request it serves must not use up the
+ * budget of its token requests (often the same client), nor they its.
+ */
+export async function enforceIntrospectionRateLimit(
+  app: FastifyInstance,
+  client: AuthenticatedClient,
+): Promise<void> {
+  await spendFromBudget(
+    app,
+    clientRateKeys.introspection(client.clientId),
+    app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
+  );
+}
+
+async function spendFromBudget(app: FastifyInstance, key: string, limit: number): Promise<void> {
   const { count, ttlMs } = await app.kv.increment(key, WINDOW_MS);
   if (count > limit) throw tooManyRequests(retryAfterSeconds(ttlMs));
 }

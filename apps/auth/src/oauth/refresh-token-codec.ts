@@ -17,6 +17,13 @@ export interface RefreshTokenClaims {
 const KEY_INFO = 'foodshare oauth refresh-token A256GCM v1';
 
 /**
+ * Whether a token has the form of a refresh token: a compact JWE has five parts, a compact JWS
+ * (the access and ID tokens) three. Endpoints that take either kind tell them apart by it, which
+ * makes `token_type_hint` unneeded (RFC 7009 2.1 and RFC 7662 2.1 allow ignoring it).
+ */
+export const isCompactJwe = (token: string) => token.split('.').length === 5;
+
+/**
  * Refresh tokens as compact JWEs (`dir`, A256GCM): opaque to clients, authenticated, so a token
  * that decrypts names a family and a generation this server issued. Validity is decided by the
  * family state, not by the token alone.

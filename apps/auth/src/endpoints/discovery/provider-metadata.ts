@@ -11,6 +11,7 @@ export const ProviderMetadataSchema = Type.Object(
     userinfo_endpoint: Type.String(),
     jwks_uri: Type.String(),
     revocation_endpoint: Type.String(),
+    introspection_endpoint: Type.String(),
     response_types_supported: Strings,
     response_modes_supported: Strings,
     grant_types_supported: Strings,
@@ -20,6 +21,7 @@ export const ProviderMetadataSchema = Type.Object(
     claims_supported: Strings,
     token_endpoint_auth_methods_supported: Strings,
     revocation_endpoint_auth_methods_supported: Strings,
+    introspection_endpoint_auth_methods_supported: Strings,
     code_challenge_methods_supported: Strings,
     prompt_values_supported: Strings,
     authorization_response_iss_parameter_supported: Type.Boolean(),
@@ -33,6 +35,8 @@ export const ProviderMetadataSchema = Type.Object(
 export type ProviderMetadata = Static<typeof ProviderMetadataSchema>;
 
 const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'none'];
+// Introspection answers confidential clients only (docs/oauth.md §6.8).
+const CONFIDENTIAL_CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post'];
 
 /**
  * What this server enforces, and nothing more: clients change behaviour on every field (a
@@ -47,6 +51,7 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     userinfo_endpoint: `${issuer}/oauth/userinfo`,
     jwks_uri: `${issuer}/.well-known/jwks.json`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -76,6 +81,7 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     ],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
+    introspection_endpoint_auth_methods_supported: CONFIDENTIAL_CLIENT_AUTH_METHODS,
     code_challenge_methods_supported: ['S256'],
     prompt_values_supported: ['none', 'login', 'consent'],
     authorization_response_iss_parameter_supported: true,

@@ -1,9 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidTokenError } from '../../plugins/oauth-core.ts';
 import type { AuthenticatedClient } from '../../oauth/client-authentication.ts';
-
-/** A compact JWE has five parts (our refresh tokens), a compact JWS three (our JWTs). */
-const isCompactJwe = (token: string) => token.split('.').length === 5;
+import { isCompactJwe } from '../../oauth/refresh-token-codec.ts';
 
 async function revokeRefreshToken(
   app: FastifyInstance,

@@ -5,7 +5,7 @@ import { Type } from 'typebox';
 import { loadUserClaims } from '../../claims/user-claims.ts';
 import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { bearerToken, verifyAccessToken } from './access-token.ts';
+import { bearerToken, verifyAccessToken } from '../../oauth/access-token.ts';
 
 // docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are
 // involved (the token travels in a header), so `*` is safe; the challenge header must be readable.

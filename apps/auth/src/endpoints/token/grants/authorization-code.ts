@@ -4,7 +4,7 @@ import { newTokenId } from '../../../stores/refresh-families.store.ts';
 import { invalidGrant } from '../../../oauth/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
 import { issueTokens, planAccessToken } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../token-subject.ts';
+import { loadTokenSubject } from '../../../oauth/token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
 /** The message of docs/spec.md §7.2 for a used or expired code. */

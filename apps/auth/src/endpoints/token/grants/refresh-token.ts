@@ -1,9 +1,8 @@
-import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../../../clients/region-gate.ts';
 import type { RegisteredClient } from '../../../clients/registered-clients.ts';
+import { whyGrantNoLongerHolds } from '../../../oauth/grant-standing.ts';
 import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
 const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
@@ -35,35 +34,19 @@ function narrowedScopes(
   return scopes;
 }
 
-/**
- * The user may still hold the grant: active, still in one of the client's required regions
- * (docs/spec.md §5.2 rule 8, checked again at every refresh), and no region or admin change since
- * the family began (docs/domain.md §5.4). A grant that fails is revoked, not just refused.
- */
+/** A grant the user may no longer hold (whyGrantNoLongerHolds) is revoked, not just refused. */
 async function assertGrantStillHolds(context: GrantContext, family: RefreshFamily): Promise<void> {
   const { app, request, client } = context;
-  const refuse = async (description: string) => {
-    await app.tokenState.families.revoke(family.id);
-    app.oauth.audit(request, 'tokens_revoked', {
-      clientId: client.clientId,
-      userId: family.userId,
-      familyId: family.id,
-      reason: description,
-    });
-    return invalidGrant(description);
-  };
-  const subject = await loadTokenSubject(request.em, family.userId);
-  if (!subject?.active) throw await refuse('The user account is not active');
-  if (!(await passesRegionGate(request.em, family.userId, client.requiredRegionIds))) {
-    throw await refuse(NOT_IN_REQUIRED_REGIONS);
-  }
-  // Both times come from PostgreSQL's clock: tokens_valid_after is set by a trigger, and the
-  // family's start was read from the database when it began. Node's clock against the
-  // database's would let a skew of the hosts (a Node clock ahead by more than the time between
-  // a grant and a change) keep a family the change should end. Equal counts as before: revoke.
-  if (subject.tokensValidAfter !== null && subject.tokensValidAfter >= family.databaseCreatedAt) {
-    throw await refuse('The grant was revoked because the user’s regions changed');
-  }
+  const reason = await whyGrantNoLongerHolds(request.em, family, client);
+  if (reason === null) return;
+  await app.tokenState.families.revoke(family.id);
+  app.oauth.audit(request, 'tokens_revoked', {
+    clientId: client.clientId,
+    userId: family.userId,
+    familyId: family.id,
+    reason,
+  });
+  throw invalidGrant(reason);
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidTokenError } from '../../plugins/oauth-core.ts';
-import { bearerTokenMissing, invalidToken } from '../../oauth/oauth-errors.ts';
+import { InvalidTokenError } from '../plugins/oauth-core.ts';
+import { bearerTokenMissing, invalidToken } from './oauth-errors.ts';
 
 /** The parts of a verified access token a resource needs. */
 export interface AccessTokenGrant {
@@ -8,6 +8,8 @@ export interface AccessTokenGrant {
   clientId: string;
   scopes: string[];
   jti: string;
+  /** Every claim of the verified token, for introspection (RFC 7662 2.2) to repeat. */
+  claims: Record<string, unknown>;
 }
 
 // RFC 6750 2.1: b64token after the scheme; the scheme name is case-insensitive.
@@ -60,5 +62,5 @@ export async function verifyAccessToken(
   if (state === 'client_grants_ended') {
     throw invalidToken('The client of this token was deactivated or deleted since');
   }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti };
+  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, claims };
 }

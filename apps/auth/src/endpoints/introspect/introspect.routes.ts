@@ -1,0 +1,69 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { invalidClient, invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
+import {
+  authenticateClientWithinLimits,
+  enforceIntrospectionRateLimit,
+} from '../../oauth/client-rate-limits.ts';
+import { introspectToken } from './introspect-token.ts';
+import {
+  IntrospectionRequestSchema,
+  IntrospectionResponseSchema,
+} from './introspection.schemas.ts';
+
+export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // No CORS: the callers are resource servers (confidential clients, whose secret never reaches
+  // a browser), and the answer describes a user's grant.
+  app.post(
+    '/oauth/introspect',
+    {
+      // Clients authenticate themselves; a browser session plays no part here.
+      config: { csrf: false },
+      attachValidation: true,
+      errorHandler: oauthRouteErrorHandler,
+      schema: {
+        tags: ['oauth'],
+        summary: 'Token introspection (RFC 7662), for confidential clients',
+        consumes: ['application/x-www-form-urlencoded'],
+        body: IntrospectionRequestSchema,
+        response: {
+          200: IntrospectionResponseSchema,
+          400: OAuthErrorBodySchema,
+          401: OAuthErrorBodySchema,
+          429: OAuthErrorBodySchema,
+          500: OAuthErrorBodySchema,
+        },
+      },
+    },
+    async (request, reply) => {
+      // The answer describes a token at this moment; a cached one would outlive a revocation.
+      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      try {
+        assertFormEncoded(request);
+        if (request.validationError) throw invalidForm(request.validationError);
+        const { token, client_id: clientId, client_secret: clientSecret } = request.body;
+        // RFC 7662 2.1: the caller authenticates, as at the token endpoint and under the same
+        // failure count, so that secret guessing cannot move here (docs/oauth.md §6.8).
+        const client = await authenticateClientWithinLimits(app, request, {
+          authorization: request.headers.authorization,
+          clientId,
+          clientSecret,
+        });
+        // A public client proves nothing by its id: anyone could ask in its name, and
+        // introspection would become an oracle for stolen tokens (RFC 7662 4).
+        if (!client.confidential) {
+          throw invalidClient(
+            'Introspection is for confidential clients',
+            client.authenticatedBy === 'client_secret_basic',
+          );
+        }
+        await enforceIntrospectionRateLimit(app, client);
+        if (!token) throw invalidRequest('token is required');
+        return await introspectToken(app, request, token);
+      } catch (error) {
+        return answerOAuthError(reply, error);
+      }
+    },
+  );
+};
