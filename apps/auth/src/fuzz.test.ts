@@ -106,6 +106,16 @@ const OPERATIONS: OauthOperation[] = [
       client_secret: oneOf('demo-secret'),
     },
   },
+  {
+    method: 'POST',
+    url: '/oauth/introspect',
+    parameters: {
+      token: fc.oneof(jwtLike, parameterValue({})),
+      token_type_hint: oneOf('access_token', 'refresh_token'),
+      client_id: oneOf(...CLIENT_IDS),
+      client_secret: oneOf('demo-secret'),
+    },
+  },
   { method: 'GET', url: '/oauth/userinfo', parameters: { access_token: jwtLike } },
   { method: 'POST', url: '/oauth/userinfo', parameters: { access_token: jwtLike } },
   {

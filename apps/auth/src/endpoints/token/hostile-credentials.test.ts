@@ -15,7 +15,7 @@ function tokenWithHeader(header: Record<string, unknown>): string {
  * Credentials no client would send are refused as credentials (401), with no trace of the
  * server's internals, and are not logged as server errors.
  */
-describe('hostile credentials at /oauth/token, /oauth/revoke and /oauth/userinfo', () => {
+describe('hostile credentials at /oauth/token, /oauth/revoke, /oauth/introspect and /oauth/userinfo', () => {
   let app: AuthApp;
   const logLines: { level: number }[] = [];
 
@@ -57,6 +57,7 @@ describe('hostile credentials at /oauth/token, /oauth/revoke and /oauth/userinfo
     for (const [url, fields] of [
       ['/oauth/token', { grant_type: 'authorization_code', code: 'x', redirect_uri: 'https://a/' }],
       ['/oauth/revoke', { token: 'x' }],
+      ['/oauth/introspect', { token: 'x' }],
     ] as const) {
       const response = await postForm(url, fields, authorization);
       expect(response.statusCode, url).toBe(401);

@@ -1,0 +1,134 @@
+import { generateKeyPairSync } from 'node:crypto';
+import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { SignJWT } from 'jose';
+import * as client from 'openid-client';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../app.ts';
+import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { FormBrowser } from './form-browser.ts';
+import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
+
+const ids = inject('demoIds');
+
+/**
+ * Introspection (RFC 7662) as openid-client performs it, on a real socket: an app (demo-public)
+ * signs Alice in, and a resource server (demo-confidential) asks about the tokens the app
+ * presents to it. The library checks the endpoint from discovery and the response's shape.
+ */
+describe('conformance with openid-client: token introspection', () => {
+  let app: AuthApp;
+  let origin: string;
+  let spa: client.Configuration;
+
+  beforeAll(async () => {
+    ({ app, origin } = await listenTestApp());
+    spa = await relyingParty(origin, DemoClientId.public);
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  const resourceServer = (method: 'client_secret_basic' | 'client_secret_post') =>
+    relyingParty(origin, DemoClientId.confidential, { method, secret: DEMO_CLIENT_SECRET });
+
+  async function signInAlice() {
+    const started = await startAuthorization(spa);
+    const callback = await authorizeInBrowser(
+      new FormBrowser(origin),
+      started,
+      DemoUserEmail.alice,
+    );
+    return redeem(spa, started, callback);
+  }
+
+  it('finds the endpoint and its client authentication methods in discovery', async () => {
+    const metadata = (await resourceServer('client_secret_basic')).serverMetadata();
+    expect(metadata.introspection_endpoint).toBe(`${origin}/oauth/introspect`);
+    expect(metadata.introspection_endpoint_auth_methods_supported).toEqual([
+      'client_secret_basic',
+      'client_secret_post',
+    ]);
+  });
+
+  it.each(['client_secret_basic', 'client_secret_post'] as const)(
+    'answers live access and refresh tokens of another client (%s)',
+    async (method) => {
+      const config = await resourceServer(method);
+      const tokens = await signInAlice();
+      const sub = String(ids.users.alice);
+
+      const access = await client.tokenIntrospection(config, tokens.access_token, {
+        token_type_hint: 'access_token',
+      });
+      expect(access).toMatchObject({
+        active: true,
+        client_id: DemoClientId.public,
+        token_type: 'Bearer',
+        sub,
+        aud: DemoClientId.public,
+        iss: origin,
+        scope: tokens.scope,
+      });
+      expect(access.exp).toBeGreaterThan(Math.floor(Date.now() / 1000));
+
+      const refresh = await client.tokenIntrospection(config, tokens.refresh_token!, {
+        token_type_hint: 'refresh_token',
+      });
+      expect(refresh).toMatchObject({ active: true, client_id: DemoClientId.public, sub });
+    },
+  );
+
+  it('answers inactive, and nothing more, once the app revoked the tokens', async () => {
+    const config = await resourceServer('client_secret_basic');
+    const tokens = await signInAlice();
+    await client.tokenRevocation(spa, tokens.refresh_token!);
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      expect(await client.tokenIntrospection(config, token)).toEqual({ active: false });
+    }
+  });
+
+  it('answers inactive for a rotated refresh token', async () => {
+    const config = await resourceServer('client_secret_basic');
+    const tokens = await signInAlice();
+    const refreshed = await client.refreshTokenGrant(spa, tokens.refresh_token!);
+    expect(await client.tokenIntrospection(config, tokens.refresh_token!)).toEqual({
+      active: false,
+    });
+    expect(await client.tokenIntrospection(config, refreshed.refresh_token!)).toMatchObject({
+      active: true,
+    });
+  });
+
+  it('answers inactive for an expired and for a foreign access token', async () => {
+    const config = await resourceServer('client_secret_post');
+    const now = Math.floor(Date.now() / 1000);
+    const claims = {
+      sub: String(ids.users.alice),
+      aud: DemoClientId.public,
+      client_id: DemoClientId.public,
+      scope: 'openid',
+    };
+    const expired = await app.oauth.keys.signJwt(
+      { ...claims, jti: 'conformance-expired', iat: now - 3700, exp: now - 100 },
+      { typ: 'at+jwt' },
+    );
+    const foreign = await new SignJWT({ ...claims, jti: 'conformance-foreign' })
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: 'foreign-key' })
+      .setIssuer('https://issuer.example')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+    for (const token of [expired, foreign]) {
+      expect(await client.tokenIntrospection(config, token)).toEqual({ active: false });
+    }
+  });
+
+  it('refuses the public app itself with invalid_client', async () => {
+    const tokens = await signInAlice();
+    await expect(client.tokenIntrospection(spa, tokens.access_token)).rejects.toMatchObject({
+      error: 'invalid_client',
+      status: 401,
+    });
+  });
+});
