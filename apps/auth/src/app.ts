@@ -5,6 +5,7 @@ import type { AuthConfig } from './config.ts';
 import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
 import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
+import { logoutRoutes } from './endpoints/logout/logout.routes.ts';
 import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
 import { tokenRoutes } from './endpoints/token/token.routes.ts';
 import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
@@ -34,6 +35,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(tokenRoutes);
   await app.register(userinfoRoutes);
   await app.register(revokeRoutes);
+  await app.register(logoutRoutes);
   // Pages a person sees.
   await app.register(loginRoutes);
   await app.register(consentRoutes);

@@ -35,6 +35,7 @@ describe('provider metadata', () => {
       userinfo_endpoint: `${ISSUER}/oauth/userinfo`,
       jwks_uri: `${ISSUER}/.well-known/jwks.json`,
       revocation_endpoint: `${ISSUER}/oauth/revoke`,
+      end_session_endpoint: `${ISSUER}/oauth/logout`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],
