@@ -144,10 +144,7 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
   // The same rules as redirect URIs (the domain service applies them to both), none required.
   const postLogoutRedirectUris = [...new Set(splitLines(values.postLogoutRedirectUris))];
   if (postLogoutRedirectUris.length > OAUTH_CLIENT_LIMITS.maxRedirectUris) {
-    add(
-      'postLogoutRedirectUris',
-      t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris),
-    );
+    add('postLogoutRedirectUris', t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris));
   }
   for (const uri of postLogoutRedirectUris) {
     const problem = redirectUriProblemCode(uri);

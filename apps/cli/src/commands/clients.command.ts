@@ -73,7 +73,10 @@ export async function setPostLogoutRedirectUrisCommand(
 ): Promise<ClientSummary & { changedFields: string[] }> {
   const current = await em.findOne(OAuthClientEntity, { clientId: options.clientId });
   if (!current) {
-    throw new AccountError('CLIENT_NOT_FOUND', `No OAuth client has the client id ${options.clientId}`);
+    throw new AccountError(
+      'CLIENT_NOT_FOUND',
+      `No OAuth client has the client id ${options.clientId}`,
+    );
   }
   const { client, changedFields } = await updateOAuthClient(
     em,

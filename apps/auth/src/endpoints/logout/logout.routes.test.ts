@@ -37,7 +37,12 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     };
     await createOAuthClient(
       em,
-      { ...common, clientId: 'rp', name: 'Relying Party', postLogoutRedirectUris: [BYE, OTHER_BYE] },
+      {
+        ...common,
+        clientId: 'rp',
+        name: 'Relying Party',
+        postLogoutRedirectUris: [BYE, OTHER_BYE],
+      },
       { pepper: '' },
     );
     await createOAuthClient(
@@ -122,7 +127,11 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     it('adds state to a registered URI that has a query, and omits it when not given', async () => {
       const alice = await signInAs(app, ids.users.alice);
       const withState = await logout(
-        { id_token_hint: await idToken(ids.users.alice), post_logout_redirect_uri: OTHER_BYE, state: 'x' },
+        {
+          id_token_hint: await idToken(ids.users.alice),
+          post_logout_redirect_uri: OTHER_BYE,
+          state: 'x',
+        },
         alice,
       );
       expect(withState.headers.location).toBe(`${OTHER_BYE}&state=x`);
@@ -146,7 +155,10 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     it('accepts a hint that expired long ago (§2)', async () => {
       const alice = await signInAs(app, ids.users.alice);
       const expired = await idToken(ids.users.alice, 'rp', 30 * 24 * 3600);
-      const response = await logout({ id_token_hint: expired, post_logout_redirect_uri: BYE }, alice);
+      const response = await logout(
+        { id_token_hint: expired, post_logout_redirect_uri: BYE },
+        alice,
+      );
       expect(response.statusCode).toBe(303);
       expect(await apiKnows(alice)).toBe(false);
     });
@@ -216,7 +228,11 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
           method: 'POST',
           url: '/oauth/logout/confirm',
           cookies: alice.cookies,
-          ...formBody({ client_id: 'rp', post_logout_redirect_uri: BYE, ...(csrf ? { csrf } : {}) }),
+          ...formBody({
+            client_id: 'rp',
+            post_logout_redirect_uri: BYE,
+            ...(csrf ? { csrf } : {}),
+          }),
         });
         expect(response.statusCode).toBe(403);
         expect(response.headers.location).toBeUndefined();
