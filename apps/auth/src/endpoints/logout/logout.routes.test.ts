@@ -88,6 +88,11 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     return response.statusCode === 200;
   }
 
+  async function auditCount(event: string): Promise<number> {
+    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
+  }
+
   async function authKnows(user: SignedInClient): Promise<boolean> {
     const response = await app.inject({
       method: 'GET',
@@ -108,6 +113,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     it('ends the session of both services and returns to the registered URI with state', async () => {
       const alice = await signInAs(app, ids.users.alice);
       expect(await apiKnows(alice)).toBe(true);
+      const logoutsBefore = await auditCount('logout');
       const response = await logout(
         {
           id_token_hint: await idToken(ids.users.alice),
@@ -122,6 +128,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       expect(await authKnows(alice)).toBe(false);
       const cleared = (response.cookies as { name: string; value: string }[]).map((c) => c.name);
       expect(cleared).toContain(app.sessionCookies.names.session);
+      expect(await auditCount('logout')).toBe(logoutsBefore + 1);
     });
 
     it('adds state to a registered URI that has a query, and omits it when not given', async () => {
@@ -346,6 +353,19 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
         'unregistered_post_logout_redirect_uri',
       );
     });
+  });
+
+  it('answers a repeated or overlong parameter with a 400, never a redirect', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    for (const url of [
+      `/oauth/logout?client_id=rp&post_logout_redirect_uri=${encodeURIComponent(BYE)}&state=a&state=b`,
+      `/oauth/logout?client_id=rp&state=${'x'.repeat(1025)}`,
+    ]) {
+      const response = await app.inject({ method: 'GET', url, cookies: alice.cookies });
+      expect(response.statusCode).toBe(400);
+      expect(response.headers.location).toBeUndefined();
+    }
+    expect(await apiKnows(alice)).toBe(true);
   });
 
   it('without a session, goes straight to the registered URI (there is nothing to end)', async () => {
