@@ -355,6 +355,29 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     });
   });
 
+  it('turns a cross-site POST, which carries no Lax session cookie, into a GET that does', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const fields = {
+      id_token_hint: await idToken(ids.users.alice),
+      post_logout_redirect_uri: BYE,
+      state: 's t',
+      unknown: 'dropped',
+    };
+    const posted = await app.inject({ method: 'POST', url: '/oauth/logout', ...formBody(fields) });
+    expect(posted.statusCode).toBe(303);
+    const next = new URL(String(posted.headers.location), 'http://auth.test');
+    expect(next.pathname).toBe('/oauth/logout');
+    expect(next.searchParams.get('unknown')).toBeNull();
+    const followed = await app.inject({
+      method: 'GET',
+      url: `${next.pathname}${next.search}`,
+      cookies: alice.cookies,
+    });
+    expect(followed.statusCode).toBe(303);
+    expect(followed.headers.location).toBe(`${BYE}?state=s+t`);
+    expect(await apiKnows(alice)).toBe(false);
+  });
+
   it('answers a repeated or overlong parameter with a 400, never a redirect', async () => {
     const alice = await signInAs(app, ids.users.alice);
     for (const url of [

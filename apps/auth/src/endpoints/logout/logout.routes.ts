@@ -20,6 +20,16 @@ import {
 } from './logout-page.ts';
 import { checkLogoutRequest, type CheckedLogout } from './logout-request.ts';
 
+/** The logout request as a GET of the end_session_endpoint, with the parameters it knows. */
+function asGet(params: LogoutParams): string {
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(params)) {
+    if (name in LogoutParamsSchema.properties && typeof value === 'string')
+      query.append(name, value);
+  }
+  return `${LOGOUT_PATH}?${query.toString()}`;
+}
+
 /**
  * The end_session_endpoint of OpenID Connect RP-Initiated Logout 1.0 (docs/oauth.md §7). The
  * session is the one the REST service reads too (same store, same cookie), so ending it here
@@ -93,7 +103,13 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     LOGOUT_PATH,
     { ...options, schema: { tags: ['oauth'], body: LogoutParamsSchema } },
-    (request, reply) => endSession(request, reply, request.body),
+    (request, reply) => {
+      // A relying party's form posts cross-site, and the session cookie is SameSite=Lax
+      // (docs/design.md §2.2): the browser leaves it out, so the session cannot be seen here.
+      // The same request as a GET is a top-level navigation, which carries it.
+      if (!request.session) return reply.redirect(asGet(request.body), 303);
+      return endSession(request, reply, request.body);
+    },
   );
 
   app.post(
