@@ -6,6 +6,7 @@ import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
 import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
 import { introspectRoutes } from './endpoints/introspect/introspect.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
+import { logoutRoutes } from './endpoints/logout/logout.routes.ts';
 import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
 import { tokenRoutes } from './endpoints/token/token.routes.ts';
 import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
@@ -36,6 +37,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(userinfoRoutes);
   await app.register(revokeRoutes);
   await app.register(introspectRoutes);
+  await app.register(logoutRoutes);
   // Pages a person sees.
   await app.register(loginRoutes);
   await app.register(consentRoutes);

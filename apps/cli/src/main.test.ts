@@ -143,6 +143,40 @@ describe('the foodshare command', () => {
     );
   });
 
+  it('registers and replaces post-logout redirect URIs from the command line', async () => {
+    const create = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'cli-logout',
+      '--name',
+      'Logout',
+      '--redirect-uri',
+      'https://logout.example/callback',
+      '--post-logout-redirect-uri',
+      'https://logout.example/bye',
+    ]);
+    expect(create.stderr).toBe('');
+    expect(create.stdout).toContain('post-logout redirect URIs: https://logout.example/bye');
+    const set = await cli([
+      'clients',
+      'set-post-logout-uris',
+      '--client-id',
+      'cli-logout',
+      '--post-logout-redirect-uri',
+      'https://logout.example/a',
+      '--post-logout-redirect-uri',
+      'https://logout.example/b',
+      '--json',
+    ]);
+    expect(set.stderr).toBe('');
+    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-logout' });
+    expect(stored.postLogoutRedirectUris).toEqual([
+      'https://logout.example/a',
+      'https://logout.example/b',
+    ]);
+  });
+
   it('says when DATABASE_URL is missing', async () => {
     const run = await cli([...newUser, '--password', 'whatever-long'], {
       env: { DATABASE_URL: undefined },

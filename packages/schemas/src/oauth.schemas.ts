@@ -52,6 +52,13 @@ const clientFields = {
   }),
   active: Type.Boolean(),
   redirectUris: Type.Array(redirectUri, { minItems: 1, maxItems: 20, uniqueItems: true }),
+  postLogoutRedirectUris: Type.Optional(
+    Type.Array(redirectUri, {
+      maxItems: 20,
+      uniqueItems: true,
+      description: 'Where RP-Initiated Logout may return users, matched exactly; default none',
+    }),
+  ),
   scopes: Type.Array(OAuthScopeSchema, {
     minItems: 1,
     uniqueItems: true,

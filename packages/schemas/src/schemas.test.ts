@@ -794,9 +794,14 @@ const examples: Record<string, Examples> = {
         scopes: ['profile', 'openid', 'email', 'regions'],
         grantTypes: ['authorization_code'],
         requiredRegionIds: [1, 2],
+        postLogoutRedirectUris: ['https://spa.example/signed-out'],
       },
     ],
     invalid: [
+      {
+        why: 'post-logout redirect URI with fragment',
+        value: { ...client, postLogoutRedirectUris: ['https://a.example/bye#x'] },
+      },
       { why: 'scopes without openid', value: { ...client, scopes: ['profile'] } },
       { why: 'unknown scope', value: { ...client, scopes: ['openid', 'admin'] } },
       { why: 'only refresh_token', value: { ...client, grantTypes: ['refresh_token'] } },

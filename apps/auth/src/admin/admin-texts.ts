@@ -34,6 +34,8 @@ export interface AdminTexts {
     confidentialHint: string;
     redirectUris: string;
     redirectUrisHint: string;
+    postLogoutRedirectUris: string;
+    postLogoutRedirectUrisHint: string;
     scopes: string;
     grantTypes: string;
     requiredRegions: string;
@@ -142,6 +144,9 @@ const de: AdminTexts = {
     redirectUris: 'Redirect-URIs',
     redirectUrisHint:
       'Eine exakte Adresse pro Zeile: https, oder http nur auf localhost, 127.0.0.1 oder [::1]; ohne Fragment (#) und ohne Platzhalter (*).',
+    postLogoutRedirectUris: 'Post-Logout-Redirect-URIs',
+    postLogoutRedirectUrisHint:
+      'Wohin die Anwendung Nutzer*innen nach dem Abmelden zurückschicken darf (OpenID Connect RP-Initiated Logout), exakt und nach denselben Regeln wie oben. Leer: Nach dem Abmelden erscheint unsere eigene Seite.',
     scopes: 'Scopes',
     grantTypes: 'Grant-Typen',
     requiredRegions: 'Erforderliche Bezirke',
@@ -293,6 +298,9 @@ const en: AdminTexts = {
     redirectUris: 'Redirect URIs',
     redirectUrisHint:
       'One exact address per line: https, or http only on localhost, 127.0.0.1 or [::1]; no fragment (#), no wildcard (*).',
+    postLogoutRedirectUris: 'Post-logout redirect URIs',
+    postLogoutRedirectUrisHint:
+      'Where the application may send people back after signing out (OpenID Connect RP-Initiated Logout), exact and by the same rules as above. Empty: our own page is shown after signing out.',
     scopes: 'Scopes',
     grantTypes: 'Grant types',
     requiredRegions: 'Required regions',

@@ -27,6 +27,7 @@ function fieldLabel(texts: AdminTexts, field: string): string {
     confidential: texts.fields.confidential,
     active: texts.columns.active,
     redirectUris: texts.fields.redirectUris,
+    postLogoutRedirectUris: texts.fields.postLogoutRedirectUris,
     scopes: texts.fields.scopes,
     grantTypes: texts.fields.grantTypes,
     requiredRegionIds: texts.fields.requiredRegions,

@@ -110,6 +110,16 @@ export function clientFormBody(options: ClientFormOptions): SafeHtml {
 ${values.redirectUris}</textarea>
       <p class="muted" id="redirectUris-hint">${f.redirectUrisHint}</p>
       ${fieldErrors(errors, 'redirectUris')}
+      <label for="postLogoutRedirectUris">${f.postLogoutRedirectUris}</label>
+      <textarea
+        id="postLogoutRedirectUris"
+        name="postLogoutRedirectUris"
+        rows="2"
+        aria-describedby="${describedBy(errors, 'postLogoutRedirectUris')}"
+      >
+${values.postLogoutRedirectUris}</textarea>
+      <p class="muted" id="postLogoutRedirectUris-hint">${f.postLogoutRedirectUrisHint}</p>
+      ${fieldErrors(errors, 'postLogoutRedirectUris')}
       <fieldset>
         <legend>${f.scopes}</legend>
         ${OAUTH_SCOPES.map((scope) =>

@@ -25,18 +25,29 @@ export interface ClientFormValues {
   confidential: boolean;
   /** The textarea: one URI per line. */
   redirectUris: string;
+  /** The textarea of RP-Initiated Logout's return addresses: one URI per line, may be empty. */
+  postLogoutRedirectUris: string;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: string[];
 }
 
 export type ClientFormField =
-  'clientId' | 'name' | 'redirectUris' | 'scopes' | 'grantTypes' | 'requiredRegionIds';
+  | 'clientId'
+  | 'name'
+  | 'redirectUris'
+  | 'postLogoutRedirectUris'
+  | 'scopes'
+  | 'grantTypes'
+  | 'requiredRegionIds';
 
 export type ClientFormErrors = Partial<Record<ClientFormField, string[]>>;
 
 export type ClientFormResult =
-  | { ok: true; input: OAuthClientInput & { requiredRegionIds: number[] } }
+  | {
+      ok: true;
+      input: OAuthClientInput & { requiredRegionIds: number[]; postLogoutRedirectUris: string[] };
+    }
   | { ok: false; errors: ClientFormErrors };
 
 export function formField(body: FormBody | undefined, name: string): string {
@@ -56,6 +67,7 @@ export function readClientForm(body: FormBody | undefined): ClientFormValues {
     name: formField(body, 'name'),
     confidential: formField(body, 'confidential') !== '',
     redirectUris: formField(body, 'redirectUris'),
+    postLogoutRedirectUris: formField(body, 'postLogoutRedirectUris'),
     scopes: formList(body, 'scopes'),
     grantTypes: formList(body, 'grantTypes'),
     requiredRegionIds: formList(body, 'requiredRegionIds'),
@@ -69,6 +81,7 @@ export function emptyClientForm(): ClientFormValues {
     name: '',
     confidential: false,
     redirectUris: '',
+    postLogoutRedirectUris: '',
     scopes: ['openid'],
     grantTypes: ['authorization_code'],
     requiredRegionIds: [],
@@ -81,6 +94,7 @@ export function clientFormFromDetail(client: ClientDetail): ClientFormValues {
     name: client.name,
     confidential: client.confidential,
     redirectUris: client.redirectUris.join('\n'),
+    postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
     scopes: client.scopes,
     grantTypes: client.grantTypes,
     requiredRegionIds: client.requiredRegionIds.map(String),
@@ -127,6 +141,16 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
     if (problem !== null) add('redirectUris', `${uri}: ${t.redirectUri[problem]}`);
   }
 
+  // The same rules as redirect URIs (the domain service applies them to both), none required.
+  const postLogoutRedirectUris = [...new Set(splitLines(values.postLogoutRedirectUris))];
+  if (postLogoutRedirectUris.length > OAUTH_CLIENT_LIMITS.maxRedirectUris) {
+    add('postLogoutRedirectUris', t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris));
+  }
+  for (const uri of postLogoutRedirectUris) {
+    const problem = redirectUriProblemCode(uri);
+    if (problem !== null) add('postLogoutRedirectUris', `${uri}: ${t.redirectUri[problem]}`);
+  }
+
   for (const scope of values.scopes) {
     if (!(OAUTH_SCOPES as readonly string[]).includes(scope)) add('scopes', t.unknownScope(scope));
   }
@@ -154,6 +178,7 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
       name,
       confidential: values.confidential,
       redirectUris,
+      postLogoutRedirectUris,
       scopes: [...new Set(values.scopes)],
       grantTypes: [...new Set(values.grantTypes)],
       requiredRegionIds: [...new Set(requiredRegionIds as number[])],

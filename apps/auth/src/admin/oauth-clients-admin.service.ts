@@ -22,6 +22,7 @@ export interface ClientDetail {
   confidential: boolean;
   active: boolean;
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -89,6 +90,7 @@ interface ClientDetailRow {
   confidential: boolean;
   active: boolean;
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
@@ -97,8 +99,8 @@ interface ClientDetailRow {
 
 export async function findClient(em: EntityManager, id: number): Promise<ClientDetail | null> {
   const rows = await em.execute<ClientDetailRow[]>(
-    `select id, client_id, name, confidential, active, redirect_uris, scopes, grant_types,
-            required_region_ids, previous_secret_expires_at
+    `select id, client_id, name, confidential, active, redirect_uris, post_logout_redirect_uris,
+            scopes, grant_types, required_region_ids, previous_secret_expires_at
        from oauth_clients where id = ?`,
     [id],
   );
@@ -111,6 +113,7 @@ export async function findClient(em: EntityManager, id: number): Promise<ClientD
     confidential: row.confidential,
     active: row.active,
     redirectUris: row.redirect_uris,
+    postLogoutRedirectUris: row.post_logout_redirect_uris,
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,

@@ -357,6 +357,46 @@ describe('the OAuth client pages of an administrator', () => {
       expect(await auditActions(app, clientId)).toHaveLength(1);
     });
 
+    it('registers post-logout redirect URIs, shows them escaped, and refuses bad ones', async () => {
+      const { row, clientId } = await createThroughForm({
+        postLogoutRedirectUris: 'https://app.example.org/bye\r\nhttp://127.0.0.1:5000/out',
+      });
+      expect(row.postLogoutRedirectUris).toEqual([
+        'https://app.example.org/bye',
+        'http://127.0.0.1:5000/out',
+      ]);
+      const fields = {
+        ...csrfOf(admin),
+        name: 'Page App',
+        redirectUris: 'https://app.example.org/callback',
+        scopes: ['openid', 'profile'],
+        grantTypes: ['authorization_code'],
+      };
+      const hostile = 'https://app.example.org/bye?x="><script>alert(1)</script>';
+      const changed = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...fields, postLogoutRedirectUris: hostile },
+        { as: admin },
+      );
+      expect(changed.statusCode).toBe(303);
+      expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
+      const page = await getPage(app, String(changed.headers.location), { as: admin });
+      expect(page.body).not.toContain('<script>alert(1)');
+      expect(page.body).toContain('bye?x=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(page.body).toContain('Post-logout redirect URIs');
+
+      const refused = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...fields, postLogoutRedirectUris: 'http://app.example.org/bye' },
+        { as: admin },
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('http://app.example.org/bye: must use https');
+      expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
+    });
+
     it('writes no audit row when nothing changed', async () => {
       const { row, clientId } = await createThroughForm();
       const response = await postForm(

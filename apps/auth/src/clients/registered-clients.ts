@@ -6,6 +6,7 @@ export interface RegisteredClient {
   name: string;
   confidential: boolean;
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -16,6 +17,7 @@ interface ClientRow {
   name: string;
   confidential: boolean;
   redirect_uris: string[];
+  post_logout_redirect_uris: string[];
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
@@ -27,7 +29,8 @@ export async function findActiveClient(
   clientId: string,
 ): Promise<RegisteredClient | null> {
   const rows = await em.execute<ClientRow[]>(
-    `select client_id, name, confidential, redirect_uris, scopes, grant_types, required_region_ids
+    `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
+            grant_types, required_region_ids
        from oauth_clients where client_id = ? and active`,
     [clientId],
   );
@@ -38,6 +41,7 @@ export async function findActiveClient(
     name: row.name,
     confidential: row.confidential,
     redirectUris: row.redirect_uris,
+    postLogoutRedirectUris: row.post_logout_redirect_uris,
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,

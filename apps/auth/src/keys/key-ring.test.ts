@@ -179,6 +179,34 @@ describe('the key ring', () => {
     clock = start;
   });
 
+  it('with acceptExpired, lets a passed exp through and nothing else (logout hints)', async () => {
+    const expired = await ring.signJwt({ sub: '1', aud: 'rp', exp: seconds() - 86_400 });
+    await expect(ring.verifyJwt(expired, { acceptExpired: true })).resolves.toMatchObject({
+      sub: '1',
+    });
+    const stillRefused: [string, { audience?: string }, InvalidTokenReason][] = [
+      [
+        await ringWith({ issuer: 'https://other.example' }).signJwt({ exp: seconds() - 60 }),
+        {},
+        'claims',
+      ],
+      [expired, { audience: 'another' }, 'claims'],
+      [
+        await new SignJWT({ exp: seconds() - 60, iss: app.oauth.issuer })
+          .setProtectedHeader({ alg: 'RS256', kid: (await ring.publicJwks()).keys[0]?.kid })
+          .sign(foreignKey),
+        {},
+        'signature',
+      ],
+      [await ring.signJwt({ exp: seconds() + 600, nbf: seconds() + 300 }), {}, 'not_yet_valid'],
+    ];
+    for (const [token, options, reason] of stillRefused) {
+      await expect(
+        ring.verifyJwt(token, { ...options, acceptExpired: true }),
+      ).rejects.toMatchObject({ reason });
+    }
+  });
+
   it('refuses to start with a key-encryption key that does not open the stored keys', async () => {
     const wrong = ringWith({ keyEncryptionKey: new Uint8Array(randomBytes(32)) });
     await expect(wrong.prepare()).rejects.toThrow(KeyEncryptionError);

@@ -5,6 +5,7 @@ import type { AuthMetrics } from './metrics.ts';
 export const AUDIT_EVENTS = [
   'login_succeeded',
   'login_failed',
+  'logout',
   'consent_granted',
   'consent_denied',
   'consent_revoked',

@@ -23,3 +23,18 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
   }
   return 'en';
 }
+
+/**
+ * OIDC Core 3.1.2.1 `ui_locales`: the end user's preferred languages, space-separated, best
+ * first. The first one we have wins; when it names none of ours, Accept-Language decides.
+ */
+export function pickUiLocale(
+  uiLocales: string | undefined,
+  acceptLanguage: string | undefined,
+): Locale {
+  for (const tag of (uiLocales ?? '').toLowerCase().split(' ')) {
+    if (tag === 'de' || tag.startsWith('de-')) return 'de';
+    if (tag === 'en' || tag.startsWith('en-')) return 'en';
+  }
+  return pickLocale(acceptLanguage);
+}

@@ -1,7 +1,7 @@
 import { html, type SafeHtml } from './html.ts';
 import type { Locale } from './locale.ts';
 
-/** Every text of the login, consent, connected-apps and error pages, in both languages. */
+/** Every text of the login, consent, connected-apps, logout and error pages, in both languages. */
 export interface Messages {
   /** The scopes of docs/spec.md §2.13 in plain words: what the application will learn. */
   scopes: Record<string, string>;
@@ -41,6 +41,18 @@ export interface Messages {
     grantedAt: string;
     revoke: string;
     logout: string;
+  };
+  /** OpenID Connect RP-Initiated Logout 1.0: the end_session_endpoint's pages. */
+  logout: {
+    title: string;
+    question: string;
+    /** The client that asks, when the request names one. */
+    askedBy: (clientName: string) => SafeHtml;
+    confirm: string;
+    cancel: string;
+    done: string;
+    doneText: string;
+    invalid: { title: string; text: string };
   };
 }
 
@@ -101,6 +113,19 @@ const de: Messages = {
     revoke: 'Zugriff widerrufen',
     logout: 'Abmelden',
   },
+  logout: {
+    title: 'Abmelden?',
+    question: 'Möchtest du dich bei Foodsharing abmelden?',
+    askedBy: (name) => html`Die Anwendung <strong>${name}</strong> bittet darum.`,
+    confirm: 'Abmelden',
+    cancel: 'Angemeldet bleiben',
+    done: 'Abgemeldet',
+    doneText: 'Du bist jetzt abgemeldet.',
+    invalid: {
+      title: 'Abmeldung nicht möglich',
+      text: 'Die Abmeldeanfrage der Anwendung, von der du kommst, ist ungültig. Du wirst deshalb nicht zu ihr zurückgeleitet und bleibst angemeldet.',
+    },
+  },
 };
 
 const en: Messages = {
@@ -159,6 +184,19 @@ const en: Messages = {
     grantedAt: 'Allowed on',
     revoke: 'Revoke access',
     logout: 'Sign out',
+  },
+  logout: {
+    title: 'Sign out?',
+    question: 'Do you want to sign out of foodsharing?',
+    askedBy: (name) => html`The application <strong>${name}</strong> asks you to.`,
+    confirm: 'Sign out',
+    cancel: 'Stay signed in',
+    done: 'Signed out',
+    doneText: 'You are now signed out.',
+    invalid: {
+      title: 'Sign-out not possible',
+      text: 'The sign-out request of the application you came from is invalid, so you are not sent back to it and stay signed in.',
+    },
   },
 };
 

@@ -8,7 +8,11 @@ import {
 } from '@foodshare/domain';
 import { describe, expect, it } from 'vitest';
 import { useTestOrm } from '../test-support/test-orm.ts';
-import { createClientCommand, type CreateClientOptions } from './clients.command.ts';
+import {
+  createClientCommand,
+  setPostLogoutRedirectUrisCommand,
+  type CreateClientOptions,
+} from './clients.command.ts';
 
 const db = useTestOrm();
 const pepper = 'pepper-of-this-test';
@@ -126,6 +130,7 @@ describe('clients create', () => {
     [{ redirectUris: [] }, /redirect URI/],
     [{ clientId: 'has space' }, /client id/],
     [{ name: '' }, /client name/],
+    [{ postLogoutRedirectUris: ['http://app.example/bye'] }, /post-logout redirect URI.*https/],
   ])('refuses %o', async (change, message) => {
     await expect(
       createClientCommand(db.em(), client({ clientId: 'refused', ...change })),
@@ -136,5 +141,48 @@ describe('clients create', () => {
     await expect(createClientCommand(db.em(), client())).rejects.toMatchObject({
       code: 'CLIENT_ID_TAKEN',
     });
+  });
+});
+
+describe('clients set-post-logout-uris', () => {
+  it('replaces the post-logout redirect URIs only, audited, and clears them when none are given', async () => {
+    await createClientCommand(
+      db.em(),
+      client({ clientId: 'logout-app', postLogoutRedirectUris: ['https://app.example/bye'] }),
+    );
+    const changed = await setPostLogoutRedirectUrisCommand(db.em(), {
+      clientId: 'logout-app',
+      postLogoutRedirectUris: ['https://app.example/signed-out', 'http://localhost:3000/out'],
+    });
+    expect(changed.changedFields).toEqual(['postLogoutRedirectUris']);
+    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'logout-app' });
+    expect(stored).toMatchObject({
+      name: 'Web app',
+      redirectUris: ['https://app.example/callback'],
+      postLogoutRedirectUris: ['https://app.example/signed-out', 'http://localhost:3000/out'],
+    });
+
+    await setPostLogoutRedirectUrisCommand(db.em(), {
+      clientId: 'logout-app',
+      postLogoutRedirectUris: [],
+    });
+    const cleared = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'logout-app' });
+    expect(cleared.postLogoutRedirectUris).toEqual([]);
+    const audit = await db
+      .em()
+      .find(OAuthClientAuditLogEntity, { clientId: 'logout-app' }, { orderBy: { id: 'asc' } });
+    expect(audit.map((entry) => entry.action)).toEqual(['create', 'update', 'update']);
+  });
+
+  it('refuses an unknown client and a bad URI', async () => {
+    await expect(
+      setPostLogoutRedirectUrisCommand(db.em(), { clientId: 'nobody', postLogoutRedirectUris: [] }),
+    ).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND' });
+    await expect(
+      setPostLogoutRedirectUrisCommand(db.em(), {
+        clientId: 'web-app',
+        postLogoutRedirectUris: ['https://app.example/bye#frag'],
+      }),
+    ).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
   });
 });

@@ -1,4 +1,11 @@
-import { createOAuthClient, type EntityManager } from '@foodshare/domain';
+import {
+  AccountError,
+  createOAuthClient,
+  OAuthClientEntity,
+  updateOAuthClient,
+  type EntityManager,
+  type OAuthClient,
+} from '@foodshare/domain';
 import { Command } from 'commander';
 import { clientSecretPepper, withEntityManager } from '../cli-context.ts';
 import {
@@ -16,6 +23,8 @@ export interface CreateClientOptions {
   name: string;
   confidential: boolean;
   redirectUris: string[];
+  /** Where RP-Initiated Logout may return users; default none. */
+  postLogoutRedirectUris?: string[];
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -25,8 +34,24 @@ export interface CreateClientOptions {
 
 export interface ClientSummary extends Omit<CreateClientOptions, 'pepper'> {
   id: number;
+  postLogoutRedirectUris: string[];
   /** In clear, this once; null for a public client. */
   secret: string | null;
+}
+
+function summary(client: OAuthClient, secret: string | null): ClientSummary {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    name: client.name,
+    confidential: client.confidential,
+    redirectUris: client.redirectUris,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    scopes: client.scopes,
+    grantTypes: client.grantTypes,
+    requiredRegionIds: client.requiredRegionIds,
+    secret,
+  };
 }
 
 export async function createClientCommand(
@@ -35,23 +60,47 @@ export async function createClientCommand(
 ): Promise<ClientSummary> {
   const { pepper, ...input } = options;
   const { client, secret } = await createOAuthClient(em, input, { pepper });
-  return {
-    id: client.id,
-    clientId: client.clientId,
-    name: client.name,
-    confidential: client.confidential,
-    redirectUris: client.redirectUris,
-    scopes: client.scopes,
-    grantTypes: client.grantTypes,
-    requiredRegionIds: client.requiredRegionIds,
-    secret,
-  };
+  return summary(client, secret);
+}
+
+/**
+ * Replaces a client's post-logout redirect URIs (none: clears them), leaving every other setting
+ * as it is; audited like a change on the admin pages, with no actor.
+ */
+export async function setPostLogoutRedirectUrisCommand(
+  em: EntityManager,
+  options: { clientId: string; postLogoutRedirectUris: string[] },
+): Promise<ClientSummary & { changedFields: string[] }> {
+  const current = await em.findOne(OAuthClientEntity, { clientId: options.clientId });
+  if (!current) {
+    throw new AccountError(
+      'CLIENT_NOT_FOUND',
+      `No OAuth client has the client id ${options.clientId}`,
+    );
+  }
+  const { client, changedFields } = await updateOAuthClient(
+    em,
+    { clientId: options.clientId },
+    {
+      name: current.name,
+      confidential: current.confidential,
+      redirectUris: current.redirectUris,
+      postLogoutRedirectUris: options.postLogoutRedirectUris,
+      scopes: current.scopes,
+      grantTypes: current.grantTypes,
+      requiredRegionIds: current.requiredRegionIds,
+    },
+    // Confidentiality does not change, so no secret is made and the pepper goes unused.
+    { actorId: null, pepper: '' },
+  );
+  return { ...summary(client, null), changedFields };
 }
 
 function describeClient(client: ClientSummary): string {
   const lines = [
     `Created ${client.confidential ? 'confidential' : 'public'} client ${client.clientId} "${client.name}".`,
     `  redirect URIs: ${client.redirectUris.join(' ')}`,
+    `  post-logout redirect URIs: ${client.postLogoutRedirectUris.length > 0 ? client.postLogoutRedirectUris.join(' ') : 'none'}`,
     `  scopes: ${client.scopes.join(' ')}`,
     `  grant types: ${client.grantTypes.join(' ')}`,
     `  required regions: ${client.requiredRegionIds.length > 0 ? client.requiredRegionIds.join(' ') : 'none (every user)'}`,
@@ -71,6 +120,7 @@ interface CreateClientFlags extends JsonFlag {
   name: string;
   confidential?: boolean;
   redirectUri: string[];
+  postLogoutRedirectUri?: string[];
   scope?: string[];
   grant?: string[];
   requiredRegion?: number[];
@@ -90,6 +140,11 @@ export function clientsCommands(runtime: CliRuntime): Command {
       .requiredOption(
         '--redirect-uri <uri>',
         'exact callback URL, repeatable: https, or http on a loopback host; no fragment, no wildcard',
+        collect,
+      )
+      .option(
+        '--post-logout-redirect-uri <uri>',
+        'where RP-Initiated Logout may send users back, exact, repeatable, same rules as --redirect-uri (default: none)',
         collect,
       )
       .option(
@@ -121,6 +176,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
                 name: flags.name,
                 confidential,
                 redirectUris: flags.redirectUri,
+                postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
                 scopes: flags.scope ?? ['openid'],
                 grantTypes: flags.grant ?? ['authorization_code'],
                 requiredRegionIds: flags.requiredRegion ?? [],
@@ -129,6 +185,36 @@ export function clientsCommands(runtime: CliRuntime): Command {
             );
           },
           describeClient,
+        ),
+      ),
+  );
+
+  clients.addCommand(
+    leafCommand(
+      'set-post-logout-uris',
+      "replace a client's post-logout redirect URIs (RP-Initiated Logout); none given clears them",
+    )
+      .requiredOption('--client-id <clientId>', 'the client to change')
+      .option(
+        '--post-logout-redirect-uri <uri>',
+        'exact URL, repeatable: https, or http on a loopback host; no fragment, no wildcard',
+        collect,
+      )
+      .action((flags: JsonFlag & { clientId: string; postLogoutRedirectUri?: string[] }) =>
+        runCommand(
+          runtime,
+          flags,
+          () =>
+            withEntityManager(runtime.env, (em) =>
+              setPostLogoutRedirectUrisCommand(em, {
+                clientId: flags.clientId,
+                postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
+              }),
+            ),
+          (client) =>
+            client.changedFields.length === 0
+              ? `Client ${client.clientId} already had these post-logout redirect URIs.`
+              : `Client ${client.clientId}: post-logout redirect URIs ${client.postLogoutRedirectUris.length > 0 ? client.postLogoutRedirectUris.join(' ') : 'none'}.`,
         ),
       ),
   );

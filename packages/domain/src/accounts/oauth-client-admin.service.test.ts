@@ -183,6 +183,43 @@ describe('updateOAuthClient', () => {
     expect(code).toBe('INVALID_REDIRECT_URI');
   });
 
+  it('registers post-logout redirect URIs by the redirect URI rules, and audits the change', async () => {
+    const { id, clientId } = await newClient();
+    expect((await reload(id))?.postLogoutRedirectUris).toEqual([]);
+    const uris = ['https://app.example.org/logged-out', 'http://127.0.0.1:8400/bye'];
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, postLogoutRedirectUris: uris },
+      { actorId, pepper: PEPPER },
+    );
+    expect((await reload(id))?.postLogoutRedirectUris).toEqual(uris);
+    const update = (await auditRows(clientId)).find((row) => row.action === 'update');
+    expect(update?.changes).toEqual({ postLogoutRedirectUris: { from: [], to: uris } });
+
+    const code = await refusal(
+      updateOAuthClient(
+        fork(),
+        { id },
+        { ...baseSettings, postLogoutRedirectUris: ['http://app.example.org/bye'] },
+        { actorId, pepper: PEPPER },
+      ),
+    );
+    expect(code).toBe('INVALID_REDIRECT_URI');
+  });
+
+  it('keeps the post-logout redirect URIs when an update does not name them', async () => {
+    const uris = ['https://app.example.org/logged-out'];
+    const { id } = await newClient({ postLogoutRedirectUris: uris });
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, name: 'Renamed' },
+      { actorId, pepper: PEPPER },
+    );
+    expect((await reload(id))?.postLogoutRedirectUris).toEqual(uris);
+  });
+
   it('refuses an unknown client', async () => {
     const code = await refusal(
       updateOAuthClient(fork(), { clientId: 'no-such-client' }, baseSettings, {

@@ -78,6 +78,7 @@ const SETTING_FIELDS = [
   'name',
   'confidential',
   'redirectUris',
+  'postLogoutRedirectUris',
   'scopes',
   'grantTypes',
   'requiredRegionIds',
@@ -180,7 +181,12 @@ export async function updateOAuthClient(
 ): Promise<UpdatedOAuthClient> {
   return em.transactional(async (tx) => {
     const client = await lockClient(tx, ref);
-    const settings = validateOAuthClientInput({ ...update, clientId: client.clientId });
+    const settings = validateOAuthClientInput({
+      ...update,
+      clientId: client.clientId,
+      // An update that does not name them (an older caller) keeps them rather than erasing them.
+      postLogoutRedirectUris: update.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
+    });
     await assertRegionsExist(tx, settings.requiredRegionIds);
 
     const changes: Record<string, { from: unknown; to: unknown }> = {};
@@ -208,6 +214,7 @@ export async function updateOAuthClient(
       name: settings.name,
       confidential: settings.confidential,
       redirectUris: settings.redirectUris,
+      postLogoutRedirectUris: settings.postLogoutRedirectUris,
       scopes: settings.scopes,
       grantTypes: settings.grantTypes,
       requiredRegionIds: settings.requiredRegionIds,

@@ -35,6 +35,8 @@ export interface OAuthClientInput {
   name: string;
   confidential: boolean;
   redirectUris: readonly string[];
+  /** Where RP-Initiated Logout may return the user (none: a logged-out page). Default: none. */
+  postLogoutRedirectUris?: readonly string[];
   /** Must include openid. */
   scopes: readonly string[];
   /** Must include authorization_code. */
@@ -50,6 +52,7 @@ export interface OAuthClientSettings {
   confidential: boolean;
   active: boolean;
   redirectUris: string[];
+  postLogoutRedirectUris: string[];
   scopes: OAuthScope[];
   grantTypes: OAuthGrantType[];
   requiredRegionIds: number[];
@@ -111,10 +114,10 @@ export function redirectUriProblem(uri: string): string | null {
   return code === null ? null : REDIRECT_URI_PROBLEMS[code];
 }
 
-export function assertRedirectUri(uri: string): void {
+export function assertRedirectUri(uri: string, kind = 'redirect URI'): void {
   const problem = redirectUriProblem(uri);
   if (problem !== null) {
-    throw new AccountError('INVALID_REDIRECT_URI', `Invalid redirect URI ${uri}: ${problem}`);
+    throw new AccountError('INVALID_REDIRECT_URI', `Invalid ${kind} ${uri}: ${problem}`);
   }
 }
 
@@ -139,7 +142,15 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
   if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
     throw invalid(`A client needs 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
   }
-  redirectUris.forEach(assertRedirectUri);
+  redirectUris.forEach((uri) => assertRedirectUri(uri));
+
+  // The same rules as redirect URIs: after logout the user lands there with `state`, and an
+  // exact string is all the logout endpoint compares.
+  const postLogoutRedirectUris = unique(input.postLogoutRedirectUris ?? []);
+  if (postLogoutRedirectUris.length > MAX_REDIRECT_URIS) {
+    throw invalid(`A client may have at most ${MAX_REDIRECT_URIS} post-logout redirect URIs`);
+  }
+  postLogoutRedirectUris.forEach((uri) => assertRedirectUri(uri, 'post-logout redirect URI'));
 
   const scopes = unique(input.scopes);
   const unknownScope = scopes.find((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope));
@@ -171,6 +182,7 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
     confidential: input.confidential,
     active: input.active ?? true,
     redirectUris,
+    postLogoutRedirectUris,
     scopes: scopes as OAuthScope[],
     grantTypes: grantTypes as OAuthGrantType[],
     requiredRegionIds,

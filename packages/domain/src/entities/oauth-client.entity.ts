@@ -13,6 +13,9 @@ export const OAuthClientEntity = defineEntity({
     active: p.boolean().default(true),
     // Matched exactly, including scheme and trailing slash.
     redirectUris: p.array().check('cardinality(redirect_uris) >= 1'),
+    // OpenID Connect RP-Initiated Logout 1.0 §3.1: where the client may send the user back
+    // after logout, matched exactly like redirectUris; none registered, no redirect at all.
+    postLogoutRedirectUris: p.array().default([]),
     scopes: p.array(),
     grantTypes: p.array(),
     // Empty: open to every user; otherwise the user must be a member of one of them.

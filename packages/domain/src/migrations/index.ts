@@ -6,6 +6,7 @@ import { Migration20261125000000_newest_first_page_indexes } from './Migration20
 import { Migration20261125060000_report_translation_keys } from './Migration20261125060000_report_translation_keys.ts';
 import { Migration20261125061000_oauth_revocations } from './Migration20261125061000_oauth_revocations.ts';
 import { Migration20261125120000_conversation_last_message_at } from './Migration20261125120000_conversation_last_message_at.ts';
+import { Migration20261125180000_oauth_post_logout_redirect_uris } from './Migration20261125180000_oauth_post_logout_redirect_uris.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -33,5 +34,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261125120000_conversation_last_message_at',
     class: Migration20261125120000_conversation_last_message_at,
+  },
+  {
+    name: 'Migration20261125180000_oauth_post_logout_redirect_uris',
+    class: Migration20261125180000_oauth_post_logout_redirect_uris,
   },
 ];

@@ -36,6 +36,7 @@ describe('provider metadata', () => {
       jwks_uri: `${ISSUER}/.well-known/jwks.json`,
       revocation_endpoint: `${ISSUER}/oauth/revoke`,
       introspection_endpoint: `${ISSUER}/oauth/introspect`,
+      end_session_endpoint: `${ISSUER}/oauth/logout`,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -12,6 +12,7 @@ export const ProviderMetadataSchema = Type.Object(
     jwks_uri: Type.String(),
     revocation_endpoint: Type.String(),
     introspection_endpoint: Type.String(),
+    end_session_endpoint: Type.String(),
     response_types_supported: Strings,
     response_modes_supported: Strings,
     grant_types_supported: Strings,
@@ -52,6 +53,8 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     jwks_uri: `${issuer}/.well-known/jwks.json`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
+    // OpenID Connect RP-Initiated Logout 1.0 §2.1 (docs/oauth.md §7).
+    end_session_endpoint: `${issuer}/oauth/logout`,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

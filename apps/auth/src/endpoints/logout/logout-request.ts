@@ -1,0 +1,99 @@
+import type { EntityManager } from '@foodshare/domain';
+import type { FastifyInstance } from 'fastify';
+import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
+import { InvalidTokenError } from '../../plugins/oauth-core.ts';
+import { present } from './logout-params.ts';
+
+/** Why a logout request is refused; the page says so and never redirects. */
+export type LogoutRefusal =
+  | 'invalid_id_token_hint'
+  | 'client_id_mismatch'
+  | 'unknown_client'
+  | 'client_required'
+  | 'unregistered_post_logout_redirect_uri';
+
+/** A logout request whose every given parameter checked out. */
+export interface CheckedLogout {
+  ok: true;
+  /** From client_id, or else the hint's audience; null when neither names one. */
+  client: RegisteredClient | null;
+  /** A URI the client registered, exactly; null: end on our own page. */
+  redirectUri: string | null;
+  /** Passed back with the redirect only. */
+  state: string | null;
+  /** The subject of a valid hint; null without one. */
+  hintSubject: string | null;
+}
+
+export type LogoutCheck = CheckedLogout | { ok: false; refusal: LogoutRefusal };
+
+export interface LogoutRequestInput {
+  idTokenHint?: string | undefined;
+  clientId?: string | undefined;
+  postLogoutRedirectUri?: string | undefined;
+  state?: string | undefined;
+}
+
+const refuse = (refusal: LogoutRefusal): LogoutCheck => ({ ok: false, refusal });
+
+/** The hint's single audience: our ID tokens name one client (azp names it too). */
+function hintAudience(claims: Record<string, unknown>): string | null {
+  const { aud } = claims;
+  if (typeof aud === 'string') return aud;
+  if (Array.isArray(aud) && aud.length === 1 && typeof aud[0] === 'string') return aud[0];
+  return null;
+}
+
+/**
+ * RP-Initiated Logout 1.0 §2-§3. The hint must be an ID token we signed for our issuer (an
+ * expired one is fine, §2); client_id, when given with it, must be its audience (§2); a
+ * post_logout_redirect_uri must be exactly one the client registered (§3.1), so a client must
+ * be named. Anything else is refused outright, with no redirect: the page must not lead to an
+ * address nobody vouched for (§4, as RFC 6749 4.1.2.1 for the authorization endpoint).
+ */
+export async function checkLogoutRequest(
+  app: FastifyInstance,
+  em: EntityManager,
+  input: LogoutRequestInput,
+): Promise<LogoutCheck> {
+  let hintSubject: string | null = null;
+  let audience: string | null = null;
+  const hint = present(input.idTokenHint);
+  if (hint !== undefined) {
+    try {
+      const claims = await app.oauth.keys.verifyJwt(hint, { acceptExpired: true });
+      audience = hintAudience(claims);
+      if (typeof claims.sub !== 'string' || audience === null) {
+        return refuse('invalid_id_token_hint');
+      }
+      hintSubject = claims.sub;
+    } catch (error) {
+      if (error instanceof InvalidTokenError) return refuse('invalid_id_token_hint');
+      throw error;
+    }
+  }
+
+  const clientId = present(input.clientId);
+  if (clientId !== undefined && audience !== null && clientId !== audience) {
+    return refuse('client_id_mismatch');
+  }
+  const namedClient = clientId ?? audience;
+  const client = namedClient === null ? null : await findActiveClient(em, namedClient);
+  // A hint of a client deleted since may still end the session; a client_id must be known.
+  if (clientId !== undefined && client === null) return refuse('unknown_client');
+
+  const redirectUri = present(input.postLogoutRedirectUri) ?? null;
+  if (redirectUri !== null) {
+    if (client === null) return refuse(namedClient === null ? 'client_required' : 'unknown_client');
+    if (!client.postLogoutRedirectUris.includes(redirectUri)) {
+      return refuse('unregistered_post_logout_redirect_uri');
+    }
+  }
+  return {
+    ok: true,
+    client,
+    redirectUri,
+    state: present(input.state) ?? null,
+    hintSubject,
+  };
+}
