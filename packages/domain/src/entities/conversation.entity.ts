@@ -13,7 +13,7 @@ export const ConversationEntity = defineEntity({
     members: () => p.oneToMany(ConversationMemberEntity).mappedBy('conversation').orphanRemoval(),
   },
 });
-export type Conversation = InferEntity<typeof ConversationEntity>;
+export type ConversationEntity = InferEntity<typeof ConversationEntity>;
 
 /** Membership and the member's own read state: read or unread is per member, never per conversation. */
 export const ConversationMemberEntity = defineEntity({
@@ -28,7 +28,7 @@ export const ConversationMemberEntity = defineEntity({
   },
   indexes: [{ name: 'conversation_members_user_id_index', properties: ['user'] }],
 });
-export type ConversationMember = InferEntity<typeof ConversationMemberEntity>;
+export type ConversationMemberEntity = InferEntity<typeof ConversationMemberEntity>;
 
 export const MessageEntity = defineEntity({
   name: 'Message',
@@ -58,4 +58,4 @@ export const MessageEntity = defineEntity({
     { name: 'messages_author_id_index', properties: ['author'] },
   ],
 });
-export type Message = InferEntity<typeof MessageEntity>;
+export type MessageEntity = InferEntity<typeof MessageEntity>;

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import { SigningKeyEntity, type SigningKey } from '../entities/signing-key.entity.ts';
+import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { decryptPrivateJwk, encryptPrivateJwk, KeyEncryptionError } from './key-encryption.ts';
 
@@ -92,7 +92,7 @@ export function currentSigningKey<T extends StoredSigningKey>(
   return best;
 }
 
-function toStored(row: SigningKey): StoredSigningKey {
+function toStored(row: SigningKeyEntity): StoredSigningKey {
   return {
     kid: row.kid,
     alg: row.alg,
@@ -305,7 +305,7 @@ const LEGACY_DEVELOPMENT_KEY_ENCRYPTION_KEY: Uint8Array = new Uint8Array(
   createHash('sha256').update('foodshare development key-encryption key').digest(),
 );
 
-function decrypts(row: SigningKey, kek: Uint8Array): boolean {
+function decrypts(row: SigningKeyEntity, kek: Uint8Array): boolean {
   try {
     decryptPrivateJwk(row.privateKeyEncrypted, kek, row.kid);
     return true;

@@ -23,7 +23,7 @@ export async function loadConversationFacts(
  * this lock first makes them queue instead of locking those rows in different orders and
  * deadlocking each other.
  */
-export async function lockConversationForSend(
+export async function loadLockedConversationFacts(
   tx: EntityManager,
   actor: Actor,
   conversationId: number,

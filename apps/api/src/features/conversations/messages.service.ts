@@ -12,7 +12,7 @@ import {
 } from '@foodshare/schemas';
 import {
   loadConversationFacts,
-  lockConversationForSend,
+  loadLockedConversationFacts,
   notAMember,
 } from './conversation-access.ts';
 import {
@@ -41,7 +41,7 @@ export function sendMessage(
   pending: PendingBody<MessageBody>,
 ): Promise<Message> {
   return em.transactional(async (tx) => {
-    const facts = await lockConversationForSend(tx, actor, conversationId);
+    const facts = await loadLockedConversationFacts(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
     const input = pending.validate();
     const clientKey = input.clientKey ?? null;

@@ -31,7 +31,8 @@ import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
 
-interface PostAccess {
+/** The rules' facts about a post's thread, with what the same query reads about the post. */
+interface PostFacts {
   facts: ForumReadFacts;
   allowHidingInForum: boolean;
   hide: ForumPostHideRecord | null;
@@ -42,11 +43,7 @@ function stateOf(postId: number, hide: ForumPostHideRecord | null): ForumPostHid
 }
 
 /** One query: the post's hide record and everything the rules need about its thread's region. */
-async function loadPostAccess(
-  em: EntityManager,
-  actor: Actor,
-  postId: number,
-): Promise<PostAccess> {
+async function loadPostFacts(em: EntityManager, actor: Actor, postId: number): Promise<PostFacts> {
   const [row] = await runSql(em, postAccessQuery(actor, postId));
   if (!row) throw Problem.notFound('There is no forum post with this id.');
   return {
@@ -54,6 +51,17 @@ async function loadPostAccess(
     allowHidingInForum: row.allow_hiding_in_forum,
     hide: hideRecordOf(row),
   };
+}
+
+/** One query: what the rules need about the thread's region; 404 for an unknown thread. */
+async function loadThreadFacts(
+  em: EntityManager,
+  actor: Actor,
+  threadId: number,
+): Promise<ForumReadFacts> {
+  const [row] = await runSql(em, threadAccessQuery(actor, threadId));
+  if (!row) throw Problem.notFound('There is no forum thread with this id.');
+  return forumFactsOf(actor, row);
 }
 
 const notAReader = () =>
@@ -74,9 +82,9 @@ export async function getHideState(
   actor: Actor,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
-  if (!mayReadForumThread(actor, access.facts)) throw notAReader();
-  return stateOf(postId, access.hide);
+  const post = await loadPostFacts(em, actor, postId);
+  if (!mayReadForumThread(actor, post.facts)) throw notAReader();
+  return stateOf(postId, post.hide);
 }
 
 export async function hidePost(
@@ -85,10 +93,10 @@ export async function hidePost(
   postId: number,
   body: PendingBody<ForumPostHideBody>,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
+  const post = await loadPostFacts(em, actor, postId);
   // A moderator learns that the option is off; anybody else only that they may not moderate.
-  if (!mayModerateForum(actor, access.facts)) throw notAModerator();
-  const facts = { ...access.facts, allowHidingInForum: access.allowHidingInForum };
+  if (!mayModerateForum(actor, post.facts)) throw notAModerator();
+  const facts = { ...post.facts, allowHidingInForum: post.allowHidingInForum };
   if (!mayHideForumPost(actor, facts)) {
     throw Problem.forbidden(
       'FORUM_HIDING_DISABLED',
@@ -108,8 +116,8 @@ export async function restorePost(
   actor: Actor,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
-  if (!mayRestoreForumPost(actor, access.facts)) throw notAModerator();
+  const post = await loadPostFacts(em, actor, postId);
+  if (!mayRestoreForumPost(actor, post.facts)) throw notAModerator();
   const rows = await runSql(em, restorePostQuery(postId));
   if (rows.length === 0) throw Problem.badRequest('POST_NOT_HIDDEN', 'The post is not hidden.');
   return stateOf(postId, null);
@@ -122,9 +130,7 @@ export async function listThreadPosts(
   threadId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ForumPostList> {
-  const [thread] = await runSql(em, threadAccessQuery(actor, threadId));
-  if (!thread) throw Problem.notFound('There is no forum thread with this id.');
-  const facts = forumFactsOf(actor, thread);
+  const facts = await loadThreadFacts(em, actor, threadId);
   if (!mayReadForumThread(actor, facts)) throw notAReader();
   const seesHiddenBodies = maySeeHiddenForumPostBody(actor, facts);
   const rows = await runSql(

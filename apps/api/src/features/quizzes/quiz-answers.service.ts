@@ -1,4 +1,9 @@
-import { type Actor, type EntityManager, mayDeleteQuizAnswer } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  mayDeleteQuizAnswer,
+  type QuizAnswerFacts,
+} from '@foodshare/domain';
 import type { QuizAnswer, QuizAnswerList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import {
@@ -13,15 +18,22 @@ import { runSql } from '../../shared/sql.ts';
 
 export type QuizQuestionRef = Omit<AnswerRef, 'answerId'>;
 
+async function loadQuizAnswerFacts(
+  em: EntityManager,
+  actor: Actor,
+  quizId: number,
+): Promise<QuizAnswerFacts> {
+  const [row] = await runSql(em, quizGroupAdminQuery(actor.id));
+  return { quizId, isQuizGroupAdmin: row?.is_admin ?? false };
+}
+
 /**
  * Who may delete a quiz's answers is who curates the quiz, and so who may read them with
  * their right/wrong flags. Decided from the quiz id alone, before anything is looked up, so
  * that a refused caller learns nothing about which questions and answers exist.
  */
 async function requireQuizCurator(em: EntityManager, actor: Actor, quizId: number): Promise<void> {
-  const rows = await runSql(em, quizGroupAdminQuery(actor.id));
-  const isQuizGroupAdmin = rows[0]?.is_admin ?? false;
-  if (!mayDeleteQuizAnswer(actor, { quizId, isQuizGroupAdmin })) {
+  if (!mayDeleteQuizAnswer(actor, await loadQuizAnswerFacts(em, actor, quizId))) {
     throw Problem.forbidden(
       'QUIZ_ANSWERS_FORBIDDEN',
       'Only orga, or admins of the quiz group for quizzes 1 to 3, edit quiz answers.',

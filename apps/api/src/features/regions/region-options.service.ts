@@ -47,7 +47,7 @@ export const DEFAULT_REGION_OPTIONS: RegionOptions = {
  * options, in one query; 404 for an unknown region. A duty lies with the working group under
  * the region that carries its function, else with the region's ambassadors.
  */
-async function loadRegionOptionState(
+async function loadRegionOptionFacts(
   em: EntityManager,
   actor: Actor,
   regionId: number,
@@ -78,7 +78,7 @@ export async function readRegionOptions(
   actor: Actor,
   regionId: number,
 ): Promise<RegionOptionsRead> {
-  const { facts, options, allowHidingInForum } = await loadRegionOptionState(em, actor, regionId);
+  const { facts, options, allowHidingInForum } = await loadRegionOptionFacts(em, actor, regionId);
   if (!mayReadRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -109,7 +109,7 @@ export async function readRegionOptionPermissions(
   actor: Actor,
   regionId: number,
 ): Promise<RegionOptionPermissions> {
-  const { facts } = await loadRegionOptionState(em, actor, regionId);
+  const { facts } = await loadRegionOptionFacts(em, actor, regionId);
   const held = regionOptionGroupsHeldBy(actor, facts);
   const stores = await runSql(em, pickupRuleStoresQuery(regionId));
   return {
@@ -132,7 +132,7 @@ export async function updateRegionOptions(
   regionId: number,
   pending: PendingBody<RegionOptionsBody>,
 ): Promise<RegionOptions> {
-  const { facts, options } = await loadRegionOptionState(em, actor, regionId);
+  const { facts, options } = await loadRegionOptionFacts(em, actor, regionId);
   if (!mayChangeRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',

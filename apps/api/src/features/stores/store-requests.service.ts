@@ -18,7 +18,7 @@ import type { Page } from '../../shared/page-query.ts';
 import { isoTimestamp, runSql } from '../../shared/sql.ts';
 
 /** 404 for an unknown store, 403 unless `rule` lets the caller act on it. */
-async function requireStoreFacts(
+async function requireStorePermission(
   em: EntityManager,
   actor: Actor,
   storeId: number,
@@ -41,7 +41,7 @@ export async function listTeamRequests(
   storeId: number,
   page: Page,
 ): Promise<StoreTeamRequestList> {
-  await requireStoreFacts(em, actor, storeId, mayReadStoreTeamRequests);
+  await requireStorePermission(em, actor, storeId, mayReadStoreTeamRequests);
   return teamRequestsOf(await runSql(em, teamRequestsQuery(storeId, page)));
 }
 
@@ -54,7 +54,7 @@ export async function decideTeamRequest(
   userId: number,
   decision: TeamRequestDecision,
 ): Promise<StoreTeamRequestDecision> {
-  await requireStoreFacts(em, actor, storeId, mayDecideStoreTeamRequests);
+  await requireStorePermission(em, actor, storeId, mayDecideStoreTeamRequests);
   const build = decision === 'accepted' ? acceptTeamRequestQuery : declineTeamRequestQuery;
   const [logged] = await runSql(em, build(actor.id, storeId, userId));
   if (!logged) {

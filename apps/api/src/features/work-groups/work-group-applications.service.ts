@@ -1,4 +1,9 @@
-import { type Actor, type EntityManager, mayDeclineWorkGroupApplication } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  mayDeclineWorkGroupApplication,
+  type WorkGroupApplicationFacts,
+} from '@foodshare/domain';
 import type { WorkGroupApplicationDeclined, WorkGroupApplicationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
@@ -8,7 +13,18 @@ import {
   applicationsQuery,
   deleteApplicationQuery,
   groupFactsQuery,
+  workGroupApplicationFactsOf,
 } from './work-groups.sql.ts';
+
+/** The rules' facts about the group; null unless the id names a working group. */
+async function loadWorkGroupApplicationFacts(
+  em: EntityManager,
+  actor: Actor,
+  groupId: number,
+): Promise<WorkGroupApplicationFacts | null> {
+  const [row] = await runSql(em, groupFactsQuery(actor.id, groupId));
+  return row ? workGroupApplicationFactsOf(row) : null;
+}
 
 /**
  * 404 unless the id names a working group (a region of another type has no applications),
@@ -19,9 +35,8 @@ async function requireApplicationDecider(
   actor: Actor,
   groupId: number,
 ): Promise<void> {
-  const [group] = await runSql(em, groupFactsQuery(actor.id, groupId));
-  if (!group) throw Problem.notFound('There is no working group with this id.');
-  const facts = { isGroupAdmin: group.is_admin, groupFunction: group.workgroup_function };
+  const facts = await loadWorkGroupApplicationFacts(em, actor, groupId);
+  if (!facts) throw Problem.notFound('There is no working group with this id.');
   if (!mayDeclineWorkGroupApplication(actor, facts)) {
     throw Problem.forbidden(
       'WORK_GROUP_APPLICATIONS_FORBIDDEN',

@@ -1,4 +1,8 @@
-import { RegionType, type WorkGroupFunction } from '@foodshare/domain';
+import {
+  RegionType,
+  type WorkGroupApplicationFacts,
+  type WorkGroupFunction,
+} from '@foodshare/domain';
 import type { UserStub, WorkGroupApplicationList } from '@foodshare/schemas';
 import type { Page } from '../../shared/page-query.ts';
 import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
@@ -18,6 +22,10 @@ export function groupFactsQuery(userId: number, groupId: number): SqlQuery<Group
            where r.id = ? and r.type = ?`,
     params: [userId, groupId, RegionType.WorkingGroup],
   };
+}
+
+export function workGroupApplicationFactsOf(row: GroupFactsRow): WorkGroupApplicationFacts {
+  return { isGroupAdmin: row.is_admin, groupFunction: row.workgroup_function };
 }
 
 export function deleteApplicationQuery(

@@ -2,11 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EntityManager } from '@foodshare/domain';
 import { Type } from 'typebox';
 import { LOGIN_PATH } from '../../endpoints/authorize/authorization-responses.ts';
-import { sendFormExpiredPage } from '../../pages/error-page.ts';
+import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import type { RememberedConsent } from '../../stores/consents.store.ts';
-import { CONNECTED_APPS_PATH, sendConnectedAppsPage } from './connected-apps-page.ts';
+import { CONNECTED_APPS_PATH, sendConnectedAppsPage } from './connected-apps.page.ts';
 
 // The client id grammar of the client registry (oauth-clients.service.ts).
 const RevokeParamsSchema = Type.Object({

@@ -11,10 +11,10 @@ import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
   sendInvalidRedirectPage,
-} from '../../pages/error-page.ts';
+} from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
-import { sendConsentPage } from './consent-page.ts';
+import { sendConsentPage } from './consent.page.ts';
 
 const RequestIdSchema = Type.String({ maxLength: 64 });
 

@@ -12,13 +12,13 @@ import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
   sendInvalidRedirectPage,
-} from '../../pages/error-page.ts';
+} from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { limitInteractionsPerAddress } from '../interaction-rate-limit.ts';
 import { pickLocale, type Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
-import { CONNECTED_APPS_PATH } from '../connected-apps/connected-apps-page.ts';
-import { sendLoginPage } from './login-page.ts';
+import { CONNECTED_APPS_PATH } from '../connected-apps/connected-apps.page.ts';
+import { sendLoginPage } from './login.page.ts';
 import { loginToken, loginTokenMatches } from './login-token.ts';
 import { safeReturnPath } from './return-to.ts';
 
