@@ -11,7 +11,7 @@ describe('the direction of imports', () => {
   it.each([
     ['endpoints/revoke/revoke.routes.ts', 'endpoints/token/client-authentication.ts'],
     ['interactions/login/login.routes.ts', 'endpoints/authorize/authorization-flow.ts'],
-    ['interactions/login/login.routes.ts', 'interactions/connected-apps/connected-apps-page.ts'],
+    ['interactions/login/login.routes.ts', 'interactions/connected-apps/connected-apps.page.ts'],
     ['admin/login-location.ts', 'interactions/login/return-to.ts'],
     ['endpoints/userinfo/userinfo.routes.test.ts', 'endpoints/token/issue-tokens.ts'],
   ])('refuses a feature importing another: %s → %s', (from, to) => {
@@ -20,8 +20,8 @@ describe('the direction of imports', () => {
 
   it.each([
     ['plugins/token-state.ts', 'endpoints/token/refresh-token-codec.ts'],
-    ['oauth/authorization-responses.ts', 'interactions/login/login-page.ts'],
-    ['stores/consents.store.ts', 'admin/admin-page.ts'],
+    ['oauth/authorization-responses.ts', 'interactions/login/login.page.ts'],
+    ['stores/consents.store.ts', 'admin/admin.page.ts'],
     ['observability/audit-events.test.ts', 'endpoints/token/issue-tokens.ts'],
   ])('refuses a shared layer importing a feature: %s → %s', (from, to) => {
     expect(why(from, to)).toMatch(/^a shared layer imports the feature /);

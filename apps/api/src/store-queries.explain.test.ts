@@ -2,9 +2,9 @@ import { type EntityManager, openOrm, type MikroORM } from '@foodshare/domain';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildTestApp } from './test-support/build-test-app.ts';
 import { storeFactsQuery } from './shared/store-facts.repository.ts';
-import { teamRequestsQuery } from './features/stores/store-requests.service.ts';
+import { teamRequestsQuery } from './features/stores/stores.sql.ts';
 import type { SqlQuery } from './shared/sql.ts';
-import { storeLogPageQuery } from './features/store-log/store-log.service.ts';
+import { storeLogPageQuery } from './features/store-log/store-log.sql.ts';
 import type { StoreLogAction } from '@foodshare/domain';
 
 const ids = inject('demoIds');

@@ -40,7 +40,6 @@ import {
   verifyPassword,
   WellKnownUnit,
   WorkGroupApplicationEntity,
-  type User,
 } from '@foodshare/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestOrm } from './test-support/test-orm.ts';
@@ -54,7 +53,7 @@ beforeAll(async () => {
   loads = await Promise.all([loadDemoDataIfEmpty(db.em()), loadDemoDataIfEmpty(db.em())]);
 });
 
-function user(email: string): Promise<User> {
+function user(email: string): Promise<UserEntity> {
   return db.em().findOneOrFail(UserEntity, { email });
 }
 

@@ -89,11 +89,11 @@ export const OAuthClientSchema = Type.Object(
 export type OAuthClient = Static<typeof OAuthClientSchema>;
 
 /** What an administrator submits to create or change a client. */
-export const OAuthClientInputSchema = Type.Object(clientFields, {
-  title: 'OAuthClientInput',
+export const OAuthClientBodySchema = Type.Object(clientFields, {
+  title: 'OAuthClientBody',
   additionalProperties: false,
 });
-export type OAuthClientInput = Static<typeof OAuthClientInputSchema>;
+export type OAuthClientBody = Static<typeof OAuthClientBodySchema>;
 
 /** The answer to creating a client (or rotating its secret): the only time the secret is shown. */
 export const OAuthClientWithSecretSchema = Type.Object(

@@ -17,7 +17,7 @@ import {
   LoginBodySchema,
   MessageBodySchema,
   MessageSchema,
-  OAuthClientInputSchema,
+  OAuthClientBodySchema,
   OAuthClientSchema,
   OAuthClientWithSecretSchema,
   ProblemSchema,
@@ -782,8 +782,8 @@ const examples: Record<string, Examples> = {
       { why: 'numeric region ids', value: { sub: '7', preferred_username: 'A7', region_ids: [1] } },
     ],
   },
-  OAuthClientInput: {
-    schema: OAuthClientInputSchema,
+  OAuthClientBody: {
+    schema: OAuthClientBodySchema,
     valid: [
       client,
       {

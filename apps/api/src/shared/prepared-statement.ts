@@ -25,6 +25,18 @@ export interface PreparedStatement {
  * else (the jsonb operators, a literal question mark).
  */
 export function preparedStatement(purpose: string, sql: string): PreparedStatement {
+  const key = `${purpose}\u0000${sql}`;
+  const known = statements.get(key);
+  if (known) return known;
+  const statement = prepare(purpose, sql);
+  statements.set(key, statement);
+  return statement;
+}
+
+// A query's text is fixed per call site, so this holds one entry per prepared read.
+const statements = new Map<string, PreparedStatement>();
+
+function prepare(purpose: string, sql: string): PreparedStatement {
   let position = 0;
   const text = sql.replace(/\?/g, () => `$${++position}`);
   // A connection keeps the text it first prepared under a name: a changed text gets a new name.

@@ -1,20 +1,37 @@
-// SQL fragments the features share, so that every response builds a user stub the same way.
+// What the features' SQL files share (docs/design.md §3.10): the query type that carries its row
+// type, the one way to run it, and the fragments every response builds the same way.
+import { executePrepared, preparedStatement } from './prepared-statement.ts';
+import type { EntityManager } from '@foodshare/domain';
+
+export interface UserStubOptions {
+  /** `name` as first and last name, for views whose readers must tell people apart. */
+  fullName?: boolean;
+  /** Further keys from columns of the same users row, as `{ jsonKey: 'column' }`. */
+  columns?: Readonly<Record<string, string>>;
+}
 
 /**
  * The user stub of docs/spec.md §2.1 built in SQL from the users row aliased `alias`, null without
- * one. Its `name` is the first name; `fullName` makes it first and last name, for the few views
- * whose readers must tell people apart (a store's applicants).
+ * one. Its `name` is the first name unless `fullName` (a store's applicants); `columns` adds the
+ * keys a wider view of a user carries (the report user of docs/spec.md §2.2: `mail`, `lastName`).
+ * Aliases, keys and columns are names written in the code, never input.
  */
-export function userStubJson(alias: string, { fullName = false } = {}): string {
+export function userStubJson(
+  alias: string,
+  { fullName = false, columns = {} }: UserStubOptions = {},
+): string {
   const name = fullName
     ? `${alias}.first_name || ' ' || ${alias}.last_name`
     : `${alias}.first_name`;
+  const extra = Object.entries(columns).map(
+    ([key, column]) => `,\n    '${key}', ${alias}.${column}`,
+  );
   return `case when ${alias}.id is null then null else json_build_object(
     'id', ${alias}.id,
     'name', ${name},
     'avatar', case when ${alias}.avatar_upload_id is null then null
                    else '/api/uploads/' || ${alias}.avatar_upload_id end,
-    'isSleeping', ${alias}.sleeping) end`;
+    'isSleeping', ${alias}.sleeping${extra.join('')}) end`;
 }
 
 /** A timestamptz as the driver hands it over (Date or text), as RFC 3339 (docs/design.md §3.8). */
@@ -22,8 +39,34 @@ export function isoTimestamp(value: Date | string): string {
   return new Date(value).toISOString();
 }
 
-/** A query as the routes run it, so that EXPLAIN can be run on the very same text. */
-export interface SqlQuery {
+/**
+ * A statement with `?` placeholders and its parameters, as a feature's `.sql.ts` builds it: the
+ * service runs it with `runSql`, and an EXPLAIN test can plan the very same text. `Row` types
+ * the rows it returns, so that the service never restates it.
+ */
+export interface SqlQuery<Row extends object = object> {
   sql: string;
   params: unknown[];
+  /** Never set: it only carries `Row` from the query's builder to `runSql`. */
+  readonly rowType?: Row;
+  /**
+   * For a hot read whose planning costs more than its running: the name it is prepared under,
+   * planned once per connection (shared/prepared-statement.ts). Its text must not depend on
+   * the values, and an array value must be one `?::type[]` (`em.execute` spreads arrays).
+   */
+  prepareAs?: string;
+}
+
+/**
+ * The rows of `query`, run on the request's EntityManager (or its transaction). A query with
+ * `prepareAs` runs as a prepared statement outside a transaction, and as text inside one.
+ */
+export function runSql<Row extends object>(
+  em: EntityManager,
+  query: SqlQuery<Row>,
+): Promise<Row[]> {
+  if (query.prepareAs !== undefined && !em.isInTransaction()) {
+    return executePrepared<Row>(em, preparedStatement(query.prepareAs, query.sql), query.params);
+  }
+  return em.execute<Row[]>(query.sql, query.params);
 }

@@ -6,7 +6,7 @@ import {
   type StoreFacts,
   WorkGroupFunction,
 } from '@foodshare/domain';
-import type { SqlQuery } from './sql.ts';
+import { runSql, type SqlQuery } from './sql.ts';
 
 interface StoreFactsRow {
   is_store_manager: boolean;
@@ -23,7 +23,7 @@ const STORES_COORDINATION_GROUP = `g.parent_id = s.region_id and g.type = ${Regi
  * region's stores-coordination group, or its ambassadors when it has none). No row for an
  * unknown store.
  */
-export function storeFactsQuery(actorId: number, storeId: number): SqlQuery {
+export function storeFactsQuery(actorId: number, storeId: number): SqlQuery<StoreFactsRow> {
   return {
     sql: `select exists (select 1 from store_team_memberships m
                           where m.store_id = s.id and m.user_id = ? and m.is_manager)
@@ -41,16 +41,7 @@ export function storeFactsQuery(actorId: number, storeId: number): SqlQuery {
   };
 }
 
-/** The facts of `storeFactsQuery` for the store rules, null for an unknown store. */
-export async function loadStoreFacts(
-  em: EntityManager,
-  actor: Actor,
-  storeId: number,
-): Promise<StoreFacts | null> {
-  const { sql, params } = storeFactsQuery(actor.id, storeId);
-  const rows = await em.execute<StoreFactsRow[]>(sql, params);
-  const row = rows[0];
-  if (!row) return null;
+export function storeFactsOf(actor: Actor, row: StoreFactsRow): StoreFacts {
   const holders = {
     delegateAdminIds: row.delegate_admin_ids === null ? null : new Set(row.delegate_admin_ids),
     ambassadorIds: new Set(row.ambassador_ids),
@@ -59,4 +50,14 @@ export async function loadStoreFacts(
     isStoreManager: row.is_store_manager,
     holdsStoresCoordinationDuty: holdsRegionDuty(actor, holders),
   };
+}
+
+/** The facts of `storeFactsQuery` for the store rules, null for an unknown store. */
+export async function loadStoreFacts(
+  em: EntityManager,
+  actor: Actor,
+  storeId: number,
+): Promise<StoreFacts | null> {
+  const [row] = await runSql(em, storeFactsQuery(actor.id, storeId));
+  return row ? storeFactsOf(actor, row) : null;
 }

@@ -4,7 +4,7 @@ import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { pickLocale, type Locale } from '../pages/locale.ts';
-import { sendAdminMessage } from './admin-page.ts';
+import { sendAdminMessage } from './admin.page.ts';
 import { adminTextsFor, type AdminTexts } from './admin-texts.ts';
 import { findClient, type ClientDetail } from './oauth-clients-admin.service.ts';
 

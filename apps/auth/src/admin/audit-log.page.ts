@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../pages/html.ts';
 import type { Locale } from '../pages/locale.ts';
-import { formatDateTime } from './admin-page.ts';
+import { formatDateTime } from './admin.page.ts';
 import type { AdminTexts } from './admin-texts.ts';
 import type { AuditEntry } from './oauth-clients-admin.service.ts';
 

@@ -2,7 +2,7 @@ import { PREVIOUS_CLIENT_SECRET_GRACE_MS } from '@foodshare/domain';
 import { formTokenField } from '../pages/form-token.ts';
 import { html, type SafeHtml } from '../pages/html.ts';
 import type { Locale } from '../pages/locale.ts';
-import { adminPaths, formatDateTime } from './admin-page.ts';
+import { adminPaths, formatDateTime } from './admin.page.ts';
 import type { AdminTexts } from './admin-texts.ts';
 import type { ClientDetail } from './oauth-clients-admin.service.ts';
 

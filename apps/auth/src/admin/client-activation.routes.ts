@@ -1,7 +1,7 @@
 import { setOAuthClientActive } from '@foodshare/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseIdParam } from '@foodshare/schemas';
-import { ADMIN_BASE_PATH, adminPaths } from './admin-page.ts';
+import { ADMIN_BASE_PATH, adminPaths } from './admin.page.ts';
 import {
   actorId,
   ClientParamsSchema,

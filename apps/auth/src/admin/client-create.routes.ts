@@ -2,7 +2,7 @@ import { createOAuthClient } from '@foodshare/domain';
 import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { adminPaths, sendAdminPage } from './admin-page.ts';
+import { adminPaths, sendAdminPage } from './admin.page.ts';
 import { actorId, csrfToken, formRoute, localeOf } from './admin-request.ts';
 import { clientFormBody } from './client-form.page.ts';
 import {

@@ -1,7 +1,7 @@
 import { deleteOAuthClient } from '@foodshare/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseIdParam } from '@foodshare/schemas';
-import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin-page.ts';
+import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin.page.ts';
 import {
   actorId,
   ClientParamsSchema,

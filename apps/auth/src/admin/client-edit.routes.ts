@@ -3,7 +3,7 @@ import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { html } from '../pages/html.ts';
-import { ADMIN_BASE_PATH, adminPaths, notice, sendAdminPage } from './admin-page.ts';
+import { ADMIN_BASE_PATH, adminPaths, notice, sendAdminPage } from './admin.page.ts';
 import {
   actorId,
   ClientParamsSchema,

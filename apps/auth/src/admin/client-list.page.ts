@@ -1,6 +1,6 @@
 import { html, type SafeHtml } from '../pages/html.ts';
 import type { Locale } from '../pages/locale.ts';
-import { adminPaths, formatDateTime } from './admin-page.ts';
+import { adminPaths, formatDateTime } from './admin.page.ts';
 import type { AdminTexts } from './admin-texts.ts';
 import type { ClientListItem } from './oauth-clients-admin.service.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { html } from '../pages/html.ts';
-import { ADMIN_BASE_PATH, adminPaths, notice, sendAdminPage } from './admin-page.ts';
+import { ADMIN_BASE_PATH, adminPaths, notice, sendAdminPage } from './admin.page.ts';
 import { localeOf, NoticeQuerySchema } from './admin-request.ts';
 import { auditRegionIds, auditTable } from './audit-log.page.ts';
 import { clientListBody } from './client-list.page.ts';

@@ -6,7 +6,7 @@ import {
 import { parseIdParam } from '@foodshare/schemas';
 import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin-page.ts';
+import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin.page.ts';
 import {
   actorId,
   ClientParamsSchema,

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { LOGIN_PATH, RETURN_TO_PARAM } from '../pages/page-paths.ts';
-import { ADMIN_BASE_PATH } from './admin-page.ts';
+import { ADMIN_BASE_PATH } from './admin.page.ts';
 
 /**
  * Where someone not logged in is sent: the login page, which brings them back to the page they

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 import { FORM_TOKEN_FIELD, formTokenMatches } from '../pages/form-token.ts';
 import { checkAdminAccess } from './admin-access.ts';
-import { sendAdminMessage } from './admin-page.ts';
+import { sendAdminMessage } from './admin.page.ts';
 import { localeOf } from './admin-request.ts';
 import { clientActivationRoutes } from './client-activation.routes.ts';
 import { clientCreateRoutes } from './client-create.routes.ts';

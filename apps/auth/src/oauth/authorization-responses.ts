@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sendExpiredRequestPage } from '../pages/error-page.ts';
-import { sendRegionRefusalPage } from '../pages/region-refusal-page.ts';
+import { sendExpiredRequestPage } from '../pages/error.page.ts';
+import { sendRegionRefusalPage } from '../pages/region-refusal.page.ts';
 import type { Locale } from '../pages/locale.ts';
 import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
 import type { OAuthError } from './oauth-errors.ts';

@@ -11,7 +11,7 @@ import { invalidRequest, OAuthError, serverError } from './oauth-errors.ts';
  *   refuses before a handler runs;
  * - the authorization endpoint sends its errors back to the client by redirect, or shows the
  *   error page when the redirect URI cannot be trusted (authorization-responses.ts);
- * - the pages a person sees answer with pages (pages/error-page.ts);
+ * - the pages a person sees answer with pages (pages/error.page.ts);
  * - anything else that escapes a route, and every path without one, reaches the shared error
  *   handler of server-kit: problem+json (docs/design.md §3.3), never with an internal message.
  */

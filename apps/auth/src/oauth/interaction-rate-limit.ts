@@ -1,6 +1,6 @@
 import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { sendTooManyRequestsPage } from '../pages/error-page.ts';
+import { sendTooManyRequestsPage } from '../pages/error.page.ts';
 import { pickLocale } from '../pages/locale.ts';
 
 const WINDOW_MS = 60_000;

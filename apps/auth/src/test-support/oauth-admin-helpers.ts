@@ -4,7 +4,6 @@ import {
   createUser,
   OAuthClientAuditLogEntity,
   OAuthClientEntity,
-  type OAuthClient,
   type Role,
 } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
@@ -76,7 +75,10 @@ export async function signInNewUser(
   return signInAs(app, user.id);
 }
 
-export async function findClientRow(app: AuthApp, clientId: string): Promise<OAuthClient | null> {
+export async function findClientRow(
+  app: AuthApp,
+  clientId: string,
+): Promise<OAuthClientEntity | null> {
   return app.orm.em.fork().findOne(OAuthClientEntity, { clientId });
 }
 

@@ -4,17 +4,17 @@ import {
   RegionAdminEntity,
   RegionMembershipEntity,
   RegionType,
-  type Region,
-  type User,
+  type RegionEntity,
+  type UserEntity,
 } from '@foodshare/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestOrm } from '../test-support/test-orm.ts';
 import { addAdminCommand } from './admins.command.ts';
 
 const db = useTestOrm();
-let country: Region;
-let group: Region;
-let user: User;
+let country: RegionEntity;
+let group: RegionEntity;
+let user: UserEntity;
 
 beforeAll(async () => {
   country = await createRegion(db.em(), { name: 'Österreich', type: RegionType.Country });

@@ -4,7 +4,6 @@ import {
   OAuthClientEntity,
   updateOAuthClient,
   type EntityManager,
-  type OAuthClient,
 } from '@foodshare/domain';
 import { Command } from 'commander';
 import { clientSecretPepper, withEntityManager } from '../cli-context.ts';
@@ -39,7 +38,7 @@ export interface ClientSummary extends Omit<CreateClientOptions, 'pepper'> {
   secret: string | null;
 }
 
-function summary(client: OAuthClient, secret: string | null): ClientSummary {
+function summary(client: OAuthClientEntity, secret: string | null): ClientSummary {
   return {
     id: client.id,
     clientId: client.clientId,

@@ -3,15 +3,15 @@ import {
   createUser,
   RegionMembershipEntity,
   RegionType,
-  type Region,
+  type RegionEntity,
 } from '@foodshare/domain';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useTestOrm } from '../test-support/test-orm.ts';
 import { addMembershipCommand } from './memberships.command.ts';
 
 const db = useTestOrm();
-let state: Region;
-let city: Region;
+let state: RegionEntity;
+let city: RegionEntity;
 
 beforeAll(async () => {
   state = await createRegion(db.em(), { name: 'Bayern', type: RegionType.FederalState });

@@ -4,7 +4,7 @@ import {
   Role,
   setRole,
   type EntityManager,
-  type User,
+  type UserEntity,
 } from '@foodshare/domain';
 import { Command, Option } from 'commander';
 import { CliError, withEntityManager } from '../cli-context.ts';
@@ -41,7 +41,7 @@ export interface UserSummary {
   homeRegionId: number | null;
 }
 
-function summarize(user: User): UserSummary {
+function summarize(user: UserEntity): UserSummary {
   return {
     id: user.id,
     email: user.email,

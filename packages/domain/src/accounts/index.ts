@@ -17,8 +17,6 @@ export {
   type CreatedOAuthClient,
   type OAuthClientInput,
   type OAuthClientSettings,
-  type OAuthGrantType,
-  type OAuthScope,
   type RedirectUriProblemCode,
 } from './oauth-clients.service.ts';
 export * from './regions.service.ts';

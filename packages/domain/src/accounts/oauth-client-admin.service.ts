@@ -1,9 +1,5 @@
 import { LockMode } from '@mikro-orm/core';
-import {
-  OAuthClientAuditLogEntity,
-  OAuthClientEntity,
-  type OAuthClient,
-} from '../entities/oauth-client.entity.ts';
+import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
@@ -56,7 +52,7 @@ export interface OAuthClientSecretOptions extends OAuthClientChangeOptions {
 export type OAuthClientUpdate = Omit<OAuthClientInput, 'clientId' | 'active'>;
 
 export interface UpdatedOAuthClient {
-  client: OAuthClient;
+  client: OAuthClientEntity;
   /** The fields whose value changed; empty when the update changed nothing (no audit row). */
   changedFields: string[];
   /** A fresh secret when a public client became confidential: shown once. */
@@ -64,7 +60,7 @@ export interface UpdatedOAuthClient {
 }
 
 export interface RegeneratedClientSecret {
-  client: OAuthClient;
+  client: OAuthClientEntity;
   /** In clear, this once. */
   secret: string;
   /** Until then the previous secret is accepted too. */
@@ -127,7 +123,7 @@ async function endingGrants<T extends { clientId: string }>(
 }
 
 /** The client locked for the rest of the transaction, so concurrent admins change it in turn. */
-async function lockClient(em: EntityManager, ref: OAuthClientRef): Promise<OAuthClient> {
+async function lockClient(em: EntityManager, ref: OAuthClientRef): Promise<OAuthClientEntity> {
   const valid = 'id' in ref ? Number.isSafeInteger(ref.id) : true;
   const client = valid
     ? await em.findOne(OAuthClientEntity, refFilter(ref), { lockMode: LockMode.PESSIMISTIC_WRITE })
@@ -139,7 +135,7 @@ async function lockClient(em: EntityManager, ref: OAuthClientRef): Promise<OAuth
 
 function audit(
   em: EntityManager,
-  client: OAuthClient,
+  client: OAuthClientEntity,
   action: AuditAction,
   actorId: number | null,
   changes: Record<string, unknown>,

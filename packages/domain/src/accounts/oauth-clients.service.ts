@@ -1,19 +1,16 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import {
-  OAuthClientAuditLogEntity,
-  OAuthClientEntity,
-  type OAuthClient,
-} from '../entities/oauth-client.entity.ts';
+import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
 import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
 
 export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
-export type OAuthScope = (typeof OAUTH_SCOPES)[number];
+// Not exported: packages/schemas owns the names OAuthScope and OAuthGrantType (docs/design.md §7.2).
+type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
 export const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
-export type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
+type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
 
 // client_id travels in query strings and forms; unreserved URI characters need no escaping.
 const CLIENT_ID_PATTERN = /^[A-Za-z0-9._~-]{1,100}$/;
@@ -190,7 +187,7 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
 }
 
 export interface CreatedOAuthClient {
-  client: OAuthClient;
+  client: OAuthClientEntity;
   /** The secret of a confidential client, in clear: shown once, never stored. Null for a public client. */
   secret: string | null;
 }
@@ -224,7 +221,7 @@ export async function insertOAuthClient(
   settings: OAuthClientSettings,
   secretHash: string | null,
   actorId: number | null,
-): Promise<OAuthClient> {
+): Promise<OAuthClientEntity> {
   if ((await em.count(OAuthClientEntity, { clientId: settings.clientId })) > 0) {
     throw clientIdTaken(settings.clientId);
   }

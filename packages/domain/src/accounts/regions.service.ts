@@ -1,5 +1,5 @@
 import { RegionAdminEntity, RegionMembershipEntity } from '../entities/region-membership.entity.ts';
-import { RegionEntity, type Region } from '../entities/region.entity.ts';
+import { RegionEntity } from '../entities/region.entity.ts';
 import { ApplyType, MEMBER_REGION_TYPES, RegionType, WorkGroupFunction } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
@@ -35,11 +35,11 @@ export function isWorkGroupFunction(value: unknown): value is WorkGroupFunction 
 }
 
 /** Members join cities, districts, regions, parts of town and working groups; the levels above have none. */
-export function takesMembers(region: Pick<Region, 'type'>): boolean {
+export function takesMembers(region: Pick<RegionEntity, 'type'>): boolean {
   return region.type === RegionType.WorkingGroup || MEMBER_REGION_TYPES.includes(region.type);
 }
 
-export function assertTakesMembers(region: Pick<Region, 'id' | 'name' | 'type'>): void {
+export function assertTakesMembers(region: Pick<RegionEntity, 'id' | 'name' | 'type'>): void {
   if (!takesMembers(region)) {
     throw new AccountError(
       'REGION_TAKES_NO_MEMBERS',
@@ -61,7 +61,10 @@ function invalid(message: string): AccountError {
   return new AccountError('INVALID_INPUT', message);
 }
 
-export async function createRegion(em: EntityManager, input: CreateRegionInput): Promise<Region> {
+export async function createRegion(
+  em: EntityManager,
+  input: CreateRegionInput,
+): Promise<RegionEntity> {
   const name = input.name.trim();
   if (name === '' || name.length > MAX_REGION_NAME_LENGTH) {
     throw invalid(`The region name must have 1 to ${MAX_REGION_NAME_LENGTH} characters`);

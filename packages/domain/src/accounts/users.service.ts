@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { RegionMembershipEntity } from '../entities/region-membership.entity.ts';
-import type { Region } from '../entities/region.entity.ts';
-import { UserEntity, type User } from '../entities/user.entity.ts';
+import type { RegionEntity } from '../entities/region.entity.ts';
+import { UserEntity } from '../entities/user.entity.ts';
 import { Role } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
 import { hashPassword } from '../passwords.ts';
@@ -57,7 +57,7 @@ function emailTaken(email: string): AccountError {
   return new AccountError('EMAIL_TAKEN', `A user with the email address ${email} already exists`);
 }
 
-export async function createUser(em: EntityManager, input: CreateUserInput): Promise<User> {
+export async function createUser(em: EntityManager, input: CreateUserInput): Promise<UserEntity> {
   const firstName = requireName(input.firstName, 'The first name');
   const lastName = requireName(input.lastName, 'The last name');
   const email = normalizeEmail(input.email);
@@ -73,7 +73,7 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
   const role = requireRole(input.role ?? Role.Foodsharer);
   if ((await em.count(UserEntity, { email })) > 0) throw emailTaken(email);
 
-  let homeRegion: Region | null = null;
+  let homeRegion: RegionEntity | null = null;
   if (input.homeRegionId != null) {
     homeRegion = await requireRegion(em, input.homeRegionId);
     assertTakesMembers(homeRegion);
@@ -99,7 +99,7 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
   return user;
 }
 
-export async function setRole(em: EntityManager, userId: number, role: Role): Promise<User> {
+export async function setRole(em: EntityManager, userId: number, role: Role): Promise<UserEntity> {
   const checked = requireRole(role);
   const user = await requireUser(em, userId);
   user.role = checked;

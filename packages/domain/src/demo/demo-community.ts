@@ -3,7 +3,7 @@ import { FoodSharePointEntity } from '../entities/food-share-point.entity.ts';
 import { MailboxEntity, MailboxMemberEntity, MailEntity } from '../entities/mailbox.entity.ts';
 import { PollEntity, PollVoteEntity } from '../entities/poll.entity.ts';
 import { ResourceEntity } from '../entities/resource.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { DAY, HOUR, type DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
@@ -102,7 +102,7 @@ function createEvents(em: EntityManager, clock: DemoClock, users: DemoUsers): vo
     start: Date,
     hours: number,
     location: { name: string; online: boolean },
-    invitations: [User, 'invited' | 'accepted' | 'maybe' | 'wont_join'][],
+    invitations: [UserEntity, 'invited' | 'accepted' | 'maybe' | 'wont_join'][],
   ) => {
     const created = em.create(EventEntity, {
       region,
@@ -155,7 +155,7 @@ function createEvents(em: EntityManager, clock: DemoClock, users: DemoUsers): vo
 function createPolls(em: EntityManager, clock: DemoClock, users: DemoUsers): void {
   const { alice, bob, carla, dana } = users;
   const { ago, ahead } = clock;
-  const poll = (region: number, name: string, startAt: Date, endAt: Date, voters: User[]) => {
+  const poll = (region: number, name: string, startAt: Date, endAt: Date, voters: UserEntity[]) => {
     const created = em.create(PollEntity, {
       region,
       name,
@@ -180,7 +180,7 @@ function createPolls(em: EntityManager, clock: DemoClock, users: DemoUsers): voi
 function createMailboxes(em: EntityManager, clock: DemoClock, users: DemoUsers): void {
   const { alice, dana } = users;
   const { ago } = clock;
-  const mailbox = (name: string, region: number | null, members: User[]) => {
+  const mailbox = (name: string, region: number | null, members: UserEntity[]) => {
     const created = em.create(MailboxEntity, { name, region });
     for (const user of members) em.create(MailboxMemberEntity, { mailbox: created, user });
     return created;

@@ -2,9 +2,8 @@ import {
   ConversationEntity,
   ConversationMemberEntity,
   MessageEntity,
-  type Conversation,
 } from '../entities/conversation.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import type { DemoUsers } from './demo-people.ts';
@@ -17,7 +16,7 @@ export function createConversations(
   em: EntityManager,
   clock: DemoClock,
   users: DemoUsers,
-): Conversation {
+): ConversationEntity {
   const conversation = createPickupConversation(em, clock, users);
   createKamChat(em, clock, users);
   return conversation;
@@ -27,14 +26,14 @@ function createPickupConversation(
   em: EntityManager,
   clock: DemoClock,
   users: DemoUsers,
-): Conversation {
+): ConversationEntity {
   const { alice, bob, carla } = users;
   const { ago } = clock;
   const conversation = em.create(ConversationEntity, {
     name: 'Abholung Samstag',
     createdAt: ago(4),
   });
-  const messages: [User, Date, string][] = [
+  const messages: [UserEntity, Date, string][] = [
     [
       alice,
       ago(3, 4),
@@ -76,8 +75,8 @@ function createKamChat(em: EntityManager, clock: DemoClock, users: DemoUsers): v
 
 function member(
   em: EntityManager,
-  conversation: Conversation,
-  user: User,
+  conversation: ConversationEntity,
+  user: UserEntity,
   state: { unread: boolean; lastReadAt: Date | null; joinedAt: Date },
 ): void {
   em.create(ConversationMemberEntity, { conversation, user, ...state });

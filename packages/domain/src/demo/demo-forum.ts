@@ -1,25 +1,20 @@
 import { ref } from '@mikro-orm/core';
-import {
-  ForumPostEntity,
-  ForumThreadEntity,
-  type ForumPost,
-  type ForumThread,
-} from '../entities/forum.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import { ForumPostEntity, ForumThreadEntity } from '../entities/forum.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
 import type { DemoUsers } from './demo-people.ts';
 
 export interface DemoThread {
-  thread: ForumThread;
-  posts: ForumPost[];
+  thread: ForumThreadEntity;
+  posts: ForumPostEntity[];
 }
 
 export interface DemoForum {
   /** The Musterstadt thread with a hidden post. */
   experiences: DemoThread;
-  hiddenPost: ForumPost;
+  hiddenPost: ForumPostEntity;
 }
 
 /** A thread whose creation and last-post times are those of its first and last post. */
@@ -27,8 +22,8 @@ export function createThread(
   em: EntityManager,
   region: number,
   title: string,
-  author: User,
-  posts: [User, Date, string][],
+  author: UserEntity,
+  posts: [UserEntity, Date, string][],
   flags: { pinnedLevel?: number; isAmbassadorForum?: boolean } = {},
 ): DemoThread {
   const first = posts[0]?.[1] ?? new Date();

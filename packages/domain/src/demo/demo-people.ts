@@ -3,8 +3,8 @@ import { ref } from '@mikro-orm/core';
 import { addAdmin, addMembership } from '../accounts/regions.service.ts';
 import { createUser } from '../accounts/users.service.ts';
 import { PassportGenerationEntity } from '../entities/passport-generation.entity.ts';
-import { UploadEntity, type Upload } from '../entities/upload.entity.ts';
-import { BuddyEntity, type User } from '../entities/user.entity.ts';
+import { UploadEntity } from '../entities/upload.entity.ts';
+import { BuddyEntity, type UserEntity } from '../entities/user.entity.ts';
 import { WorkGroupApplicationEntity } from '../entities/work-group-application.entity.ts';
 import { Role } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
@@ -12,11 +12,11 @@ import { demoAvatarPng } from './demo-avatar.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DEMO_PASSWORD, DemoRegionId, DemoUserEmail, type DemoUserName } from './demo-ids.ts';
 
-export type DemoUsers = Record<DemoUserName, User>;
+export type DemoUsers = Record<DemoUserName, UserEntity>;
 
 export interface DemoPeople {
   users: DemoUsers;
-  avatarUpload: Upload;
+  avatarUpload: UploadEntity;
 }
 
 interface PersonSpec {
@@ -157,7 +157,7 @@ async function grantUnitRoles(em: EntityManager, users: DemoUsers): Promise<void
   await addMembership(em, users.kim.id, R.StoreChainGroup);
 }
 
-function createAvatar(em: EntityManager, owner: User): Upload {
+function createAvatar(em: EntityManager, owner: UserEntity): UploadEntity {
   const avatar = demoAvatarPng([46, 125, 50]);
   const upload = em.create(UploadEntity, {
     id: '5e1f0d3a-7c52-4b8e-9a61-0d3e5f7a11ce',

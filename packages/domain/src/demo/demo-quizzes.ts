@@ -4,7 +4,7 @@ import {
   QuizQuestionEntity,
   QuizSessionEntity,
 } from '../entities/quiz.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import { QuizSessionStatus, Role } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
 import type { DemoClock } from './demo-clock.ts';
@@ -149,7 +149,7 @@ function createSessions(em: EntityManager, clock: DemoClock, users: DemoUsers): 
   const { alice, bob, carla, dana, kim } = users;
   const { ago } = clock;
   const session = (
-    user: User,
+    user: UserEntity,
     quiz: number,
     status: QuizSessionStatus,
     startedAt: Date,

@@ -1,8 +1,8 @@
 import { BananaEntity } from '../entities/banana.entity.ts';
 import { ReportEntity } from '../entities/report.entity.ts';
 import { reportConsequenceKey, reportStatusKey } from '../enums.ts';
-import type { Store } from '../entities/store.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import type { StoreEntity } from '../entities/store.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
@@ -13,13 +13,18 @@ export function createReportsAndBananas(
   em: EntityManager,
   clock: DemoClock,
   users: DemoUsers,
-  store: Store,
+  store: StoreEntity,
 ): void {
   createReports(em, clock, users, store);
   createBananas(em, clock, users);
 }
 
-function createReports(em: EntityManager, clock: DemoClock, users: DemoUsers, store: Store): void {
+function createReports(
+  em: EntityManager,
+  clock: DemoClock,
+  users: DemoUsers,
+  store: StoreEntity,
+): void {
   const { alice, bob, dana } = users;
   const { ago, ahead } = clock;
   em.create(ReportEntity, {
@@ -49,7 +54,7 @@ function createReports(em: EntityManager, clock: DemoClock, users: DemoUsers, st
 function createBananas(em: EntityManager, clock: DemoClock, users: DemoUsers): void {
   const { alice, bob, dana, kim } = users;
   const { ago } = clock;
-  const banana = (sender: User, recipient: User, createdAt: Date, message: string) =>
+  const banana = (sender: UserEntity, recipient: UserEntity, createdAt: Date, message: string) =>
     em.create(BananaEntity, { sender, recipient, message, createdAt });
   banana(
     alice,

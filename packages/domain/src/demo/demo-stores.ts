@@ -1,11 +1,7 @@
-import {
-  StoreChainEntity,
-  StoreChainKamEntity,
-  type StoreChain,
-} from '../entities/store-chain.entity.ts';
+import { StoreChainEntity, StoreChainKamEntity } from '../entities/store-chain.entity.ts';
 import { StoreLogEntryEntity } from '../entities/store-log-entry.entity.ts';
-import { StoreEntity, StoreTeamMembershipEntity, type Store } from '../entities/store.entity.ts';
-import type { User } from '../entities/user.entity.ts';
+import { StoreEntity, StoreTeamMembershipEntity } from '../entities/store.entity.ts';
+import type { UserEntity } from '../entities/user.entity.ts';
 import { ChainStatus, CooperationStatus, StoreLogAction, StoreTeamStatus } from '../enums.ts';
 import type { EntityManager } from '../orm.ts';
 import type { DemoClock } from './demo-clock.ts';
@@ -14,11 +10,11 @@ import { DemoRegionId } from './demo-ids.ts';
 import type { DemoUsers } from './demo-people.ts';
 
 export interface DemoStores {
-  chain: StoreChain;
+  chain: StoreChainEntity;
   /** alice's store in Musterstadt, part of the chain. */
-  store: Store;
+  store: StoreEntity;
   /** bob's store in Beispieldorf. */
-  otherStore: Store;
+  otherStore: StoreEntity;
 }
 
 const BOBS_APPLICATION =
@@ -36,7 +32,7 @@ export function createStores(em: EntityManager, clock: DemoClock, users: DemoUse
   return { chain, store, otherStore };
 }
 
-function createChain(em: EntityManager, clock: DemoClock, kam: User): StoreChain {
+function createChain(em: EntityManager, clock: DemoClock, kam: UserEntity): StoreChainEntity {
   // The store-chain group's thread is the chain's forum thread (docs/domain.md §3.11).
   const chainThread = createThread(
     em,
@@ -73,8 +69,8 @@ function createChain(em: EntityManager, clock: DemoClock, kam: User): StoreChain
 function createStoreRows(
   em: EntityManager,
   clock: DemoClock,
-  chain: StoreChain,
-): { store: Store; otherStore: Store } {
+  chain: StoreChainEntity,
+): { store: StoreEntity; otherStore: StoreEntity } {
   const store = em.create(StoreEntity, {
     name: 'Beispiel-Markt Musterstadt Mitte',
     region: DemoRegionId.Musterstadt,
@@ -107,8 +103,8 @@ function createTeams(
   em: EntityManager,
   clock: DemoClock,
   users: DemoUsers,
-  store: Store,
-  otherStore: Store,
+  store: StoreEntity,
+  otherStore: StoreEntity,
 ): void {
   const { alice, bob, dana, kim } = users;
   const { ago } = clock;
@@ -151,16 +147,16 @@ function createStoreLog(
   em: EntityManager,
   clock: DemoClock,
   users: DemoUsers,
-  store: Store,
-  otherStore: Store,
+  store: StoreEntity,
+  otherStore: StoreEntity,
 ): void {
   const { alice, bob, dana, kim } = users;
   const { ago, ahead } = clock;
   const log = (
     actionType: StoreLogAction,
     performedAt: Date,
-    actor: User,
-    target: User | null,
+    actor: UserEntity,
+    target: UserEntity | null,
     extra: { dateReference?: Date; content?: string; reason?: string } = {},
   ) =>
     em.create(StoreLogEntryEntity, {

@@ -25,4 +25,4 @@ export const BananaEntity = defineEntity({
   ],
   checks: [{ name: 'bananas_not_to_oneself', expression: 'recipient_id <> sender_id' }],
 });
-export type Banana = InferEntity<typeof BananaEntity>;
+export type BananaEntity = InferEntity<typeof BananaEntity>;

@@ -19,7 +19,7 @@ export const ConversationEntity = defineEntity({
     members: () => p.oneToMany(ConversationMemberEntity).mappedBy('conversation').orphanRemoval(),
   },
 });
-export type Conversation = InferEntity<typeof ConversationEntity>;
+export type ConversationEntity = InferEntity<typeof ConversationEntity>;
 
 /** Membership and the member's own read state: read or unread is per member, never per conversation. */
 export const ConversationMemberEntity = defineEntity({
@@ -34,7 +34,7 @@ export const ConversationMemberEntity = defineEntity({
   },
   indexes: [{ name: 'conversation_members_user_id_index', properties: ['user'] }],
 });
-export type ConversationMember = InferEntity<typeof ConversationMemberEntity>;
+export type ConversationMemberEntity = InferEntity<typeof ConversationMemberEntity>;
 
 const LAST_MESSAGE_TRIGGER_BODY = [
   `if tg_op = 'INSERT' then update conversations set last_message_at = new.sent_at where id = new.conversation_id and (last_message_at is null or last_message_at < new.sent_at); return null; end if;`,
@@ -84,4 +84,4 @@ export const MessageEntity = defineEntity({
     },
   ],
 });
-export type Message = InferEntity<typeof MessageEntity>;
+export type MessageEntity = InferEntity<typeof MessageEntity>;

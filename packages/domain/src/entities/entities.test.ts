@@ -25,8 +25,6 @@ import {
   StoreEntity,
   UploadEntity,
   UserEntity,
-  type Region,
-  type User,
 } from './index.ts';
 
 let orm: MikroORM;
@@ -42,7 +40,7 @@ beforeEach(() => {
 });
 
 let sequence = 0;
-function newUser(fields: { email?: string; homeRegion?: Region } = {}): User {
+function newUser(fields: { email?: string; homeRegion?: RegionEntity } = {}): UserEntity {
   sequence += 1;
   return em.create(UserEntity, {
     firstName: `Ada${sequence}`,
@@ -53,7 +51,7 @@ function newUser(fields: { email?: string; homeRegion?: Region } = {}): User {
   });
 }
 
-function newRegion(name = 'Münster'): Region {
+function newRegion(name = 'Münster'): RegionEntity {
   return em.create(RegionEntity, { name, type: RegionType.City });
 }
 
@@ -321,7 +319,7 @@ describe('OAuth clients', () => {
 
 describe('resources', () => {
   /** A user with `count` resources, flushed. */
-  async function ownerWith(count: number): Promise<{ owner: User; region: Region }> {
+  async function ownerWith(count: number): Promise<{ owner: UserEntity; region: RegionEntity }> {
     const owner = newUser();
     const region = newRegion('Leihladen');
     for (let i = 1; i <= count; i += 1) {
@@ -331,7 +329,8 @@ describe('resources', () => {
     return { owner, region };
   }
 
-  const countOf = async (owner: User) => orm.em.fork().count(ResourceEntity, { owner: owner.id });
+  const countOf = async (owner: UserEntity) =>
+    orm.em.fork().count(ResourceEntity, { owner: owner.id });
 
   it(`stop at ${MAX_RESOURCES_PER_USER} per user`, async () => {
     expect(MAX_RESOURCES_PER_USER).toBe(10);

@@ -25,7 +25,7 @@ export const EventEntity = defineEntity({
   indexes: [{ name: 'events_region_id_start_at_index', properties: ['region', 'startAt'] }],
   checks: [{ name: 'events_ends_after_start', expression: 'end_at >= start_at' }],
 });
-export type Event = InferEntity<typeof EventEntity>;
+export type EventEntity = InferEntity<typeof EventEntity>;
 
 export const EventInvitationEntity = defineEntity({
   name: 'EventInvitation',
@@ -41,4 +41,4 @@ export const EventInvitationEntity = defineEntity({
   },
   indexes: [{ name: 'event_invitations_user_id_index', properties: ['user'] }],
 });
-export type EventInvitation = InferEntity<typeof EventInvitationEntity>;
+export type EventInvitationEntity = InferEntity<typeof EventInvitationEntity>;

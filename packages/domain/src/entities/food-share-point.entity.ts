@@ -17,4 +17,4 @@ export const FoodSharePointEntity = defineEntity({
     createdAt: createdAt(),
   },
 });
-export type FoodSharePoint = InferEntity<typeof FoodSharePointEntity>;
+export type FoodSharePointEntity = InferEntity<typeof FoodSharePointEntity>;

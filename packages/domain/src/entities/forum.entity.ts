@@ -26,7 +26,7 @@ export const ForumThreadEntity = defineEntity({
     },
   ],
 });
-export type ForumThread = InferEntity<typeof ForumThreadEntity>;
+export type ForumThreadEntity = InferEntity<typeof ForumThreadEntity>;
 
 export const ForumPostEntity = defineEntity({
   name: 'ForumPost',
@@ -53,4 +53,4 @@ export const ForumPostEntity = defineEntity({
     },
   ],
 });
-export type ForumPost = InferEntity<typeof ForumPostEntity>;
+export type ForumPostEntity = InferEntity<typeof ForumPostEntity>;

@@ -14,7 +14,7 @@ export const MailboxEntity = defineEntity({
     members: () => p.oneToMany(MailboxMemberEntity).mappedBy('mailbox').orphanRemoval(),
   },
 });
-export type Mailbox = InferEntity<typeof MailboxEntity>;
+export type MailboxEntity = InferEntity<typeof MailboxEntity>;
 
 export const MailboxMemberEntity = defineEntity({
   name: 'MailboxMember',
@@ -25,7 +25,7 @@ export const MailboxMemberEntity = defineEntity({
   },
   indexes: [{ name: 'mailbox_members_user_id_index', properties: ['user'] }],
 });
-export type MailboxMember = InferEntity<typeof MailboxMemberEntity>;
+export type MailboxMemberEntity = InferEntity<typeof MailboxMemberEntity>;
 
 export const MailEntity = defineEntity({
   name: 'Mail',
@@ -52,4 +52,4 @@ export const MailEntity = defineEntity({
     },
   ],
 });
-export type Mail = InferEntity<typeof MailEntity>;
+export type MailEntity = InferEntity<typeof MailEntity>;

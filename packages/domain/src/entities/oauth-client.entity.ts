@@ -56,7 +56,7 @@ export const OAuthClientEntity = defineEntity({
     },
   ],
 });
-export type OAuthClient = InferEntity<typeof OAuthClientEntity>;
+export type OAuthClientEntity = InferEntity<typeof OAuthClientEntity>;
 
 /** Kept after the client is deleted, so it names the client by its client_id string, not by a foreign key. */
 export const OAuthClientAuditLogEntity = defineEntity({
@@ -77,4 +77,4 @@ export const OAuthClientAuditLogEntity = defineEntity({
     },
   ],
 });
-export type OAuthClientAuditLog = InferEntity<typeof OAuthClientAuditLogEntity>;
+export type OAuthClientAuditLogEntity = InferEntity<typeof OAuthClientAuditLogEntity>;

@@ -17,4 +17,4 @@ export const OAuthRevocationEntity = defineEntity({
     expiresAt: p.datetime().index('oauth_revocations_expires_at_index'),
   },
 });
-export type OAuthRevocation = InferEntity<typeof OAuthRevocationEntity>;
+export type OAuthRevocationEntity = InferEntity<typeof OAuthRevocationEntity>;

@@ -19,4 +19,4 @@ export const PassportGenerationEntity = defineEntity({
     },
   ],
 });
-export type PassportGeneration = InferEntity<typeof PassportGenerationEntity>;
+export type PassportGenerationEntity = InferEntity<typeof PassportGenerationEntity>;

@@ -19,7 +19,7 @@ export const PollEntity = defineEntity({
   indexes: [{ name: 'polls_region_id_start_at_index', properties: ['region', 'startAt'] }],
   checks: [{ name: 'polls_ends_after_start', expression: 'end_at >= start_at' }],
 });
-export type Poll = InferEntity<typeof PollEntity>;
+export type PollEntity = InferEntity<typeof PollEntity>;
 
 /** Who has voted (for `hasVoted`); one vote per user and poll. */
 export const PollVoteEntity = defineEntity({
@@ -32,4 +32,4 @@ export const PollVoteEntity = defineEntity({
   },
   indexes: [{ name: 'poll_votes_user_id_index', properties: ['user'] }],
 });
-export type PollVote = InferEntity<typeof PollVoteEntity>;
+export type PollVoteEntity = InferEntity<typeof PollVoteEntity>;

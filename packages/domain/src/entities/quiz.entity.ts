@@ -14,7 +14,7 @@ export const QuizEntity = defineEntity({
     questions: () => p.oneToMany(QuizQuestionEntity).mappedBy('quiz').orphanRemoval(),
   },
 });
-export type Quiz = InferEntity<typeof QuizEntity>;
+export type QuizEntity = InferEntity<typeof QuizEntity>;
 
 export const QuizQuestionEntity = defineEntity({
   name: 'QuizQuestion',
@@ -26,7 +26,7 @@ export const QuizQuestionEntity = defineEntity({
     answers: () => p.oneToMany(QuizAnswerEntity).mappedBy('question').orphanRemoval(),
   },
 });
-export type QuizQuestion = InferEntity<typeof QuizQuestionEntity>;
+export type QuizQuestionEntity = InferEntity<typeof QuizQuestionEntity>;
 
 export const QuizAnswerEntity = defineEntity({
   name: 'QuizAnswer',
@@ -39,7 +39,7 @@ export const QuizAnswerEntity = defineEntity({
     explanation: p.text().nullable(),
   },
 });
-export type QuizAnswer = InferEntity<typeof QuizAnswerEntity>;
+export type QuizAnswerEntity = InferEntity<typeof QuizAnswerEntity>;
 
 export const QuizSessionEntity = defineEntity({
   name: 'QuizSession',
@@ -70,4 +70,4 @@ export const QuizSessionEntity = defineEntity({
     },
   ],
 });
-export type QuizSession = InferEntity<typeof QuizSessionEntity>;
+export type QuizSessionEntity = InferEntity<typeof QuizSessionEntity>;

@@ -24,7 +24,7 @@ export const RegionMembershipEntity = defineEntity({
     },
   ],
 });
-export type RegionMembership = InferEntity<typeof RegionMembershipEntity>;
+export type RegionMembershipEntity = InferEntity<typeof RegionMembershipEntity>;
 
 /** Ambassadors of a region, admins of a working group. */
 export const RegionAdminEntity = defineEntity({
@@ -45,4 +45,4 @@ export const RegionAdminEntity = defineEntity({
     },
   ],
 });
-export type RegionAdmin = InferEntity<typeof RegionAdminEntity>;
+export type RegionAdminEntity = InferEntity<typeof RegionAdminEntity>;

@@ -37,7 +37,7 @@ export const RegionEntity = defineEntity({
     { name: 'regions_not_own_parent', expression: 'parent_id <> id' },
   ],
 });
-export type Region = InferEntity<typeof RegionEntity>;
+export type RegionEntity = InferEntity<typeof RegionEntity>;
 
 /** One row per region; a missing row means every option has its default. */
 export const RegionOptionsEntity = defineEntity({
@@ -72,4 +72,4 @@ export const RegionOptionsEntity = defineEntity({
     enableReportReasonOther: p.boolean().default(true),
   },
 });
-export type RegionOptions = InferEntity<typeof RegionOptionsEntity>;
+export type RegionOptionsEntity = InferEntity<typeof RegionOptionsEntity>;

@@ -41,4 +41,4 @@ export const ReportEntity = defineEntity({
     { name: 'reports_reporter_id_index', properties: ['reporter'] },
   ],
 });
-export type Report = InferEntity<typeof ReportEntity>;
+export type ReportEntity = InferEntity<typeof ReportEntity>;

@@ -32,4 +32,4 @@ export const ResourceEntity = defineEntity({
     },
   ],
 });
-export type Resource = InferEntity<typeof ResourceEntity>;
+export type ResourceEntity = InferEntity<typeof ResourceEntity>;

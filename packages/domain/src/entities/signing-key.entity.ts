@@ -32,4 +32,4 @@ export const SigningKeyEntity = defineEntity({
     },
   ],
 });
-export type SigningKey = InferEntity<typeof SigningKeyEntity>;
+export type SigningKeyEntity = InferEntity<typeof SigningKeyEntity>;

@@ -30,7 +30,7 @@ export const StoreChainEntity = defineEntity({
     kams: () => p.oneToMany(StoreChainKamEntity).mappedBy('chain').orphanRemoval(),
   },
 });
-export type StoreChain = InferEntity<typeof StoreChainEntity>;
+export type StoreChainEntity = InferEntity<typeof StoreChainEntity>;
 
 /** Key account managers of a chain; they must be members of the store-chain group (checked by the service). */
 export const StoreChainKamEntity = defineEntity({
@@ -42,4 +42,4 @@ export const StoreChainKamEntity = defineEntity({
   },
   indexes: [{ name: 'store_chain_kams_user_id_index', properties: ['user'] }],
 });
-export type StoreChainKam = InferEntity<typeof StoreChainKamEntity>;
+export type StoreChainKamEntity = InferEntity<typeof StoreChainKamEntity>;

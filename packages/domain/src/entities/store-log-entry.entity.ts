@@ -39,4 +39,4 @@ export const StoreLogEntryEntity = defineEntity({
     },
   ],
 });
-export type StoreLogEntry = InferEntity<typeof StoreLogEntryEntity>;
+export type StoreLogEntryEntity = InferEntity<typeof StoreLogEntryEntity>;

@@ -32,7 +32,7 @@ export const StoreEntity = defineEntity({
     team: () => p.oneToMany(StoreTeamMembershipEntity).mappedBy('store').orphanRemoval(),
   },
 });
-export type Store = InferEntity<typeof StoreEntity>;
+export type StoreEntity = InferEntity<typeof StoreEntity>;
 
 export const StoreTeamMembershipEntity = defineEntity({
   name: 'StoreTeamMembership',
@@ -66,4 +66,4 @@ export const StoreTeamMembershipEntity = defineEntity({
     },
   ],
 });
-export type StoreTeamMembership = InferEntity<typeof StoreTeamMembershipEntity>;
+export type StoreTeamMembershipEntity = InferEntity<typeof StoreTeamMembershipEntity>;

@@ -22,4 +22,4 @@ export const UploadEntity = defineEntity({
   },
   checks: [{ name: 'uploads_size_matches_content', expression: 'size = octet_length(content)' }],
 });
-export type Upload = InferEntity<typeof UploadEntity>;
+export type UploadEntity = InferEntity<typeof UploadEntity>;

@@ -35,7 +35,7 @@ export const UserEntity = defineEntity({
   },
   checks: [{ name: 'users_email_lowercase', expression: 'email = lower(email)' }],
 });
-export type User = InferEntity<typeof UserEntity>;
+export type UserEntity = InferEntity<typeof UserEntity>;
 
 /** A user's contacts; the search index marks them `isBuddy`. One row per direction. */
 export const BuddyEntity = defineEntity({
@@ -48,4 +48,4 @@ export const BuddyEntity = defineEntity({
   },
   checks: [{ name: 'buddies_not_self', expression: 'user_id <> buddy_id' }],
 });
-export type Buddy = InferEntity<typeof BuddyEntity>;
+export type BuddyEntity = InferEntity<typeof BuddyEntity>;

@@ -14,4 +14,4 @@ export const WorkGroupApplicationEntity = defineEntity({
   },
   indexes: [{ name: 'work_group_applications_user_id_index', properties: ['user'] }],
 });
-export type WorkGroupApplication = InferEntity<typeof WorkGroupApplicationEntity>;
+export type WorkGroupApplicationEntity = InferEntity<typeof WorkGroupApplicationEntity>;

@@ -1,5 +1,5 @@
 import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
-import { SigningKeyEntity, type SigningKey } from '../entities/signing-key.entity.ts';
+import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { encryptPrivateJwk } from './key-encryption.ts';
 
@@ -92,7 +92,7 @@ export function currentSigningKey<T extends StoredSigningKey>(
   return best;
 }
 
-function toStored(row: SigningKey): StoredSigningKey {
+function toStored(row: SigningKeyEntity): StoredSigningKey {
   return {
     kid: row.kid,
     alg: row.alg,

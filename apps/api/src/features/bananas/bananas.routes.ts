@@ -4,15 +4,15 @@ import {
   BananaParamsSchema,
   BananaSchema,
   EmptyResultSchema,
-  parseIdParam,
   ProblemSchema,
   RecipientIdParamsSchema,
   PageQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
+import { idFromPath } from '../../shared/path-ids.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
@@ -39,9 +39,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const recipientId = parseIdParam(request.params.recipientId);
-      if (recipientId === undefined) throw Problem.notFound('There is no user with this id.');
       const actor = await requireActor(request);
+      const recipientId = idFromPath(request.params.recipientId);
       return giveBanana(request.em, actor, recipientId, bodyOf(request));
     },
   );
@@ -63,8 +62,9 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const actor = await requireActor(request);
       const { recipientId, senderId } = request.params;
-      await deleteBanana(request.em, await requireActor(request), recipientId, senderId);
+      await deleteBanana(request.em, actor, recipientId, senderId);
       return {};
     },
   );

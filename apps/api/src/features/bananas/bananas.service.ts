@@ -1,32 +1,21 @@
-import {
-  type Actor,
-  type EntityManager,
-  mayDeleteBanana,
-  mayGiveBanana,
-  type Role,
-  WellKnownUnit,
-} from '@foodshare/domain';
-import {
-  type Banana,
-  type BananaBody,
-  type BananaList,
-  trimSpace,
-  type UserStub,
-} from '@foodshare/schemas';
+import { type Actor, type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
+import { type Banana, type BananaBody, type BananaList, trimSpace } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
-import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
+import { runSql } from '../../shared/sql.ts';
+import {
+  deleteBananaQuery,
+  giveFactsQuery,
+  givenBananaOf,
+  insertBananaQuery,
+  itSupportAdminQuery,
+  receivedBananasOf,
+  receivedBananasQuery,
+} from './bananas.sql.ts';
 
 /** A banana vouches for someone, so its text must say something (docs/domain.md §3.17). */
 const BANANA_MESSAGE_MIN_LENGTH = 100;
-
-interface GiveFactsRow {
-  role: Role;
-  verified: boolean;
-  already_given: boolean;
-  sender: UserStub;
-}
 
 const REFUSALS = {
   BANANA_FOR_SELF: 'Nobody gives themselves a banana.',
@@ -45,16 +34,7 @@ export async function giveBanana(
   recipientId: number,
   body: PendingBody<BananaBody>,
 ): Promise<Banana> {
-  const rows = await em.execute<GiveFactsRow[]>(
-    `select r.role, r.verified,
-            exists (select 1 from bananas b
-                     where b.recipient_id = r.id and b.sender_id = s.id) as already_given,
-            ${userStubJson('s')} as sender
-       from users r, users s
-      where r.id = ? and r.activated and s.id = ?`,
-    [recipientId, actor.id],
-  );
-  const facts = rows[0];
+  const [facts] = await runSql(em, giveFactsQuery(recipientId, actor.id));
   if (!facts) throw Problem.notFound('There is no user with this id.');
   const recipient = { id: recipientId, role: facts.role, verified: facts.verified };
   const decision = mayGiveBanana(actor, { recipient, alreadyGiven: facts.already_given });
@@ -66,17 +46,10 @@ export async function giveBanana(
       `A banana message has at least ${BANANA_MESSAGE_MIN_LENGTH} characters.`,
     );
   }
-  // The unique (recipient, sender) constraint decides between simultaneous gives: the loser
-  // inserts nothing and gets the same 403 as a later attempt.
-  const inserted = await em.execute<{ created_at: string }[]>(
-    `insert into bananas (recipient_id, sender_id, message) values (?, ?, ?)
-     on conflict (recipient_id, sender_id) do nothing
-     returning created_at`,
-    [recipientId, actor.id, text],
-  );
-  const row = inserted[0];
-  if (!row) throw Problem.forbidden('BANANA_ALREADY_GIVEN', REFUSALS.BANANA_ALREADY_GIVEN);
-  return { message: text, user: facts.sender, time: isoTimestamp(row.created_at) };
+  // The loser of simultaneous gives inserts nothing and gets the same 403 as a later attempt.
+  const [given] = await runSql(em, insertBananaQuery(recipientId, actor.id, text));
+  if (!given) throw Problem.forbidden('BANANA_ALREADY_GIVEN', REFUSALS.BANANA_ALREADY_GIVEN);
+  return givenBananaOf(given, facts.sender);
 }
 
 /**
@@ -89,11 +62,7 @@ export async function deleteBanana(
   recipientId: number,
   senderId: number,
 ): Promise<void> {
-  const rows = await em.execute<{ is_it_support_admin: boolean }[]>(
-    `select exists (select 1 from region_admins where region_id = ? and user_id = ?)
-              as is_it_support_admin`,
-    [WellKnownUnit.ItSupport, actor.id],
-  );
+  const rows = await runSql(em, itSupportAdminQuery(actor.id));
   const allowed = mayDeleteBanana(actor, {
     recipientId,
     senderId,
@@ -105,10 +74,7 @@ export async function deleteBanana(
       'Only its recipient, its sender or IT support removes a banana.',
     );
   }
-  const deleted = await em.execute<{ id: number }[]>(
-    'delete from bananas where recipient_id = ? and sender_id = ? returning id',
-    [recipientId, senderId],
-  );
+  const deleted = await runSql(em, deleteBananaQuery(recipientId, senderId));
   if (deleted.length === 0) throw Problem.notFound('There is no such banana.');
 }
 
@@ -118,22 +84,7 @@ export async function listReceivedBananas(
   userId: number,
   page: Page,
 ): Promise<BananaList> {
-  const rows = await em.execute<{ bananas: { message: string; user: UserStub; time: string }[] }[]>(
-    `select coalesce((
-              select json_agg(p.banana order by p.created_at desc, p.id desc)
-                from (select json_build_object(
-                               'message', b.message, 'user', ${userStubJson('s')},
-                               'time', b.created_at) as banana,
-                             b.created_at, b.id
-                        from bananas b join users s on s.id = b.sender_id
-                       where b.recipient_id = u.id
-                       order by b.created_at desc, b.id desc
-                       limit ? offset ?) p), '[]'::json) as bananas
-       from users u
-      where u.id = ? and u.activated`,
-    [page.limit, page.offset, userId],
-  );
-  const row = rows[0];
+  const [row] = await runSql(em, receivedBananasQuery(userId, page));
   if (!row) throw Problem.notFound('There is no user with this id.');
-  return row.bananas.map((banana) => ({ ...banana, time: isoTimestamp(banana.time) }));
+  return receivedBananasOf(row);
 }

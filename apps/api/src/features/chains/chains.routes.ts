@@ -24,8 +24,11 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainReadSchema, ...problems },
       },
     },
-    async (request) =>
-      readChain(request.em, await requireActor(request), idFromPath(request.params.chainId)),
+    async (request) => {
+      const actor = await requireActor(request);
+      const chainId = idFromPath(request.params.chainId);
+      return readChain(request.em, actor, chainId);
+    },
   );
 
   app.get(
@@ -41,8 +44,11 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainKamsSchema, ...problems },
       },
     },
-    async (request) =>
-      readChainKams(request.em, await requireActor(request), idFromPath(request.params.chainId)),
+    async (request) => {
+      const actor = await requireActor(request);
+      const chainId = idFromPath(request.params.chainId);
+      return readChainKams(request.em, actor, chainId);
+    },
   );
 
   app.patch(
@@ -61,12 +67,10 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) =>
-      updateChain(
-        request.em,
-        await requireActor(request),
-        idFromPath(request.params.chainId),
-        bodyOf(request),
-      ),
+    async (request) => {
+      const actor = await requireActor(request);
+      const chainId = idFromPath(request.params.chainId);
+      return updateChain(request.em, actor, chainId, bodyOf(request));
+    },
   );
 };

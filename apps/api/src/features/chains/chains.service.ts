@@ -5,45 +5,56 @@ import {
   mayEditChain,
   mayReadChain,
   maySeeChainDetails,
-  WellKnownUnit,
 } from '@foodshare/domain';
 import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import {
-  CHAIN_RELATION_COLUMNS,
-  chainRelationParams,
+  CHAIN_COLUMNS,
+  chainKamsQuery,
+  chainQuery,
+  chainReadOf,
+  chainReferencesQuery,
   type ChainRelations,
   type ChainRow,
-  loadChain,
-  toChainRead,
-} from './chain-read.ts';
+  type ChainScalarKey,
+  deleteKamsQuery,
+  insertKamsQuery,
+  lockChainQuery,
+  updateChainQuery,
+} from './chains.sql.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
-import { userStubJson } from '../../shared/sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
-type ScalarKey = Exclude<keyof StoreChainUpdateBody, 'kams'>;
-
-/** The column of each field; the only names ever put into the SQL text. */
-const COLUMNS: Readonly<Record<ScalarKey, keyof ChainRow>> = {
-  name: 'name',
-  status: 'status',
-  headquartersZip: 'headquarters_zip',
-  headquartersCity: 'headquarters_city',
-  headquartersCountry: 'headquarters_country',
-  allowPress: 'allow_press',
-  forumThread: 'forum_thread_id',
-  notes: 'notes',
-  commonStoreInformation: 'common_store_information',
-  estimatedStoreCount: 'estimated_store_count',
-};
-const SCALAR_KEYS = Object.keys(COLUMNS) as ScalarKey[];
+const SCALAR_KEYS = Object.keys(CHAIN_COLUMNS) as ChainScalarKey[];
 // Read back as "" where the column is null, so "" there changes nothing.
-const EMPTY_WHEN_NULL: readonly ScalarKey[] = [
+const EMPTY_WHEN_NULL: readonly ChainScalarKey[] = [
   'headquartersZip',
   'headquartersCity',
   'headquartersCountry',
   'notes',
   'commonStoreInformation',
 ];
+
+/**
+ * The chain, its store count, its KAMs and the actor's relations to it (store-chain group
+ * member or admin, KAM) in one query; undefined for an unknown chain.
+ */
+async function loadChain(
+  em: EntityManager,
+  actor: Actor,
+  chainId: number,
+): Promise<ChainRow | undefined> {
+  const [row] = await runSql(em, chainQuery(actor, chainId));
+  return row;
+}
+
+/** Whether the actor sees the chain team's working material (docs/domain.md §3.9). */
+function seesDetails(actor: Actor, relations: ChainRelations): boolean {
+  return maySeeChainDetails(actor, {
+    isStoreChainGroupMember: relations.is_group_member,
+    isChainKam: relations.is_kam,
+  });
+}
 
 export async function readChain(
   em: EntityManager,
@@ -56,14 +67,14 @@ export async function readChain(
   }
   const row = await loadChain(em, actor, chainId);
   if (!row) throw Problem.notFound('There is no store chain with this id.');
-  return toChainRead(actor, row);
+  return chainReadOf(row, seesDetails(actor, row));
 }
 
-function changes(current: ChainRow, body: StoreChainUpdateBody): ScalarKey[] {
+function changes(current: ChainRow, body: StoreChainUpdateBody): ChainScalarKey[] {
   return SCALAR_KEYS.filter((key) => {
     const value = body[key];
     if (value === undefined) return false;
-    const stored = current[COLUMNS[key]];
+    const stored = current[CHAIN_COLUMNS[key]];
     const before = stored === null && EMPTY_WHEN_NULL.includes(key) ? '' : stored;
     return value !== before;
   });
@@ -74,30 +85,13 @@ function sameIds(a: readonly number[], b: readonly number[]): boolean {
   return a.length === b.length && [...a].sort((x, y) => x - y).every((id, i) => id === sorted[i]);
 }
 
-/** `{1,2,3}`: an int[] literal of ids the schema already checked to be integers. */
-function intArray(ids: readonly number[]): string {
-  return `{${ids.map((id) => Math.trunc(id)).join(',')}}`;
-}
-
 /** KAMs must be members of the store-chain group; the thread must be in that group's forum. */
 async function checkReferences(
   em: EntityManager,
   kams: readonly number[] | undefined,
   forumThread: number | undefined,
 ): Promise<void> {
-  const group = WellKnownUnit.StoreChainGroup;
-  const rows = await em.execute<{ non_members: number[]; thread_ok: boolean }[]>(
-    `select array(select u.id from unnest(?::int[]) as u(id)
-                   where not exists (select 1 from region_memberships m
-                                      where m.region_id = ${group} and m.user_id = u.id
-                                        and m.active)
-                     and not exists (select 1 from region_admins a
-                                      where a.region_id = ${group} and a.user_id = u.id)
-                   order by u.id) as non_members,
-            exists (select 1 from forum_threads t where t.id = ? and t.region_id = ${group})
-              as thread_ok`,
-    [intArray(kams ?? []), forumThread ?? 0],
-  );
+  const rows = await runSql(em, chainReferencesQuery(kams ?? [], forumThread));
   const { non_members: nonMembers = [], thread_ok: threadOk = false } = rows[0] ?? {};
   if (nonMembers.length > 0) {
     throw new Problem({
@@ -135,9 +129,7 @@ export async function updateChain(
   return em.transactional(async (tx) => {
     // Lock first, then read in a statement of its own: under READ COMMITTED that read sees
     // whatever a patch committed while this one waited for the lock, KAMs included.
-    const locked = await tx.execute('select id from store_chains where id = ? for update', [
-      chainId,
-    ]);
+    const locked = await runSql(tx, lockChainQuery(chainId));
     const current = locked.length > 0 ? await loadChain(tx, actor, chainId) : undefined;
     if (!current) throw Problem.notFound('There is no store chain with this id.');
     const relations = {
@@ -163,24 +155,14 @@ export async function updateChain(
     const thread = changed.includes('forumThread') ? body.forumThread : undefined;
     if (kams !== null || thread !== undefined) await checkReferences(tx, kams ?? undefined, thread);
 
-    const assignments = changed.map((key) => `${COLUMNS[key]} = ?`);
-    await tx.execute(
-      `update store_chains set ${[...assignments, 'modification_date = now()'].join(', ')}
-        where id = ?`,
-      [...changed.map((key) => body[key]), chainId],
-    );
+    await runSql(tx, updateChainQuery(chainId, changed, body));
     if (kams !== null) {
-      await tx.execute('delete from store_chain_kams where chain_id = ?', [chainId]);
-      if (kams.length > 0) {
-        await tx.execute(
-          'insert into store_chain_kams (chain_id, user_id) select ?, unnest(?::int[])',
-          [chainId, intArray(kams)],
-        );
-      }
+      await runSql(tx, deleteKamsQuery(chainId));
+      if (kams.length > 0) await runSql(tx, insertKamsQuery(chainId, kams));
     }
     const updated = await loadChain(tx, actor, chainId);
     if (!updated) throw new Error('the updated chain vanished');
-    return toChainRead(actor, updated);
+    return chainReadOf(updated, seesDetails(actor, updated));
   });
 }
 
@@ -197,23 +179,9 @@ export async function readChainKams(
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const rows = await em.execute<(ChainRelations & { kams: StoreChainKams })[]>(
-    `select ${CHAIN_RELATION_COLUMNS},
-            coalesce((select json_agg(${userStubJson('u')} order by u.id)
-                        from store_chain_kams k join users u on u.id = k.user_id
-                       where k.chain_id = c.id), '[]'::json) as kams
-       from store_chains c
-      where c.id = ?`,
-    [...chainRelationParams(actor), chainId],
-  );
-  const row = rows[0];
+  const [row] = await runSql(em, chainKamsQuery(actor, chainId));
   if (!row) throw Problem.notFound('There is no store chain with this id.');
-  if (
-    !maySeeChainDetails(actor, {
-      isStoreChainGroupMember: row.is_group_member,
-      isChainKam: row.is_kam,
-    })
-  ) {
+  if (!seesDetails(actor, row)) {
     throw Problem.forbidden(
       'CHAIN_KAMS_READ_FORBIDDEN',
       'Only orga, the store-chain group and KAMs of the chain see its key account managers.',

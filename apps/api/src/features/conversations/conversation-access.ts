@@ -1,5 +1,7 @@
 import type { Actor, ConversationFacts, EntityManager } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
+import { lockedMembershipQuery, membershipQuery } from './conversations.sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
 /**
  * What the rules need to know about the caller. A conversation that does not exist has no
@@ -11,35 +13,23 @@ export async function loadConversationFacts(
   actor: Actor,
   conversationId: number,
 ): Promise<ConversationFacts> {
-  const rows = await em.execute<{ is_member: boolean }[]>(
-    `select exists (select 1 from conversation_members
-                     where conversation_id = ? and user_id = ?) as is_member`,
-    [conversationId, actor.id],
-  );
-  return { isConversationMember: rows[0]?.is_member ?? false };
+  const [row] = await runSql(em, membershipQuery(conversationId, actor.id));
+  return { isConversationMember: row?.is_member ?? false };
 }
 
 /**
  * Inside a send's transaction: locks the conversation row against other senders, then answers
  * as loadConversationFacts. Every send to one conversation updates the same member rows; taking
  * this lock first makes them queue instead of locking those rows in different orders and
- * deadlocking each other. `for no key update` leaves the foreign-key checks of other writers
- * (their `for key share`) unblocked.
+ * deadlocking each other.
  */
-export async function lockConversationForSend(
+export async function loadLockedConversationFacts(
   tx: EntityManager,
   actor: Actor,
   conversationId: number,
 ): Promise<ConversationFacts> {
-  const rows = await tx.execute<{ is_member: boolean }[]>(
-    `select exists (select 1 from conversation_members m
-                     where m.conversation_id = c.id and m.user_id = ?) as is_member
-       from conversations c
-      where c.id = ?
-        for no key update of c`,
-    [actor.id, conversationId],
-  );
-  return { isConversationMember: rows[0]?.is_member ?? false };
+  const [row] = await runSql(tx, lockedMembershipQuery(conversationId, actor.id));
+  return { isConversationMember: row?.is_member ?? false };
 }
 
 export const notAMember = () =>

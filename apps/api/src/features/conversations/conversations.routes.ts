@@ -21,12 +21,6 @@ const tags = ['conversations'];
 const readProblems = resourceProblems;
 const problems = { 400: ProblemSchema, ...readProblems };
 
-/**
- * `\d+` allows leading zeros; a value beyond 32 bits names no conversation (docs/design.md §3.2).
- */
-const conversationIdOf = (value: string) =>
-  idFromPath(value, 'There is no conversation with this id.');
-
 export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/conversations/:conversationId/messages',
@@ -40,8 +34,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
+      const conversationId = idFromPath(request.params.conversationId);
       return sendMessage(request.em, actor, conversationId, bodyOf(request));
     },
   );
@@ -58,8 +52,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
+      const conversationId = idFromPath(request.params.conversationId);
       return listMessages(request.em, actor, conversationId, request.query);
     },
   );
@@ -77,8 +71,8 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const conversationId = conversationIdOf(request.params.conversationId);
       const actor = await requireActor(request);
+      const conversationId = idFromPath(request.params.conversationId);
       // As on the reference platform: only `1` reads; a missing or other value is unread.
       const read = request.query.read === '1';
       return setReadStatus(request.em, actor, conversationId, read);
@@ -96,8 +90,9 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const conversationId = conversationIdOf(request.params.conversationId);
-      return getConversation(request.em, await requireActor(request), conversationId);
+      const actor = await requireActor(request);
+      const conversationId = idFromPath(request.params.conversationId);
+      return getConversation(request.em, actor, conversationId);
     },
   );
 };

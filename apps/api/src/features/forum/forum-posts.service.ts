@@ -14,43 +14,28 @@ import {
   type ForumPostHideState,
   type ForumPostList,
   trimSpace,
-  type UserStub,
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import {
   forumFactsOf,
-  THREAD_ACCESS_COLUMNS,
-  threadAccessParams,
-  type ThreadAccessRow,
-} from './forum-access.ts';
+  hidePostQuery,
+  hideRecordOf,
+  postAccessQuery,
+  restorePostQuery,
+  threadAccessQuery,
+  threadPostsOf,
+  threadPostsQuery,
+} from './forum.sql.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
-import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
 
-interface HideColumns {
-  hidden_at: string | null;
-  hide_reason: string | null;
-  moderator: UserStub | null;
-}
-
-interface PostAccessRow extends ThreadAccessRow, HideColumns {
-  allow_hiding_in_forum: boolean;
-}
-
-interface PostAccess {
+/** The rules' facts about a post's thread, with what the same query reads about the post. */
+interface PostFacts {
   facts: ForumReadFacts;
   allowHidingInForum: boolean;
   hide: ForumPostHideRecord | null;
-}
-
-function hideRecordOf(row: HideColumns): ForumPostHideRecord | null {
-  if (row.hidden_at === null || row.hide_reason === null) return null;
-  return {
-    reason: row.hide_reason,
-    moderator: row.moderator,
-    hiddenAt: isoTimestamp(row.hidden_at),
-  };
 }
 
 function stateOf(postId: number, hide: ForumPostHideRecord | null): ForumPostHideState {
@@ -58,28 +43,25 @@ function stateOf(postId: number, hide: ForumPostHideRecord | null): ForumPostHid
 }
 
 /** One query: the post's hide record and everything the rules need about its thread's region. */
-async function loadPostAccess(
-  em: EntityManager,
-  actor: Actor,
-  postId: number,
-): Promise<PostAccess> {
-  const rows = await em.execute<PostAccessRow[]>(
-    `select p.hidden_at, p.hide_reason, ${userStubJson('h')} as moderator,
-            r.allow_hiding_in_forum, ${THREAD_ACCESS_COLUMNS}
-       from forum_posts p
-       join forum_threads t on t.id = p.thread_id
-       join regions r on r.id = t.region_id
-       left join users h on h.id = p.hidden_by_id
-      where p.id = ?`,
-    [...threadAccessParams(actor), postId],
-  );
-  const row = rows[0];
+async function loadPostFacts(em: EntityManager, actor: Actor, postId: number): Promise<PostFacts> {
+  const [row] = await runSql(em, postAccessQuery(actor, postId));
   if (!row) throw Problem.notFound('There is no forum post with this id.');
   return {
     facts: forumFactsOf(actor, row),
     allowHidingInForum: row.allow_hiding_in_forum,
     hide: hideRecordOf(row),
   };
+}
+
+/** One query: what the rules need about the thread's region; 404 for an unknown thread. */
+async function loadThreadFacts(
+  em: EntityManager,
+  actor: Actor,
+  threadId: number,
+): Promise<ForumReadFacts> {
+  const [row] = await runSql(em, threadAccessQuery(actor, threadId));
+  if (!row) throw Problem.notFound('There is no forum thread with this id.');
+  return forumFactsOf(actor, row);
 }
 
 const notAReader = () =>
@@ -100,9 +82,9 @@ export async function getHideState(
   actor: Actor,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
-  if (!mayReadForumThread(actor, access.facts)) throw notAReader();
-  return stateOf(postId, access.hide);
+  const post = await loadPostFacts(em, actor, postId);
+  if (!mayReadForumThread(actor, post.facts)) throw notAReader();
+  return stateOf(postId, post.hide);
 }
 
 export async function hidePost(
@@ -111,10 +93,10 @@ export async function hidePost(
   postId: number,
   body: PendingBody<ForumPostHideBody>,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
+  const post = await loadPostFacts(em, actor, postId);
   // A moderator learns that the option is off; anybody else only that they may not moderate.
-  if (!mayModerateForum(actor, access.facts)) throw notAModerator();
-  const facts = { ...access.facts, allowHidingInForum: access.allowHidingInForum };
+  if (!mayModerateForum(actor, post.facts)) throw notAModerator();
+  const facts = { ...post.facts, allowHidingInForum: post.allowHidingInForum };
   if (!mayHideForumPost(actor, facts)) {
     throw Problem.forbidden(
       'FORUM_HIDING_DISABLED',
@@ -122,16 +104,8 @@ export async function hidePost(
     );
   }
   const { reason } = body.validate();
-  // Conditional update: of two moderators hiding at once, one wins and the other gets the 400.
-  const rows = await em.execute<HideColumns[]>(
-    `update forum_posts p
-        set hidden_at = now(), hidden_by_id = ?, hide_reason = ?
-      where p.id = ? and p.hidden_at is null
-      returning p.hidden_at, p.hide_reason,
-                (select ${userStubJson('h')} from users h where h.id = p.hidden_by_id) as moderator`,
-    [actor.id, trimSpace(reason), postId],
-  );
-  const row = rows[0];
+  // Of two moderators hiding at once, one wins and the other gets the 400.
+  const [row] = await runSql(em, hidePostQuery(postId, actor.id, trimSpace(reason)));
   if (!row) throw Problem.badRequest('POST_ALREADY_HIDDEN', 'The post is hidden already.');
   return stateOf(postId, hideRecordOf(row));
 }
@@ -142,24 +116,11 @@ export async function restorePost(
   actor: Actor,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const access = await loadPostAccess(em, actor, postId);
-  if (!mayRestoreForumPost(actor, access.facts)) throw notAModerator();
-  const rows = await em.execute<{ id: number }[]>(
-    `update forum_posts
-        set hidden_at = null, hidden_by_id = null, hide_reason = null
-      where id = ? and hidden_at is not null
-      returning id`,
-    [postId],
-  );
+  const post = await loadPostFacts(em, actor, postId);
+  if (!mayRestoreForumPost(actor, post.facts)) throw notAModerator();
+  const rows = await runSql(em, restorePostQuery(postId));
   if (rows.length === 0) throw Problem.badRequest('POST_NOT_HIDDEN', 'The post is not hidden.');
   return stateOf(postId, null);
-}
-
-interface PostRow extends HideColumns {
-  id: number;
-  author: UserStub | null;
-  created_at: string;
-  body: string;
 }
 
 /** Oldest first. Hidden posts keep their body for moderators only; everybody sees the record. */
@@ -169,35 +130,15 @@ export async function listThreadPosts(
   threadId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ForumPostList> {
-  const threads = await em.execute<ThreadAccessRow[]>(
-    `select ${THREAD_ACCESS_COLUMNS} from forum_threads t where t.id = ?`,
-    [...threadAccessParams(actor), threadId],
-  );
-  const thread = threads[0];
-  if (!thread) throw Problem.notFound('There is no forum thread with this id.');
-  const facts = forumFactsOf(actor, thread);
+  const facts = await loadThreadFacts(em, actor, threadId);
   if (!mayReadForumThread(actor, facts)) throw notAReader();
   const seesHiddenBodies = maySeeHiddenForumPostBody(actor, facts);
-  const rows = await em.execute<PostRow[]>(
-    `select p.id, p.created_at, p.body, p.hidden_at, p.hide_reason,
-            ${userStubJson('a')} as author, ${userStubJson('h')} as moderator
-       from forum_posts p
-       left join users a on a.id = p.author_id
-       left join users h on h.id = p.hidden_by_id
-      where p.thread_id = ?
-      order by p.created_at, p.id
-      limit ? offset ?`,
-    [threadId, page.limit ?? DEFAULT_POSTS_LIMIT, page.offset ?? 0],
+  const rows = await runSql(
+    em,
+    threadPostsQuery(threadId, {
+      limit: page.limit ?? DEFAULT_POSTS_LIMIT,
+      offset: page.offset ?? 0,
+    }),
   );
-  return rows.map((row) => {
-    const hide = hideRecordOf(row);
-    return {
-      id: row.id,
-      author: row.author,
-      createdAt: isoTimestamp(row.created_at),
-      body: hide === null || seesHiddenBodies ? row.body : null,
-      isHidden: hide !== null,
-      hide,
-    };
-  });
+  return threadPostsOf(rows, seesHiddenBodies);
 }

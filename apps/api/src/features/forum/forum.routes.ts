@@ -30,8 +30,9 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const actor = await requireActor(request);
       const postId = idFromPath(request.params.postId);
-      return getHideState(request.em, await requireActor(request), postId);
+      return getHideState(request.em, actor, postId);
     },
   );
 
@@ -47,8 +48,8 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const postId = idFromPath(request.params.postId);
       const actor = await requireActor(request);
+      const postId = idFromPath(request.params.postId);
       return hidePost(request.em, actor, postId, bodyOf(request));
     },
   );
@@ -64,8 +65,9 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
+      const actor = await requireActor(request);
       const postId = idFromPath(request.params.postId);
-      return restorePost(request.em, await requireActor(request), postId);
+      return restorePost(request.em, actor, postId);
     },
   );
 
@@ -81,8 +83,8 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const threadId = idFromPath(request.params.threadId);
       const actor = await requireActor(request);
+      const threadId = idFromPath(request.params.threadId);
       return listThreadPosts(request.em, actor, threadId, request.query);
     },
   );

@@ -2,14 +2,29 @@ import {
   type Actor,
   type EntityManager,
   mayDeleteQuizAnswer,
-  WellKnownUnit,
+  type QuizAnswerFacts,
 } from '@foodshare/domain';
 import type { QuizAnswer, QuizAnswerList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import {
+  type AnswerRef,
+  answerOf,
+  answersOf,
+  answersQuery,
+  deleteAnswerQuery,
+  quizGroupAdminQuery,
+} from './quizzes.sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
-export interface QuizQuestionRef {
-  quizId: number;
-  questionId: number;
+export type QuizQuestionRef = Omit<AnswerRef, 'answerId'>;
+
+async function loadQuizAnswerFacts(
+  em: EntityManager,
+  actor: Actor,
+  quizId: number,
+): Promise<QuizAnswerFacts> {
+  const [row] = await runSql(em, quizGroupAdminQuery(actor.id));
+  return { quizId, isQuizGroupAdmin: row?.is_admin ?? false };
 }
 
 /**
@@ -18,12 +33,7 @@ export interface QuizQuestionRef {
  * that a refused caller learns nothing about which questions and answers exist.
  */
 async function requireQuizCurator(em: EntityManager, actor: Actor, quizId: number): Promise<void> {
-  const rows = await em.execute<{ is_admin: boolean }[]>(
-    'select exists (select 1 from region_admins where region_id = ? and user_id = ?) as is_admin',
-    [WellKnownUnit.QuizGroup, actor.id],
-  );
-  const isQuizGroupAdmin = rows[0]?.is_admin ?? false;
-  if (!mayDeleteQuizAnswer(actor, { quizId, isQuizGroupAdmin })) {
+  if (!mayDeleteQuizAnswer(actor, await loadQuizAnswerFacts(em, actor, quizId))) {
     throw Problem.forbidden(
       'QUIZ_ANSWERS_FORBIDDEN',
       'Only orga, or admins of the quiz group for quizzes 1 to 3, edit quiz answers.',
@@ -31,41 +41,16 @@ async function requireQuizCurator(em: EntityManager, actor: Actor, quizId: numbe
   }
 }
 
-interface AnswerRow {
-  id: number;
-  question_id: number;
-  text: string;
-  is_right: boolean;
-  explanation: string | null;
-}
-
-function toAnswer(row: AnswerRow): QuizAnswer {
-  return {
-    id: row.id,
-    questionId: row.question_id,
-    text: row.text,
-    isRight: row.is_right,
-    explanation: row.explanation,
-  };
-}
-
 /** 404 unless the answer belongs to the question and the question to the quiz. */
 export async function deleteQuizAnswer(
   em: EntityManager,
   actor: Actor,
-  ref: QuizQuestionRef & { answerId: number },
+  ref: AnswerRef,
 ): Promise<QuizAnswer> {
   await requireQuizCurator(em, actor, ref.quizId);
-  const rows = await em.execute<AnswerRow[]>(
-    `delete from quiz_answers a
-      using quiz_questions q
-      where a.id = ? and a.question_id = q.id and q.id = ? and q.quiz_id = ?
-      returning a.id, a.question_id, a.text, a.is_right, a.explanation`,
-    [ref.answerId, ref.questionId, ref.quizId],
-  );
-  const deleted = rows[0];
+  const [deleted] = await runSql(em, deleteAnswerQuery(ref));
   if (!deleted) throw Problem.notFound('This quiz question has no such answer.');
-  return toAnswer(deleted);
+  return answerOf(deleted);
 }
 
 /** The answers of a question in the order they were written; 404 unless it is the quiz's. */
@@ -75,14 +60,7 @@ export async function listQuizAnswers(
   ref: QuizQuestionRef,
 ): Promise<QuizAnswerList> {
   await requireQuizCurator(em, actor, ref.quizId);
-  const rows = await em.execute<(Omit<AnswerRow, 'id'> & { id: number | null })[]>(
-    `select a.id, q.id as question_id, a.text, a.is_right, a.explanation
-       from quiz_questions q
-       left join quiz_answers a on a.question_id = q.id
-      where q.id = ? and q.quiz_id = ?
-      order by a.id`,
-    [ref.questionId, ref.quizId],
-  );
+  const rows = await runSql(em, answersQuery(ref.quizId, ref.questionId));
   if (rows.length === 0) throw Problem.notFound('This quiz has no such question.');
-  return rows.flatMap((row) => (row.id === null ? [] : [toAnswer({ ...row, id: row.id })]));
+  return answersOf(rows);
 }

@@ -3,10 +3,17 @@ import {
   type EntityManager,
   mayConfirmQuiz,
   QUIZ_CONFIRMATION_REFUSAL_STATUS,
-  QuizSessionStatus,
   roleAfterQuizConfirmation,
 } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
+import {
+  type ConfirmedQuiz,
+  confirmedQuizOf,
+  confirmSessionQuery,
+  lockLastSessionQuery,
+  raiseRoleQuery,
+} from './quizzes.sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
 const REFUSAL_DETAIL = {
   QUIZ_NOT_FOUND: 'There is no quiz with this id.',
@@ -15,17 +22,6 @@ const REFUSAL_DETAIL = {
 } as const;
 
 const TITLES: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 404: 'Not Found' };
-
-interface LastSessionRow {
-  session_id: number | null;
-  status: QuizSessionStatus | null;
-}
-
-export interface ConfirmedQuiz {
-  quizId: number;
-  role: number;
-  confirmedAt: string;
-}
 
 function refusal(reason: keyof typeof REFUSAL_DETAIL): Problem {
   const status = QUIZ_CONFIRMATION_REFUSAL_STATUS[reason];
@@ -36,12 +32,6 @@ function refusal(reason: keyof typeof REFUSAL_DETAIL): Problem {
     detail: REFUSAL_DETAIL[reason],
   });
 }
-
-/** The caller's latest session of the quiz, by start. */
-const LATEST_SESSION = `select id from quiz_sessions
-                         where user_id = ? and quiz_id = ?
-                         order by started_at desc, id desc
-                         limit 1`;
 
 /**
  * Raises the caller's role to the quiz's role (never lowers it) and marks their passed
@@ -57,19 +47,7 @@ export async function confirmPassedQuiz(
   quizId: number,
 ): Promise<ConfirmedQuiz> {
   return em.transactional(async (tx) => {
-    const rows = await tx.execute<LastSessionRow[]>(
-      `select s.id as session_id, s.status
-         from quizzes q
-         left join lateral (
-                select id, status from quiz_sessions
-                 where user_id = ? and quiz_id = q.id
-                 order by started_at desc, id desc
-                 limit 1
-                   for update) s on true
-        where q.id = ?`,
-      [actor.id, quizId],
-    );
-    const last = rows[0];
+    const [last] = await runSql(tx, lockLastSessionQuery(actor.id, quizId));
     const decision = mayConfirmQuiz(actor, {
       quizId,
       quizExists: last !== undefined,
@@ -77,25 +55,11 @@ export async function confirmPassedQuiz(
     });
     if (!decision.allowed) throw refusal(decision.reason);
     const role = roleAfterQuizConfirmation(actor, quizId);
-    // greatest(): a role raised by someone else since the actor was read is never lowered.
-    const users = await tx.execute<{ role: number }[]>(
-      'update users set role = greatest(role, ?) where id = ? returning role',
-      [role, actor.id],
-    );
-    const sessions = await tx.execute<{ confirmed_at: string }[]>(
-      `update quiz_sessions set confirmed_at = coalesce(confirmed_at, now())
-        where id = ? and status = ? and id = (${LATEST_SESSION})
-        returning confirmed_at`,
-      [last?.session_id, QuizSessionStatus.Passed, actor.id, quizId],
-    );
-    const user = users[0];
-    const session = sessions[0];
+    const [user] = await runSql(tx, raiseRoleQuery(actor.id, role));
+    const sessionId = last?.session_id ?? null;
+    const [session] = await runSql(tx, confirmSessionQuery(sessionId, actor.id, quizId));
     if (!user) throw new Error('the confirmed user vanished');
     if (!session) throw refusal('QUIZ_NOT_PASSED');
-    return {
-      quizId,
-      role: user.role,
-      confirmedAt: new Date(session.confirmed_at).toISOString(),
-    };
+    return confirmedQuizOf(quizId, user, session);
   });
 }

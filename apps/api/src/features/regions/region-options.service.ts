@@ -7,8 +7,6 @@ import {
   holdsRegionOptionKey,
   type RegionOptionFacts,
   regionOptionGroupsHeldBy,
-  WorkGroupFunction,
-  RegionType,
 } from '@foodshare/domain';
 import type {
   RegionOptionPermissions,
@@ -17,22 +15,19 @@ import type {
   RegionOptionsRead,
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import {
+  ensureOptionsRowQuery,
+  lockOptionsQuery,
+  OPTION_KEYS,
+  pickupRuleStoresOf,
+  pickupRuleStoresQuery,
+  regionOptionsOf,
+  regionOptionStateQuery,
+  storedOptionsOf,
+  updateOptionsQuery,
+} from './regions.sql.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
-
-/** The column of each option; the only names ever put into the SQL text. */
-const COLUMNS: Readonly<Record<keyof RegionOptions, string>> = {
-  enableReportButton: 'enable_report_button',
-  enableMediationButton: 'enable_mediation_button',
-  selectedReportReasonOptions: 'selected_report_reason_options',
-  enableReportReasonOther: 'enable_report_reason_other',
-  regionPickupRuleActive: 'region_pickup_rule_active',
-  regionPickupRuleTimespan: 'region_pickup_rule_timespan',
-  regionPickupRuleLimit: 'region_pickup_rule_limit',
-  regionPickupRuleLimitDay: 'region_pickup_rule_limit_day',
-  regionPickupRuleInactive: 'region_pickup_rule_inactive',
-};
-const OPTION_KEYS = Object.keys(COLUMNS) as (keyof RegionOptions)[];
-const SELECT_OPTIONS = OPTION_KEYS.map((key) => `o.${COLUMNS[key]} as "${key}"`).join(', ');
+import { runSql } from '../../shared/sql.ts';
 
 /** A region without an options row has these (docs/domain.md §3.15, the table's defaults). */
 export const DEFAULT_REGION_OPTIONS: RegionOptions = {
@@ -47,48 +42,17 @@ export const DEFAULT_REGION_OPTIONS: RegionOptions = {
   regionPickupRuleInactive: 0,
 };
 
-interface DutyRow {
-  is_ambassador: boolean;
-  has_report_group: boolean;
-  is_report_admin: boolean;
-  has_stores_group: boolean;
-  is_stores_admin: boolean;
-  has_options: boolean;
-  allow_hiding_in_forum: boolean;
-}
-
-type OptionsRow = DutyRow & { [K in keyof RegionOptions]: RegionOptions[K] | null };
-
 /**
  * Whether the actor holds the region's report and stores-coordination duties, and the stored
  * options, in one query; 404 for an unknown region. A duty lies with the working group under
  * the region that carries its function, else with the region's ambassadors.
  */
-async function loadRegionOptionState(
+async function loadRegionOptionFacts(
   em: EntityManager,
   actor: Actor,
   regionId: number,
 ): Promise<{ facts: RegionOptionFacts; options: RegionOptions; allowHidingInForum: boolean }> {
-  const delegate = (fn: number, alias: string) => `
-      exists (select 1 from regions g
-               where g.parent_id = r.id and g.type = ${RegionType.WorkingGroup}
-                 and g.workgroup_function = ${fn}) as has_${alias}_group,
-      exists (select 1 from regions g join region_admins a on a.region_id = g.id
-               where g.parent_id = r.id and g.type = ${RegionType.WorkingGroup}
-                 and g.workgroup_function = ${fn} and a.user_id = ?) as is_${alias}_admin`;
-  const rows = await em.execute<OptionsRow[]>(
-    `select exists (select 1 from region_admins a where a.region_id = r.id and a.user_id = ?)
-              as is_ambassador,
-            ${delegate(WorkGroupFunction.Report, 'report')},
-            ${delegate(WorkGroupFunction.StoresCoordination, 'stores')},
-            o.region_id is not null as has_options, r.allow_hiding_in_forum,
-            ${SELECT_OPTIONS}
-       from regions r
-       left join region_options o on o.region_id = r.id
-      where r.id = ?`,
-    [actor.id, actor.id, actor.id, regionId],
-  );
-  const row = rows[0];
+  const [row] = await runSql(em, regionOptionStateQuery(actor.id, regionId));
   if (!row) throw Problem.notFound('There is no region with this id.');
   const ambassadorIds = new Set(row.is_ambassador ? [actor.id] : []);
   const holders = (hasGroup: boolean, isAdmin: boolean) => ({
@@ -104,13 +68,9 @@ async function loadRegionOptionState(
   };
   return {
     facts,
-    options: row.has_options ? pickOptions(row) : DEFAULT_REGION_OPTIONS,
+    options: storedOptionsOf(row, DEFAULT_REGION_OPTIONS),
     allowHidingInForum: row.allow_hiding_in_forum,
   };
-}
-
-function pickOptions(row: Record<keyof RegionOptions, unknown>): RegionOptions {
-  return Object.fromEntries(OPTION_KEYS.map((key) => [key, row[key]])) as RegionOptions;
 }
 
 export async function readRegionOptions(
@@ -118,7 +78,7 @@ export async function readRegionOptions(
   actor: Actor,
   regionId: number,
 ): Promise<RegionOptionsRead> {
-  const { facts, options, allowHidingInForum } = await loadRegionOptionState(em, actor, regionId);
+  const { facts, options, allowHidingInForum } = await loadRegionOptionFacts(em, actor, regionId);
   if (!mayReadRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -149,17 +109,13 @@ export async function readRegionOptionPermissions(
   actor: Actor,
   regionId: number,
 ): Promise<RegionOptionPermissions> {
-  const { facts } = await loadRegionOptionState(em, actor, regionId);
+  const { facts } = await loadRegionOptionFacts(em, actor, regionId);
   const held = regionOptionGroupsHeldBy(actor, facts);
-  const stores = await em.execute<{ storeId: number; storeName: string }[]>(
-    `select s.id as "storeId", s.name as "storeName" from stores s
-      where s.region_id = ? and s.region_pickup_rule_active order by s.name, s.id`,
-    [regionId],
-  );
+  const stores = await runSql(em, pickupRuleStoresQuery(regionId));
   return {
     maySetRegionOptionsReportButtons: held.report,
     maySetRegionOptionsRegionPickupRule: held.pickupRule,
-    regionPickupRuleActiveStoreList: stores,
+    regionPickupRuleActiveStoreList: pickupRuleStoresOf(stores),
   };
 }
 
@@ -176,7 +132,7 @@ export async function updateRegionOptions(
   regionId: number,
   pending: PendingBody<RegionOptionsBody>,
 ): Promise<RegionOptions> {
-  const { facts, options } = await loadRegionOptionState(em, actor, regionId);
+  const { facts, options } = await loadRegionOptionFacts(em, actor, regionId);
   if (!mayChangeRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -196,15 +152,10 @@ export async function updateRegionOptions(
   return em.transactional(async (tx) => {
     // The row is locked from here to the commit, so that two requests cannot together break
     // the rule across fields that each of them keeps.
-    await tx.execute(
-      'insert into region_options (region_id) values (?) on conflict (region_id) do nothing',
-      [regionId],
-    );
-    const locked = await tx.execute<Record<keyof RegionOptions, unknown>[]>(
-      `select ${SELECT_OPTIONS} from region_options o where o.region_id = ? for update`,
-      [regionId],
-    );
-    const merged = { ...pickOptions(locked[0]!), ...pickDefined(body, keys) };
+    await runSql(tx, ensureOptionsRowQuery(regionId));
+    const [locked] = await runSql(tx, lockOptionsQuery(regionId));
+    const changes = pickDefined(body, keys);
+    const merged = { ...regionOptionsOf(locked!), ...changes };
     if (merged.regionPickupRuleLimitDay > merged.regionPickupRuleLimit) {
       throw new Problem({
         status: 400,
@@ -219,12 +170,8 @@ export async function updateRegionOptions(
         ],
       });
     }
-    const updated = await tx.execute<Record<keyof RegionOptions, unknown>[]>(
-      `update region_options o set ${keys.map((key) => `${COLUMNS[key]} = ?`).join(', ')}
-        where o.region_id = ? returning ${SELECT_OPTIONS}`,
-      [...keys.map((key) => merged[key]), regionId],
-    );
-    return pickOptions(updated[0]!);
+    const [updated] = await runSql(tx, updateOptionsQuery(regionId, changes));
+    return regionOptionsOf(updated!);
   });
 }
 

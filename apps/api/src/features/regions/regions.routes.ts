@@ -1,6 +1,5 @@
 import {
   ProblemSchema,
-  parseIdParam,
   RegionIdParamsSchema,
   RegionOptionsBodySchema,
   RegionOptionPermissionsSchema,
@@ -19,7 +18,7 @@ import {
   updateRegionOptions,
 } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
-import { resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
@@ -36,11 +35,11 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const actor = await requireActor(request);
+      const regionId = idFromPath(request.params.regionId);
+      // Decided by role alone, before the lookup: only orga learns which regions exist.
       if (!mayReadRegionAdminView(actor)) {
         throw Problem.forbidden('REGION_ADMIN_VIEW_FORBIDDEN', 'Only orga reads this view.');
       }
-      const regionId = parseIdParam(request.params.regionId);
-      if (regionId === undefined) throw Problem.notFound();
       return readRegion(request.em, regionId);
     },
   );
@@ -56,8 +55,10 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsReadSchema, ...problems },
       },
     },
-    async (request) =>
-      readRegionOptions(request.em, await requireActor(request), request.params.regionId),
+    async (request) => {
+      const actor = await requireActor(request);
+      return readRegionOptions(request.em, actor, request.params.regionId);
+    },
   );
 
   app.get(
@@ -71,8 +72,10 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionPermissionsSchema, ...problems },
       },
     },
-    async (request) =>
-      readRegionOptionPermissions(request.em, await requireActor(request), request.params.regionId),
+    async (request) => {
+      const actor = await requireActor(request);
+      return readRegionOptionPermissions(request.em, actor, request.params.regionId);
+    },
   );
 
   app.post(
@@ -92,12 +95,9 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsSchema, 400: ProblemSchema, ...problems },
       },
     },
-    async (request) =>
-      updateRegionOptions(
-        request.em,
-        await requireActor(request),
-        request.params.regionId,
-        bodyOf(request),
-      ),
+    async (request) => {
+      const actor = await requireActor(request);
+      return updateRegionOptions(request.em, actor, request.params.regionId, bodyOf(request));
+    },
   );
 };

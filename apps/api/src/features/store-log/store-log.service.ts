@@ -1,68 +1,9 @@
-import {
-  type Actor,
-  type EntityManager,
-  mayReadStoreLog,
-  type StoreLogAction,
-} from '@foodshare/domain';
-import type { StoreLog, UserStub } from '@foodshare/schemas';
+import { type Actor, type EntityManager, mayReadStoreLog } from '@foodshare/domain';
+import type { StoreLog } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
-import { executePrepared, preparedStatement } from '../../shared/prepared-statement.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
-import type { StoreLogWindow } from './store-log-window.ts';
-
-export interface StoreLogPage extends StoreLogWindow {
-  storeId: number;
-  actionTypes: readonly StoreLogAction[];
-  limit: number;
-  offset: number;
-}
-
-/**
- * One page of the log, newest first, with the actor and target stubs, in one query. The
- * (store_id, performed_at desc, id desc) index serves it; the id breaks ties between entries of
- * the same instant, so pages never overlap. The stubs are subqueries rather than joins:
- * PostgreSQL evaluates them after the sort, for the rows of the page only, each by primary key,
- * where a join may hash the whole users table. The action types are one array value, so that
- * the text is the same for every filter and is prepared once (STORE_LOG_PAGE).
- */
-const STORE_LOG_PAGE_SQL = `
-  select l.performed_at, l.action_type, l.date_reference, l.content, l.reason,
-         (select ${userStubJson('a')} from users a where a.id = l.actor_id) as actor,
-         (select ${userStubJson('t')} from users t where t.id = l.target_id) as target
-    from store_log_entries l
-   where l.store_id = ?
-     and l.performed_at >= ?::timestamptz and l.performed_at <= ?::timestamptz
-     and l.action_type = any (?::int[])
-   order by l.performed_at desc, l.id desc
-   limit ? offset ?`;
-
-/** Planned once per connection: on the large bench data planning was a quarter of the read. */
-const STORE_LOG_PAGE = preparedStatement('store_log_page', STORE_LOG_PAGE_SQL);
-
-export function storeLogPageQuery(page: StoreLogPage): SqlQuery {
-  return {
-    sql: STORE_LOG_PAGE_SQL,
-    params: [
-      page.storeId,
-      page.from.toISOString(),
-      page.to.toISOString(),
-      `{${page.actionTypes.join(',')}}`,
-      page.limit,
-      page.offset,
-    ],
-  };
-}
-
-interface StoreLogRow {
-  performed_at: Date | string;
-  action_type: StoreLogAction;
-  date_reference: Date | string | null;
-  content: string | null;
-  reason: string | null;
-  actor: UserStub | null;
-  target: UserStub | null;
-}
+import { runSql } from '../../shared/sql.ts';
+import { storeLogOf, type StoreLogPage, storeLogPageQuery } from './store-log.sql.ts';
 
 /** 404 for an unknown store, 403 unless the caller may read its log (docs/domain.md §3.8). */
 export async function readStoreLog(
@@ -78,18 +19,5 @@ export async function readStoreLog(
       "Only the store's managers, its region's stores coordination and orga read its log.",
     );
   }
-  const rows = await executePrepared<StoreLogRow>(
-    em,
-    STORE_LOG_PAGE,
-    storeLogPageQuery(page).params,
-  );
-  return rows.map((row) => ({
-    performedAt: isoTimestamp(row.performed_at),
-    actionType: row.action_type,
-    actor: row.actor,
-    target: row.target,
-    dateReference: row.date_reference === null ? null : isoTimestamp(row.date_reference),
-    content: row.content,
-    reason: row.reason,
-  }));
+  return storeLogOf(await runSql(em, storeLogPageQuery(page)));
 }

@@ -2,20 +2,28 @@ import {
   type Actor,
   type EntityManager,
   mayDeclineWorkGroupApplication,
-  RegionType,
-  type WorkGroupFunction,
+  type WorkGroupApplicationFacts,
 } from '@foodshare/domain';
-import type {
-  WorkGroupApplicationDeclined,
-  WorkGroupApplicationList,
-  UserStub,
-} from '@foodshare/schemas';
+import type { WorkGroupApplicationDeclined, WorkGroupApplicationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
+import { runSql } from '../../shared/sql.ts';
+import {
+  applicationsOf,
+  applicationsQuery,
+  deleteApplicationQuery,
+  groupFactsQuery,
+  workGroupApplicationFactsOf,
+} from './work-groups.sql.ts';
 
-interface GroupFactsRow {
-  workgroup_function: WorkGroupFunction | null;
-  is_admin: boolean;
+/** The rules' facts about the group; null unless the id names a working group. */
+async function loadWorkGroupApplicationFacts(
+  em: EntityManager,
+  actor: Actor,
+  groupId: number,
+): Promise<WorkGroupApplicationFacts | null> {
+  const [row] = await runSql(em, groupFactsQuery(actor.id, groupId));
+  return row ? workGroupApplicationFactsOf(row) : null;
 }
 
 /**
@@ -27,16 +35,8 @@ async function requireApplicationDecider(
   actor: Actor,
   groupId: number,
 ): Promise<void> {
-  const rows = await em.execute<GroupFactsRow[]>(
-    `select r.workgroup_function,
-            exists (select 1 from region_admins a where a.region_id = r.id and a.user_id = ?) as is_admin
-       from regions r
-      where r.id = ? and r.type = ?`,
-    [actor.id, groupId, RegionType.WorkingGroup],
-  );
-  const group = rows[0];
-  if (!group) throw Problem.notFound('There is no working group with this id.');
-  const facts = { isGroupAdmin: group.is_admin, groupFunction: group.workgroup_function };
+  const facts = await loadWorkGroupApplicationFacts(em, actor, groupId);
+  if (!facts) throw Problem.notFound('There is no working group with this id.');
   if (!mayDeclineWorkGroupApplication(actor, facts)) {
     throw Problem.forbidden(
       'WORK_GROUP_APPLICATIONS_FORBIDDEN',
@@ -53,18 +53,8 @@ export async function declineApplication(
   userId: number,
 ): Promise<WorkGroupApplicationDeclined> {
   await requireApplicationDecider(em, actor, groupId);
-  const deleted = await em.execute<{ user_id: number }[]>(
-    'delete from work_group_applications where group_id = ? and user_id = ? returning user_id',
-    [groupId, userId],
-  );
+  const deleted = await runSql(em, deleteApplicationQuery(groupId, userId));
   return { groupId, userId, declined: deleted.length > 0 };
-}
-
-interface ApplicationRow {
-  user: UserStub;
-  message: string;
-  /** PostgreSQL's text form of a timestamptz, as the raw driver returns it. */
-  applied_at: string;
 }
 
 /** One page of the pending applications, oldest first: the order in which they wait. */
@@ -75,24 +65,5 @@ export async function listApplications(
   page: Page,
 ): Promise<WorkGroupApplicationList> {
   await requireApplicationDecider(em, actor, groupId);
-  const rows = await em.execute<ApplicationRow[]>(
-    `select json_build_object(
-              'id', u.id,
-              'name', u.first_name,
-              'avatar', case when u.avatar_upload_id is null then null
-                             else '/api/uploads/' || u.avatar_upload_id end,
-              'isSleeping', u.sleeping) as user,
-            w.message, w.applied_at
-       from work_group_applications w
-       join users u on u.id = w.user_id
-      where w.group_id = ?
-      order by w.applied_at, w.user_id
-      limit ? offset ?`,
-    [groupId, page.limit, page.offset],
-  );
-  return rows.map((row) => ({
-    user: row.user,
-    message: row.message,
-    appliedAt: new Date(row.applied_at).toISOString(),
-  }));
+  return applicationsOf(await runSql(em, applicationsQuery(groupId, page)));
 }

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { OAuthError } from '../../oauth/oauth-errors.ts';
 import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
-import { sendInvalidRedirectPage } from '../../pages/error-page.ts';
+import { sendInvalidRedirectPage } from '../../pages/error.page.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import {
   AuthorizationParamsSchema,

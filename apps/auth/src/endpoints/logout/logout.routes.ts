@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { clientRedirectUrl } from '../../oauth/authorization-responses.ts';
 import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
-import { sendFormExpiredPage } from '../../pages/error-page.ts';
+import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickUiLocale, type Locale } from '../../pages/locale.ts';
 import {
@@ -17,7 +17,7 @@ import {
   sendInvalidLogoutPage,
   sendLoggedOutPage,
   sendLogoutConfirmationPage,
-} from './logout-page.ts';
+} from './logout.page.ts';
 import { checkLogoutRequest, type CheckedLogout } from './logout-request.ts';
 
 /** The logout request as a GET of the end_session_endpoint, with the parameters it knows. */

@@ -1,12 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { EntityManager } from '@foodshare/domain';
 import { Type } from 'typebox';
-import { sendFormExpiredPage } from '../../pages/error-page.ts';
+import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import { CONNECTED_APPS_PATH, LOGIN_PATH } from '../../pages/page-paths.ts';
 import type { RememberedConsent } from '../../stores/consents.store.ts';
-import { sendConnectedAppsPage } from './connected-apps-page.ts';
+import { sendConnectedAppsPage } from './connected-apps.page.ts';
 
 // The client id grammar of the client registry (oauth-clients.service.ts).
 const RevokeParamsSchema = Type.Object({

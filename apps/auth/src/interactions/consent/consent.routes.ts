@@ -6,11 +6,11 @@ import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
   sendInvalidRedirectPage,
-} from '../../pages/error-page.ts';
+} from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import { CONSENT_PATH, loginPageUrl } from '../../pages/page-paths.ts';
-import { sendConsentPage } from './consent-page.ts';
+import { sendConsentPage } from './consent.page.ts';
 
 const RequestIdSchema = Type.String({ maxLength: 64 });
 

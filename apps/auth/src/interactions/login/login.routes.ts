@@ -9,12 +9,12 @@ import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
   sendInvalidRedirectPage,
-} from '../../pages/error-page.ts';
+} from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale, type Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
 import { CONNECTED_APPS_PATH, LOGIN_PATH } from '../../pages/page-paths.ts';
-import { sendLoginPage } from './login-page.ts';
+import { sendLoginPage } from './login.page.ts';
 import { loginToken, loginTokenMatches } from './login-token.ts';
 import { safeReturnPath } from './return-to.ts';
 

@@ -1,0 +1,69 @@
+import { QuizSessionStatus, type Role } from '@foodshare/domain';
+import type { PassportGenerationList } from '@foodshare/schemas';
+import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+
+/** The recorded generations a user sees: enough for any real history, bounded for the query. */
+export const PASSPORT_GENERATIONS_LIMIT = 100;
+
+export interface PassportHolderRow {
+  id: number;
+  first_name: string;
+  last_name: string;
+  role: Role;
+  mime_type: string | null;
+  content: Buffer | null;
+  last_passed_at: Date | string | null;
+}
+
+/** What the card shows of an active user: name, role, photo and the last passed quiz. */
+export function passportHolderQuery(userId: number): SqlQuery<PassportHolderRow> {
+  return {
+    sql: `select u.id, u.first_name, u.last_name, u.role, up.mime_type, up.content,
+                 (select max(coalesce(q.finished_at, q.started_at)) from quiz_sessions q
+                   where q.user_id = u.id and q.status = ?) as last_passed_at
+            from users u
+            left join uploads up on up.id = u.avatar_upload_id
+           where u.id = ? and u.activated`,
+    params: [QuizSessionStatus.Passed, userId],
+  };
+}
+
+/** Records a generation while the holder's account is still active; no row otherwise. */
+export function recordGenerationQuery(
+  holderId: number,
+  generatedById: number,
+): SqlQuery<{ id: number }> {
+  return {
+    sql: `insert into passport_generations (user_id, generated_by_id)
+          select id, ? from users where id = ? and activated
+          returning id`,
+    params: [generatedById, holderId],
+  };
+}
+
+interface GenerationRow {
+  id: number;
+  created_at: string | Date;
+  generated_by: PassportGenerationList[number]['generatedBy'];
+}
+
+/** The user's recorded generations, newest first, each with who made it. */
+export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
+  return {
+    sql: `select g.id, g.created_at, ${userStubJson('u')} as generated_by
+            from passport_generations g
+            left join users u on u.id = g.generated_by_id
+           where g.user_id = ?
+           order by g.created_at desc, g.id desc
+           limit ${PASSPORT_GENERATIONS_LIMIT}`,
+    params: [userId],
+  };
+}
+
+export function generationsOf(rows: GenerationRow[]): PassportGenerationList {
+  return rows.map((row) => ({
+    id: row.id,
+    createdAt: isoTimestamp(row.created_at),
+    generatedBy: row.generated_by,
+  }));
+}

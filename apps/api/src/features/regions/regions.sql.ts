@@ -1,0 +1,166 @@
+import { RegionType, WorkGroupFunction } from '@foodshare/domain';
+import type { Region, RegionOptionPermissions, RegionOptions } from '@foodshare/schemas';
+import type { SqlQuery } from '../../shared/sql.ts';
+
+interface RegionRow {
+  id: number;
+  name: string;
+  type: Region['type'];
+  admin_ids: number[];
+  parent_id: number | null;
+  master_id: number | null;
+  mailbox: string | null;
+  email_name: string | null;
+  workgroup_function: number | null;
+  allow_hiding_in_forum: boolean;
+  timezone: string | null;
+}
+
+/** Only the returned columns, the admin ids aggregated in SQL; no row: no region. */
+export function regionQuery(regionId: number): SqlQuery<RegionRow> {
+  return {
+    sql: `select r.id, r.name, r.type,
+                 array(select a.user_id from region_admins a where a.region_id = r.id
+                        order by a.user_id) as admin_ids,
+                 r.parent_id, r.master_id, r.mailbox, r.email_name, r.workgroup_function,
+                 r.allow_hiding_in_forum, r.timezone
+            from regions r
+           where r.id = ?`,
+    params: [regionId],
+  };
+}
+
+/** The platform's own client reads a missing reference as 0 and a missing text as empty. */
+export function regionOf(row: RegionRow): Region {
+  return {
+    id: row.id,
+    name: row.name,
+    type: row.type,
+    adminIds: row.admin_ids,
+    parentId: row.parent_id ?? 0,
+    masterId: row.master_id ?? 0,
+    mailbox: row.mailbox ?? '',
+    emailName: row.email_name ?? '',
+    workgroupFunction: row.workgroup_function ?? 0,
+    allowHidingInForum: row.allow_hiding_in_forum,
+    timezone: row.timezone,
+  };
+}
+
+/** The column of each option; the only names ever put into the SQL text. */
+export const OPTION_COLUMNS = {
+  enableReportButton: 'enable_report_button',
+  enableMediationButton: 'enable_mediation_button',
+  selectedReportReasonOptions: 'selected_report_reason_options',
+  enableReportReasonOther: 'enable_report_reason_other',
+  regionPickupRuleActive: 'region_pickup_rule_active',
+  regionPickupRuleTimespan: 'region_pickup_rule_timespan',
+  regionPickupRuleLimit: 'region_pickup_rule_limit',
+  regionPickupRuleLimitDay: 'region_pickup_rule_limit_day',
+  regionPickupRuleInactive: 'region_pickup_rule_inactive',
+} as const satisfies Record<keyof RegionOptions, string>;
+
+type OptionsRow = { [K in keyof RegionOptions as (typeof OPTION_COLUMNS)[K]]: RegionOptions[K] };
+
+export const OPTION_KEYS = Object.keys(OPTION_COLUMNS) as (keyof RegionOptions)[];
+const OPTIONS = OPTION_KEYS.map((key) => `o.${OPTION_COLUMNS[key]}`).join(', ');
+
+export function regionOptionsOf(row: OptionsRow): RegionOptions {
+  return Object.fromEntries(
+    OPTION_KEYS.map((key) => [key, row[OPTION_COLUMNS[key]]]),
+  ) as RegionOptions;
+}
+
+interface DutyRow {
+  is_ambassador: boolean;
+  has_report_group: boolean;
+  is_report_admin: boolean;
+  has_stores_group: boolean;
+  is_stores_admin: boolean;
+  has_options: boolean;
+  allow_hiding_in_forum: boolean;
+}
+
+/** The option columns are null when the region has no options row (`has_options`). */
+type OptionStateRow = DutyRow & { [K in keyof OptionsRow]: OptionsRow[K] | null };
+
+/** The stored options, or the defaults for a region without an options row. */
+export function storedOptionsOf(row: OptionStateRow, defaults: RegionOptions): RegionOptions {
+  return row.has_options ? regionOptionsOf(row as OptionsRow) : defaults;
+}
+
+/**
+ * Whether the user holds the region's report and stores-coordination duties, and the stored
+ * options; no row: no region. A duty lies with the working group under the region that carries
+ * its function, else with the region's ambassadors.
+ */
+export function regionOptionStateQuery(userId: number, regionId: number): SqlQuery<OptionStateRow> {
+  const delegate = (fn: number, alias: string) => `
+      exists (select 1 from regions g
+               where g.parent_id = r.id and g.type = ${RegionType.WorkingGroup}
+                 and g.workgroup_function = ${fn}) as has_${alias}_group,
+      exists (select 1 from regions g join region_admins a on a.region_id = g.id
+               where g.parent_id = r.id and g.type = ${RegionType.WorkingGroup}
+                 and g.workgroup_function = ${fn} and a.user_id = ?) as is_${alias}_admin`;
+  return {
+    sql: `select exists (select 1 from region_admins a where a.region_id = r.id and a.user_id = ?)
+                   as is_ambassador,
+                 ${delegate(WorkGroupFunction.Report, 'report')},
+                 ${delegate(WorkGroupFunction.StoresCoordination, 'stores')},
+                 o.region_id is not null as has_options, r.allow_hiding_in_forum,
+                 ${OPTIONS}
+            from regions r
+            left join region_options o on o.region_id = r.id
+           where r.id = ?`,
+    params: [userId, userId, userId, regionId],
+  };
+}
+
+interface PickupRuleStoreRow {
+  id: number;
+  name: string;
+}
+
+/** The region's stores that follow its pickup rule, by name. */
+export function pickupRuleStoresQuery(regionId: number): SqlQuery<PickupRuleStoreRow> {
+  return {
+    sql: `select s.id, s.name from stores s
+           where s.region_id = ? and s.region_pickup_rule_active order by s.name, s.id`,
+    params: [regionId],
+  };
+}
+
+export function pickupRuleStoresOf(
+  rows: PickupRuleStoreRow[],
+): RegionOptionPermissions['regionPickupRuleActiveStoreList'] {
+  return rows.map((row) => ({ storeId: row.id, storeName: row.name }));
+}
+
+/** Makes sure the region has an options row (with the table's defaults). */
+export function ensureOptionsRowQuery(regionId: number): SqlQuery {
+  return {
+    sql: 'insert into region_options (region_id) values (?) on conflict (region_id) do nothing',
+    params: [regionId],
+  };
+}
+
+/** The region's options, locked until the transaction ends. */
+export function lockOptionsQuery(regionId: number): SqlQuery<OptionsRow> {
+  return {
+    sql: `select ${OPTIONS} from region_options o where o.region_id = ? for update`,
+    params: [regionId],
+  };
+}
+
+/** Sets `options` (key by key) and returns all of them. */
+export function updateOptionsQuery(
+  regionId: number,
+  options: Partial<RegionOptions>,
+): SqlQuery<OptionsRow> {
+  const keys = OPTION_KEYS.filter((key) => options[key] !== undefined);
+  return {
+    sql: `update region_options o set ${keys.map((key) => `${OPTION_COLUMNS[key]} = ?`).join(', ')}
+           where o.region_id = ? returning ${OPTIONS}`,
+    params: [...keys.map((key) => options[key]), regionId],
+  };
+}
