@@ -16,7 +16,11 @@ export interface ApiClient {
   readonly cookies: Record<string, string>;
   /** The CSRF header, sent with every request; empty when anonymous or `withoutCsrf()`. */
   readonly headers: Record<string, string>;
-  request(method: InjectOptions['method'], url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
+  request(
+    method: InjectOptions['method'],
+    url: string,
+    options?: RequestOptions,
+  ): Promise<LightMyRequestResponse>;
   get(url: string, options?: RequestOptions): Promise<LightMyRequestResponse>;
   post(url: string, payload?: unknown, options?: RequestOptions): Promise<LightMyRequestResponse>;
   patch(url: string, payload?: unknown, options?: RequestOptions): Promise<LightMyRequestResponse>;

@@ -107,7 +107,12 @@ export function factoriesOf(sql: Sql) {
       idOf(
         `insert into stores (name, region_id, latitude, longitude) values (?, ?, ?, ?)
          returning id`,
-        [spec.name ?? `Store ${next()}`, spec.regionId ?? DemoRegionId.Musterstadt, spec.latitude, spec.longitude],
+        [
+          spec.name ?? `Store ${next()}`,
+          spec.regionId ?? DemoRegionId.Musterstadt,
+          spec.latitude,
+          spec.longitude,
+        ],
       ),
 
     /** A team member since now, or its manager. */

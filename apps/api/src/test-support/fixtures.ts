@@ -11,9 +11,9 @@ export const ids = inject('demoIds');
 
 /**
  * The api test: `it('…', async ({ as, sql, factory }) => …)`. Every fixture lives as long as
- * the test file (one app, one database copy and one Redis prefix per file, docs/design.md
- * §6.2), so `test.beforeAll` may use them too. A file that needs other settings of the app says
- * `test.override('appEnv', { scope: 'file' }, { … })` before its tests.
+ * the test file (one app, one database copy and one Redis prefix per file, as
+ * docs/design.md §6.2 has it), so `test.beforeAll` may use them too. A file that needs other
+ * settings of the app says `test.override('appEnv', { scope: 'file' }, { … })` first.
  */
 export const test = base
   .extend('appEnv', { scope: 'file' }, {} as Record<string, string>)
@@ -40,3 +40,4 @@ export const test = base
 export const it = test;
 export { describe, expect } from 'vitest';
 export type { ApiClient, UserClient } from './api-client.ts';
+export type { Sql } from './sql.ts';
