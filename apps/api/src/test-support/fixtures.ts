@@ -40,4 +40,5 @@ export const test = base
 export const it = test;
 export { describe, expect } from 'vitest';
 export type { ApiClient, UserClient } from './api-client.ts';
+export type { Factories } from './factories.ts';
 export type { Sql } from './sql.ts';
