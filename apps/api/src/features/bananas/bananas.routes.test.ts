@@ -189,7 +189,7 @@ describe('bananas: give, remove and list', () => {
       expect((await give(await as('dana'), recipient)).statusCode).toBe(404);
     });
 
-    it.for([['999999'], ['0'], [`0${ids.users.kim}`], ['abc'], ['4294967296'], ['-5']])(
+    it.for<[string]>([['999999'], ['0'], [`0${ids.users.kim}`], ['abc'], ['4294967296'], ['-5']])(
       'answers 404 for recipient %s',
       async ([recipientId], { as }) => {
         const response = await give(await as('dana'), recipientId);
@@ -289,7 +289,7 @@ describe('bananas: give, remove and list', () => {
       expect(await bananaCount(sql, ids.users.alice, ids.users.kim)).toBe(1);
     });
 
-    it.for([
+    it.for<[string, string]>([
       ['abc', '1'],
       ['0', '1'],
       ['4294967296', '1'],
