@@ -110,8 +110,8 @@ export function factoriesOf(sql: Sql) {
         [
           spec.name ?? `Store ${next()}`,
           spec.regionId ?? DemoRegionId.Musterstadt,
-          spec.latitude,
-          spec.longitude,
+          spec.latitude ?? null,
+          spec.longitude ?? null,
         ],
       ),
 
