@@ -20,6 +20,6 @@ export async function buildTestApp(overrides: Record<string, string> = {}) {
  * a new buildTestApp() would replace the worker's database under the first app. Closing it
  * leaves the shared ORM open.
  */
-export function buildAppBeside(beside: TestApp, overrides: Record<string, string>) {
+export function buildAppBeside(beside: TestApp, overrides: Record<string, string> = {}) {
   return buildApp(loadConfig({ ...beside.env, ...overrides }), { orm: beside.app.orm });
 }
