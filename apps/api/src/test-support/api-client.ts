@@ -38,14 +38,18 @@ function clientOf(
   cookies: Record<string, string>,
   headers: Record<string, string>,
 ): ApiClient {
-  const request: ApiClient['request'] = (method, url, options = {}) =>
-    app.inject({
-      ...options,
+  const request: ApiClient['request'] = (method, url, options = {}) => {
+    const { cookies: moreCookies, headers: moreHeaders, ...rest } = options;
+    const jar = { ...cookies, ...moreCookies };
+    return app.inject({
+      ...rest,
       method,
       url,
-      cookies: { ...cookies, ...options.cookies },
-      headers: { ...headers, ...options.headers },
+      // No jar at all when anonymous: an empty one would still send an empty cookie header.
+      ...(Object.keys(jar).length > 0 ? { cookies: jar } : {}),
+      headers: { ...headers, ...moreHeaders },
     });
+  };
   const withBody =
     (method: 'POST' | 'PATCH') => (url: string, payload?: unknown, options?: RequestOptions) =>
       request(method, url, {
