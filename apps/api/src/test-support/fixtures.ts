@@ -9,6 +9,9 @@ import { sqlThrough } from './sql.ts';
 /** Ids of the demo rows every test database starts with. */
 export const ids = inject('demoIds');
 
+/** Signs in as a demo user (by name) or any user (by id), with a session of its own. */
+export type SignIn = (user: DemoUserName | number) => Promise<UserClient>;
+
 /**
  * The api test: `it('…', async ({ as, sql, factory }) => …)`. Every fixture lives as long as
  * the test file (one app, one database copy and one Redis prefix per file, as
@@ -27,12 +30,11 @@ export const test = base
   /** SQL through the app's own ORM. */
   .extend('sql', { scope: 'file' }, ({ app }) => sqlThrough(app.orm))
   .extend('factory', { scope: 'file' }, ({ sql }) => factoriesOf(sql))
-  /** A client signed in as a demo user (by name) or any user (by id), with a session of its own. */
   .extend(
     'as',
     { scope: 'file' },
-    ({ app }) =>
-      async (user: DemoUserName | number): Promise<UserClient> =>
+    ({ app }): SignIn =>
+      async (user) =>
         userClient(app, await signInAs(app, typeof user === 'number' ? user : ids.users[user])),
   )
   .extend('anonymous', { scope: 'file' }, ({ app }) => anonymousClient(app));
