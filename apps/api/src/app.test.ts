@@ -1,23 +1,17 @@
 import { ConfigError, secureCookies } from '@foodshare/server-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiApp } from './app.ts';
 import { loadConfig } from './config.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
+import { buildAppBeside } from './test-support/build-test-app.ts';
+import { describe, expect, it, test } from './test-support/fixtures.ts';
 
 describe('the api service', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
+  test.beforeAll(({ app }) => {
     // A probe route that fails the way a bug would, with internals in its message.
     app.get('/api/test-failure', () => {
       throw new Error('connection to 10.1.2.3 refused: password authentication failed');
     });
   });
 
-  afterAll(() => app.close());
-
-  it('is live, and ready when PostgreSQL and Redis answer', async () => {
+  it('is live, and ready when PostgreSQL and Redis answer', async ({ app }) => {
     const live = await app.inject({ method: 'GET', url: '/health/live' });
     expect(live.statusCode).toBe(200);
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
@@ -25,14 +19,16 @@ describe('the api service', () => {
     expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', keyValueStore: 'ok' } });
   });
 
-  it('answers an unknown route with a problem+json 404', async () => {
+  it('answers an unknown route with a problem+json 404', async ({ app }) => {
     const response = await app.inject({ method: 'GET', url: '/api/nothing-here' });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', title: 'Not Found' });
   });
 
-  it('masks the message of an unexpected error and gives the request id to quote', async () => {
+  it('masks the message of an unexpected error and gives the request id to quote', async ({
+    app,
+  }) => {
     const response = await app.inject({ method: 'GET', url: '/api/test-failure' });
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('10.1.2.3');
@@ -41,7 +37,9 @@ describe('the api service', () => {
     expect(response.json().requestId).toBe(response.headers['x-request-id']);
   });
 
-  it('keeps a well-formed request id from the proxy and replaces a malformed one', async () => {
+  it('keeps a well-formed request id from the proxy and replaces a malformed one', async ({
+    app,
+  }) => {
     const kept = await app.inject({
       method: 'GET',
       url: '/health/live',
@@ -56,7 +54,7 @@ describe('the api service', () => {
     expect(replaced.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
-  it('answers a body that is not JSON with a 400 problem, not a 500', async () => {
+  it('answers a body that is not JSON with a 400 problem, not a 500', async ({ app }) => {
     const response = await app.inject({
       method: 'POST',
       url: '/api/login',
@@ -116,8 +114,9 @@ describe('loadConfig', () => {
 });
 
 describe('readiness', () => {
-  it('reports 503 and names the failing dependency when Redis is gone', async () => {
-    const { app } = await buildTestApp();
+  it('reports 503 and names the failing dependency when Redis is gone', async ({ testApp }) => {
+    // Its own app, beside the file's: closing its Redis connection must not end the other's.
+    const app = await buildAppBeside(testApp);
     try {
       await app.ready();
       await app.kv.close();

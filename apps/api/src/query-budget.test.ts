@@ -1,17 +1,11 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from './app.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
+import { describe, expect, ids, it, test } from './test-support/fixtures.ts';
 import {
   countCall,
   type CountedCall,
   growSpecData,
   signInDemoUsers,
   specCalls,
-  type Sql,
 } from './test-support/query-budget.ts';
-
-const ids = inject('demoIds');
 
 /**
  * SQL statements per request of each row of docs/spec.md §4.1, begin and commit included: the
@@ -44,27 +38,17 @@ const BUDGET: Record<number, number> = {
 const GROWN_BY = 300;
 
 describe('the query budget of every endpoint of docs/spec.md §4.1', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
   const before = new Map<number, CountedCall>();
   const after = new Map<number, CountedCall>();
   const calls = specCalls(ids);
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url, poolSize: 2 });
-    const sql: Sql = (text, params = []) => orm.em.fork().execute(text, params);
+  // The set-up runs outside the counted requests: countQueries counts only during each call.
+  test.beforeAll(async ({ app, sql }) => {
     const clients = await signInDemoUsers(app, ids);
     for (const call of calls) before.set(call.row, await countCall(app, clients, call, sql));
     await growSpecData(sql, ids, GROWN_BY);
     for (const call of calls) after.set(call.row, await countCall(app, clients, call, sql));
   }, 120_000);
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
 
   it('has a call and a budget for each of the 18 rows', () => {
     const rows = Array.from({ length: 18 }, (_, index) => index + 1);

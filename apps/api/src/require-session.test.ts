@@ -1,9 +1,6 @@
 import { DemoRegionId } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from './app.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
+import { type ApiClient, describe, expect, ids, it } from './test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const { users } = ids;
 
 type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
@@ -81,52 +78,45 @@ const anonymousCalls: [row: number, what: string, method: Method, url: string, b
   [18, 'store id 0', 'GET', '/api/stores/0/requests'],
 ];
 
-describe('a session is required before anything else', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
+/** A request without a session, or with the raw `cookie` header given. */
+function call(client: ApiClient, method: Method, url: string, body?: unknown, cookie?: string) {
+  const headers: Record<string, string> = cookie === undefined ? {} : { cookie };
+  if (typeof body === 'string') headers['content-type'] = 'application/json';
+  return client.request(method, url, {
+    headers,
+    ...(body === undefined ? {} : { payload: body as string | object }),
   });
+}
 
-  afterAll(() => app.close());
-
-  function call(method: Method, url: string, body?: unknown, cookie?: string) {
-    const headers: Record<string, string> = cookie === undefined ? {} : { cookie };
-    if (typeof body === 'string') headers['content-type'] = 'application/json';
-    return app.inject({
-      method,
-      url,
-      headers,
-      ...(body === undefined ? {} : { payload: body as string | object }),
-    });
-  }
-
+describe('a session is required before anything else', () => {
   it('covers every row of docs/spec.md §4.1', () => {
     expect(new Set(anonymousCalls.map(([row]) => row))).toEqual(
       new Set(Array.from({ length: 18 }, (_, index) => index + 1)),
     );
   });
 
-  it.each(anonymousCalls)(
+  it.for(anonymousCalls)(
     'row %i, anonymous with %s: 401',
-    async (_row, _what, method, url, body) => {
-      const response = await call(method, url, body);
+    async ([_row, _what, method, url, body], { anonymous }) => {
+      const response = await call(anonymous, method, url, body);
       expect(response.statusCode).toBe(401);
       expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
       expect(response.json()).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
     },
   );
 
-  it.each(anonymousCalls)(
+  it.for(anonymousCalls)(
     'row %i, with an unknown session cookie and %s: 401',
-    async (_row, _what, method, url, body) => {
-      const response = await call(method, url, body, 'fs_session=not-a-session');
+    async ([_row, _what, method, url, body], { anonymous }) => {
+      const response = await call(anonymous, method, url, body, 'fs_session=not-a-session');
       expect(response.statusCode).toBe(401);
     },
   );
 
-  it('answers 401 on every documented route but login and logout, whatever the input', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+  it('answers 401 on every documented route but login and logout, whatever the input', async ({
+    anonymous,
+  }) => {
+    const document = (await anonymous.get('/api/openapi.json')).json<{
       paths: Record<string, Record<string, unknown>>;
     }>();
     const checked: string[] = [];
@@ -135,7 +125,12 @@ describe('a session is required before anything else', () => {
       for (const method of Object.keys(operations)) {
         const url = `${path.replace(/\{[^}]+\}/g, 'x')}?x=%00`;
         const upper = method.toUpperCase() as Method;
-        const response = await call(upper, url, upper === 'GET' ? undefined : { x: '\u0000' });
+        const response = await call(
+          anonymous,
+          upper,
+          url,
+          upper === 'GET' ? undefined : { x: '\u0000' },
+        );
         expect(response.statusCode, `${upper} ${path}`).toBe(401);
         checked.push(`${upper} ${path}`);
       }
@@ -143,13 +138,13 @@ describe('a session is required before anything else', () => {
     expect(checked.length).toBeGreaterThanOrEqual(18);
   });
 
-  it('keeps login, logout, the documentation and the health checks open', async () => {
-    const login = await call('POST', '/api/login', { email: 'nobody' });
+  it('keeps login, logout, the documentation and the health checks open', async ({ anonymous }) => {
+    const login = await call(anonymous, 'POST', '/api/login', { email: 'nobody' });
     expect(login.statusCode).toBe(400);
-    expect((await call('POST', '/api/logout')).statusCode).toBe(200);
-    expect((await call('GET', '/api/openapi.json')).statusCode).toBe(200);
-    expect((await call('GET', '/api/docs/')).statusCode).toBe(200);
-    expect((await call('GET', '/health/live')).statusCode).toBe(200);
-    expect((await call('GET', '/api/no-such-route')).statusCode).toBe(404);
+    expect((await call(anonymous, 'POST', '/api/logout')).statusCode).toBe(200);
+    expect((await call(anonymous, 'GET', '/api/openapi.json')).statusCode).toBe(200);
+    expect((await call(anonymous, 'GET', '/api/docs/')).statusCode).toBe(200);
+    expect((await call(anonymous, 'GET', '/health/live')).statusCode).toBe(200);
+    expect((await call(anonymous, 'GET', '/api/no-such-route')).statusCode).toBe(404);
   });
 });

@@ -1,6 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 
 interface Parameter {
   name: string;
@@ -182,19 +180,15 @@ const specRows: SpecRow[] = [
   },
 ];
 
+test.override('appEnv', { scope: 'file' }, { BASE_URL: 'https://food.example.org' });
+
 describe('the OpenAPI document and its documentation page', () => {
-  let app: ApiApp;
   let document: OpenApiDocument;
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp({ BASE_URL: 'https://food.example.org' }));
-    const response = await app.inject({ method: 'GET', url: '/api/openapi.json' });
+  test.beforeAll(async ({ anonymous }) => {
+    const response = await anonymous.get('/api/openapi.json');
     expect(response.statusCode).toBe(200);
     document = response.json();
-  });
-
-  afterAll(async () => {
-    await app.close();
   });
 
   it('is OpenAPI 3.1 served for the configured origin', () => {
@@ -296,8 +290,8 @@ describe('the OpenAPI document and its documentation page', () => {
     }
   });
 
-  it('serves an interactive documentation page at /api/docs', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/docs/' });
+  it('serves an interactive documentation page at /api/docs', async ({ anonymous }) => {
+    const response = await anonymous.get('/api/docs/');
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('text/html');
     expect(response.body).toContain('swagger-ui');

@@ -1,9 +1,5 @@
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test, type UserClient } from '../test-support/fixtures.ts';
 
 type Answer = Awaited<ReturnType<ApiApp['inject']>>;
 
@@ -14,16 +10,13 @@ function expectNoSniffingOrFraming(response: Answer) {
 }
 
 describe('headers on every /api answer: no caching of personal data, no sniffing, no framing', () => {
-  let app: ApiApp;
-  let alice: SignedInClient;
+  let alice: UserClient;
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    alice = await signInAs(app, ids.users.alice);
+  test.beforeAll(async ({ as }) => {
+    alice = await as('alice');
   });
-  afterAll(() => app.close());
 
-  it.each([
+  it.for([
     ['a JSON read', 'GET', '/api/users/current', true, 200],
     ['an anonymous read (401)', 'GET', '/api/users/current', false, 401],
     ['a path that matches no route (404)', 'GET', '/api/no/such/route', true, 404],
@@ -31,36 +24,28 @@ describe('headers on every /api answer: no caching of personal data, no sniffing
     ['a malformed body (400)', 'POST', '/api/login', false, 400],
     ['a write without the CSRF token (403)', 'POST', '/api/logout', true, 403],
     ['the health check', 'GET', '/health/live', false, 200],
-  ] as const)('%s', async (_name, method, url, signedIn, status) => {
-    const response = await app.inject({
+  ] as const)('%s', async ([_name, method, url, signedIn, status], { anonymous }) => {
+    // Signed in, but never with the CSRF header: the write must be refused.
+    const client = signedIn ? alice.withoutCsrf() : anonymous;
+    const response = await client.request(
       method,
       url,
-      ...(signedIn ? { cookies: alice.cookies } : {}),
-      ...(method === 'POST' ? { payload: { email: 1 } } : {}),
-    });
+      method === 'POST' ? { payload: { email: 1 } } : {},
+    );
     expect(response.statusCode).toBe(status);
     expect(response.headers['cache-control']).toBe('no-store');
     expectNoSniffingOrFraming(response);
   });
 
   it('keeps the private, immutable caching of a stored photo, still unsniffed and unframed', async () => {
-    const response = await app.inject({
-      method: 'GET',
-      url: `/api/uploads/${ids.avatarUploadId}`,
-      cookies: alice.cookies,
-    });
+    const response = await alice.get(`/api/uploads/${ids.avatarUploadId}`);
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('private, max-age=31536000, immutable');
     expectNoSniffingOrFraming(response);
   });
 
   it('never lets a passport PDF be cached', async () => {
-    const response = await app.inject({
-      method: 'POST',
-      url: '/api/user/current/passport',
-      cookies: alice.cookies,
-      headers: alice.headers,
-    });
+    const response = await alice.post('/api/user/current/passport');
     expect(response.headers['cache-control']).toBe('no-store');
     expectNoSniffingOrFraming(response);
   });

@@ -1,10 +1,8 @@
-import { DEMO_PASSWORD, openOrm, type MikroORM, Role, WellKnownUnit } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
+import { DEMO_PASSWORD, Role, WellKnownUnit } from '@foodshare/domain';
+import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import { TypeBoxValidatorCompiler } from '@fastify/type-provider-typebox';
 import Fastify from 'fastify';
 import { Type } from 'typebox';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
 import { ApiTester } from '../compat/api-tester.ts';
 import {
   BODY_ENCODINGS,
@@ -12,10 +10,31 @@ import {
   type PlatformCall,
   platformRequest,
 } from '../compat/platform-client.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import {
+  describe,
+  expect,
+  ids,
+  type SignIn,
+  test as apiTest,
+  type UserClient,
+} from '../test-support/fixtures.ts';
 import { applyWireConventions } from './wire-conventions.ts';
 
-const ids = inject('demoIds');
+/** The api fixtures, the platform's row helpers on the app's ORM, and its clients' requests. */
+const it = apiTest
+  .extend('community', { scope: 'file' }, ({ app }) => ApiTester.over(app, app.orm))
+  .extend(
+    'call',
+    { scope: 'file' },
+    ({ app }) =>
+      (client: SignedInClient | null, request: PlatformCall) =>
+        platformRequest(app, client, request),
+  );
+
+type Call = (
+  client: SignedInClient | null,
+  request: PlatformCall,
+) => ReturnType<typeof platformRequest>;
 const JSON_UTF8 = { 'content-type': 'application/json; charset=utf-8' };
 const BANANA =
   'Danke für die verlässliche Hilfe bei jeder einzelnen Abholung, auch bei Regen und Schnee! '
@@ -27,7 +46,7 @@ type Body = NonNullable<PlatformCall['body']>;
 /** One route that takes a body, freshly set up for each call (hiding or giving works once). */
 interface BodyRoute {
   name: string;
-  setup(): Promise<{
+  setup(fixtures: { as: SignIn; community: ApiTester }): Promise<{
     method: 'POST' | 'PATCH';
     url: string;
     /** May act. */
@@ -44,28 +63,22 @@ interface BodyRoute {
 }
 
 describe('the wire conventions of the platform’s own clients', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let community: ApiTester;
-  let orga: SignedInClient;
-  let dana: SignedInClient;
-  let bob: SignedInClient;
-
-  const call = (client: SignedInClient | null, request: PlatformCall) =>
-    platformRequest(app, client, request);
-
   const routes: BodyRoute[] = [
     {
       name: 'PATCH /api/forum/post/{postId}/hide',
-      async setup() {
+      async setup({ as, community }) {
         const postId = await community.forumPost(ids.forumThreadId, ids.users.carla);
         return {
           method: 'PATCH',
           url: `/api/forum/post/${postId}/hide`,
-          allowed: dana,
-          refused: bob,
+          allowed: await as('dana'),
+          refused: await as('bob'),
           refusedStatus: 403,
-          unknown: { url: '/api/forum/post/999999/hide', statuses: [404], client: dana },
+          unknown: {
+            url: '/api/forum/post/999999/hide',
+            statuses: [404],
+            client: await as('dana'),
+          },
           valid: { reason: 'Werbung' },
           invalid: { reason: '' },
         };
@@ -73,14 +86,14 @@ describe('the wire conventions of the platform’s own clients', () => {
     },
     {
       name: 'POST /api/conversations/{conversationId}/messages',
-      async setup() {
+      async setup({ as, community }) {
         const [a, b] = [await community.user(Role.Foodsaver), await community.user(Role.Foodsaver)];
         const conversation = await community.conversation([a, b]);
-        const outsider = await signInAs(app, await community.user(Role.Foodsaver));
+        const outsider = await as(await community.user(Role.Foodsaver));
         return {
           method: 'POST',
           url: `/api/conversations/${conversation}/messages`,
-          allowed: await signInAs(app, a),
+          allowed: await as(a),
           refused: outsider,
           refusedStatus: 403,
           // Whether a conversation exists is the conversation rules' business (the platform
@@ -97,15 +110,15 @@ describe('the wire conventions of the platform’s own clients', () => {
     },
     {
       name: 'PATCH /api/chains/{chainId}',
-      async setup() {
+      async setup({ as, community }) {
         const chainId = await community.chain();
         return {
           method: 'PATCH',
           url: `/api/chains/${chainId}`,
-          allowed: orga,
-          refused: bob,
+          allowed: await as('orga'),
+          refused: await as('bob'),
           refusedStatus: 403,
-          unknown: { url: '/api/chains/999999', statuses: [404], client: orga },
+          unknown: { url: '/api/chains/999999', statuses: [404], client: await as('orga') },
           valid: { name: `Neue Kette ${chainId}`, allowPress: true, estimatedStoreCount: 12 },
           invalid: { status: 9 },
         };
@@ -113,17 +126,17 @@ describe('the wire conventions of the platform’s own clients', () => {
     },
     {
       name: 'POST /api/region/{regionId}/options',
-      async setup() {
+      async setup({ as, community }) {
         const region = await community.region('Wirestadt');
         const ambassador = await community.user(Role.Ambassador);
         await community.addAdmin(region, ambassador);
         return {
           method: 'POST',
           url: `/api/region/${region}/options`,
-          allowed: await signInAs(app, ambassador),
-          refused: bob,
+          allowed: await as(ambassador),
+          refused: await as('bob'),
           refusedStatus: 403,
-          unknown: { url: '/api/region/999999/options', statuses: [404], client: orga },
+          unknown: { url: '/api/region/999999/options', statuses: [404], client: await as('orga') },
           valid: { enableReportButton: true, regionPickupRuleTimespan: 7 },
           invalid: { regionPickupRuleTimespan: 99 },
         };
@@ -131,13 +144,13 @@ describe('the wire conventions of the platform’s own clients', () => {
     },
     {
       name: 'POST /api/users/{recipientId}/bananas',
-      async setup() {
+      async setup({ as, community }) {
         const recipient = await community.user(Role.Foodsaver);
-        const self = await signInAs(app, recipient);
+        const self = await as(recipient);
         return {
           method: 'POST',
           url: `/api/users/${recipient}/bananas`,
-          allowed: await signInAs(app, await community.user(Role.Foodsaver)),
+          allowed: await as(await community.user(Role.Foodsaver)),
           // Nobody gives themself a banana.
           refused: self,
           refusedStatus: 403,
@@ -149,39 +162,30 @@ describe('the wire conventions of the platform’s own clients', () => {
     },
   ];
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    community = ApiTester.over(app, orm);
-    orga = await signInAs(app, ids.users.orga);
-    dana = await signInAs(app, ids.users.dana);
-    bob = await signInAs(app, ids.users.bob);
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await app.close();
-  });
-
   describe.each(routes)('$name', (route) => {
-    it.each(BODY_ENCODINGS)('answers 200 to a body sent as %s', async (encoding) => {
-      const { method, url, allowed, valid } = await route.setup();
-      const response = await call(allowed, { method, url, body: valid, encoding });
-      expect(response.statusCode, response.body).toBe(200);
-    });
+    it.for(BODY_ENCODINGS)(
+      'answers 200 to a body sent as %s',
+      async (encoding, { as, community, call }) => {
+        const { method, url, allowed, valid } = await route.setup({ as, community });
+        const response = await call(allowed, { method, url, body: valid, encoding });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+    );
 
-    it.each(BODY_ENCODINGS)('ignores keys it does not know, sent as %s', async (encoding) => {
-      const { method, url, allowed, valid } = await route.setup();
-      const body = { ...valid, modificationDate: '2024-05-17 12:34:56', id: 'x', 'a\u0000b': 1 };
-      const response = await call(allowed, { method, url, body, encoding });
-      expect(response.statusCode, response.body).toBe(200);
-    });
+    it.for(BODY_ENCODINGS)(
+      'ignores keys it does not know, sent as %s',
+      async (encoding, { as, community, call }) => {
+        const { method, url, allowed, valid } = await route.setup({ as, community });
+        const body = { ...valid, modificationDate: '2024-05-17 12:34:56', id: 'x', 'a\u0000b': 1 };
+        const response = await call(allowed, { method, url, body, encoding });
+        expect(response.statusCode, response.body).toBe(200);
+      },
+    );
 
-    it.each(BODY_ENCODINGS)(
+    it.for(BODY_ENCODINGS)(
       'still refuses a known key’s bad value, sent as %s',
-      async (encoding) => {
-        const { method, url, allowed, invalid } = await route.setup();
+      async (encoding, { as, community, call }) => {
+        const { method, url, allowed, invalid } = await route.setup({ as, community });
         const response = await call(allowed, { method, url, body: invalid, encoding });
         expect(response.statusCode).toBe(400);
         expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
@@ -190,15 +194,23 @@ describe('the wire conventions of the platform’s own clients', () => {
       },
     );
 
-    it('answers an empty JSON body from a caller who may act with 400: it is no body', async () => {
-      const { method, url, allowed } = await route.setup();
+    it('answers an empty JSON body from a caller who may act with 400: it is no body', async ({
+      as,
+      community,
+      call,
+    }) => {
+      const { method, url, allowed } = await route.setup({ as, community });
       const response = await call(allowed, { method, url, rawPayload: '', headers: JSON_UTF8 });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
-    it('answers a body that is not JSON from a caller who may act with 400', async () => {
-      const { method, url, allowed } = await route.setup();
+    it('answers a body that is not JSON from a caller who may act with 400', async ({
+      as,
+      community,
+      call,
+    }) => {
+      const { method, url, allowed } = await route.setup({ as, community });
       const response = await call(allowed, {
         method,
         url,
@@ -217,32 +229,48 @@ describe('the wire conventions of the platform’s own clients', () => {
         ['a form', { body: { x: '1' }, encoding: 'form' }],
       ];
 
-      it.each(bodies)('401 without a session, with %s', async (_what, sent) => {
-        const { method, url, invalid } = await route.setup();
-        const response = await call(null, { method, url, body: invalid, ...sent });
-        expect(response.statusCode).toBe(401);
-      });
+      it.for(bodies)(
+        '401 without a session, with %s',
+        async ([_what, sent], { as, community, call }) => {
+          const { method, url, invalid } = await route.setup({ as, community });
+          const response = await call(null, { method, url, body: invalid, ...sent });
+          expect(response.statusCode).toBe(401);
+        },
+      );
 
-      it.each(bodies)('404 or 403 for a path naming nothing, with %s', async (_what, sent) => {
-        const { method, unknown, invalid } = await route.setup();
-        const request = { method, url: unknown.url, body: invalid, ...sent };
-        const response = await call(unknown.client, request);
-        expect(unknown.statuses).toContain(response.statusCode);
-      });
+      it.for(bodies)(
+        '404 or 403 for a path naming nothing, with %s',
+        async ([_what, sent], { as, community, call }) => {
+          const { method, unknown, invalid } = await route.setup({ as, community });
+          const request = { method, url: unknown.url, body: invalid, ...sent };
+          const response = await call(unknown.client, request);
+          expect(unknown.statuses).toContain(response.statusCode);
+        },
+      );
 
-      it.each(bodies)('403 for a caller who may not act, with %s', async (_what, sent) => {
-        const { method, url, refused, refusedStatus, invalid } = await route.setup();
-        const response = await call(refused, { method, url, body: invalid, ...sent });
-        expect(response.statusCode).toBe(refusedStatus);
-      });
+      it.for(bodies)(
+        '403 for a caller who may not act, with %s',
+        async ([_what, sent], { as, community, call }) => {
+          const { method, url, refused, refusedStatus, invalid } = await route.setup({
+            as,
+            community,
+          });
+          const response = await call(refused, { method, url, body: invalid, ...sent });
+          expect(response.statusCode).toBe(refusedStatus);
+        },
+      );
     });
   });
 
   describe('an empty JSON body is no body', () => {
-    it('marks a conversation read (the web client’s readStatus call)', async () => {
+    it('marks a conversation read (the web client’s readStatus call)', async ({
+      as,
+      community,
+      call,
+    }) => {
       const member = await community.user(Role.Foodsaver);
       const conversation = await community.conversation([member]);
-      const response = await call(await signInAs(app, member), {
+      const response = await call(await as(member), {
         method: 'POST',
         url: `/api/conversations/${conversation}/readStatus?read=1`,
         rawPayload: '',
@@ -252,14 +280,18 @@ describe('the wire conventions of the platform’s own clients', () => {
       expect(response.json()).toMatchObject({ conversationId: conversation, hasUnread: false });
     });
 
-    it('confirms a passed quiz (the web client’s confirmation call)', async () => {
+    it('confirms a passed quiz (the web client’s confirmation call)', async ({
+      as,
+      community,
+      call,
+    }) => {
       const user = await community.user(Role.Foodsharer);
       await community.sql(
         `insert into quiz_sessions (user_id, quiz_id, status, started_at)
          values (?, 1, 1, now() - interval '1 hour')`,
         [user],
       );
-      const response = await call(await signInAs(app, user), {
+      const response = await call(await as(user), {
         method: 'POST',
         url: '/api/users/current/quiz-sessions/1/confirmation',
         rawPayload: '',
@@ -272,8 +304,8 @@ describe('the wire conventions of the platform’s own clients', () => {
       expect(rows[0]!.role).toBe(Role.Foodsaver);
     });
 
-    it('logs out, and a white-space body is no body either', async () => {
-      const response = await call(await signInAs(app, ids.users.bob), {
+    it('logs out, and a white-space body is no body either', async ({ as, call }) => {
+      const response = await call(await as(ids.users.bob), {
         method: 'POST',
         url: '/api/logout',
         rawPayload: ' \n',
@@ -283,7 +315,11 @@ describe('the wire conventions of the platform’s own clients', () => {
       expect(response.json()).toEqual({});
     });
 
-    it('removes a banana with the `{}` body the web client’s remove() sends', async () => {
+    it('removes a banana with the `{}` body the web client’s remove() sends', async ({
+      as,
+      community,
+      call,
+    }) => {
       const [recipient, sender] = [
         await community.user(Role.Foodsaver),
         await community.user(Role.Foodsaver),
@@ -292,7 +328,7 @@ describe('the wire conventions of the platform’s own clients', () => {
         'insert into bananas (recipient_id, sender_id, message) values (?, ?, ?)',
         [recipient, sender, BANANA],
       );
-      const response = await call(await signInAs(app, recipient), {
+      const response = await call(await as(recipient), {
         method: 'DELETE',
         url: `/api/users/${recipient}/bananas/${sender}`,
         rawPayload: '{}',
@@ -304,7 +340,7 @@ describe('the wire conventions of the platform’s own clients', () => {
   });
 
   describe('forms, read as PHP reads them', () => {
-    const kamsOf = async (chainId: number) =>
+    const kamsOf = async (community: ApiTester, chainId: number) =>
       (
         await community.sql<{ user_id: number }[]>(
           'select user_id from store_chain_kams where chain_id = ? order by user_id',
@@ -312,7 +348,7 @@ describe('the wire conventions of the platform’s own clients', () => {
         )
       ).map((row) => row.user_id);
 
-    async function twoGroupMembers(): Promise<[number, number]> {
+    async function twoGroupMembers(community: ApiTester): Promise<[number, number]> {
       const members: number[] = [];
       for (let i = 0; i < 2; i += 1) {
         const member = await community.user(Role.Foodsaver);
@@ -322,7 +358,7 @@ describe('the wire conventions of the platform’s own clients', () => {
       return [members[0]!, members[1]!];
     }
 
-    const patchChain = (chainId: number, payload: string) =>
+    const patchChain = (call: Call, orga: UserClient, chainId: number, payload: string) =>
       call(orga, {
         method: 'PATCH',
         url: `/api/chains/${chainId}`,
@@ -330,56 +366,64 @@ describe('the wire conventions of the platform’s own clients', () => {
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
 
-    it.each([
+    it.for<[string, (a: number, b: number) => string]>([
       ['indexed', (a: number, b: number) => `kams%5B0%5D=${a}&kams%5B1%5D=${b}`],
       ['appended', (a: number, b: number) => `kams[]=${a}&kams[]=${b}`],
-    ])('takes an array of integers written %s', async (_how, form) => {
+    ])('takes an array of integers written %s', async ([_how, form], { as, community, call }) => {
       const chainId = await community.chain();
-      const [a, b] = await twoGroupMembers();
-      const response = await patchChain(chainId, form(a, b));
+      const [a, b] = await twoGroupMembers(community);
+      const response = await patchChain(call, await as('orga'), chainId, form(a, b));
       expect(response.statusCode, response.body).toBe(200);
-      expect(await kamsOf(chainId)).toEqual([a, b].sort((x, y) => x - y));
+      expect(await kamsOf(community, chainId)).toEqual([a, b].sort((x, y) => x - y));
     });
 
-    it.each([
+    it.for<[string, boolean]>([
       ['1', true],
       ['true', true],
       ['0', false],
       ['false', false],
-    ])('reads the boolean %s as %s and numbers from their digits', async (text, value) => {
-      const chainId = await community.chain();
-      await community.sql('update store_chains set allow_press = ? where id = ?', [
-        !value,
-        chainId,
-      ]);
-      const response = await patchChain(
-        chainId,
-        `allowPress=${text}&status=3&estimatedStoreCount=0042`,
-      );
-      expect(response.statusCode, response.body).toBe(200);
-      expect(response.json().chain).toMatchObject({
-        allowPress: value,
-        status: 3,
-        estimatedStoreCount: 42,
-      });
-    });
+    ])(
+      'reads the boolean %s as %s and numbers from their digits',
+      async ([text, value], { as, community, call }) => {
+        const chainId = await community.chain();
+        await community.sql('update store_chains set allow_press = ? where id = ?', [
+          !value,
+          chainId,
+        ]);
+        const response = await patchChain(
+          call,
+          await as('orga'),
+          chainId,
+          `allowPress=${text}&status=3&estimatedStoreCount=0042`,
+        );
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.json().chain).toMatchObject({
+          allowPress: value,
+          status: 3,
+          estimatedStoreCount: 42,
+        });
+      },
+    );
 
-    it.each([
+    it.for<[string, string, string]>([
       ['a boolean written yes', 'allowPress=yes', 'body/allowPress'],
       ['a decimal for an integer', 'status=1.5', 'body/status'],
       ['letters for an integer', 'estimatedStoreCount=viele', 'body/estimatedStoreCount'],
       ['a single value for an array', 'kams=5', 'body/kams'],
-    ])('refuses %s with 400, naming the key', async (_what, form, path) => {
-      const chainId = await community.chain();
-      const response = await patchChain(chainId, form);
-      expect(response.statusCode).toBe(400);
-      expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
-      expect(JSON.stringify(response.json().errors)).toContain(path);
-    });
+    ])(
+      'refuses %s with 400, naming the key',
+      async ([_what, form, path], { as, community, call }) => {
+        const chainId = await community.chain();
+        const response = await patchChain(call, await as('orga'), chainId, form);
+        expect(response.statusCode).toBe(400);
+        expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
+        expect(JSON.stringify(response.json().errors)).toContain(path);
+      },
+    );
 
-    it('reads region options from 0/1 and numeric strings', async () => {
+    it('reads region options from 0/1 and numeric strings', async ({ as, community, call }) => {
       const region = await community.region('Formstadt');
-      const response = await call(orga, {
+      const response = await call(await as('orga'), {
         method: 'POST',
         url: `/api/region/${region}/options`,
         rawPayload:
@@ -398,23 +442,26 @@ describe('the wire conventions of the platform’s own clients', () => {
       });
     });
 
-    it.each([
+    it.for<[string, Record<string, string>]>([
       ['Sec-Fetch-Site: cross-site', { 'sec-fetch-site': 'cross-site' }],
       ['an Origin of another site', { origin: 'https://evil.example' }],
-    ])('refuses a form login a browser marks as from another site (%s)', async (_what, headers) => {
-      const response = await call(null, {
-        method: 'POST',
-        url: '/api/login',
-        body: { email: 'bob@example.org', password: DEMO_PASSWORD },
-        encoding: 'form',
-        headers,
-      });
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      expect(response.headers['set-cookie']).toBeUndefined();
-    });
+    ])(
+      'refuses a form login a browser marks as from another site (%s)',
+      async ([_what, headers], { call }) => {
+        const response = await call(null, {
+          method: 'POST',
+          url: '/api/login',
+          body: { email: 'bob@example.org', password: DEMO_PASSWORD },
+          encoding: 'form',
+          headers,
+        });
+        expect(response.statusCode).toBe(403);
+        expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+        expect(response.headers['set-cookie']).toBeUndefined();
+      },
+    );
 
-    it('takes a form login from its own origin', async () => {
+    it('takes a form login from its own origin', async ({ app, call }) => {
       const response = await call(null, {
         method: 'POST',
         url: '/api/login',
@@ -425,7 +472,7 @@ describe('the wire conventions of the platform’s own clients', () => {
       expect(response.statusCode, response.body).toBe(200);
     });
 
-    it('logs in with a form', async () => {
+    it('logs in with a form', async ({ call }) => {
       const response = await call(null, {
         method: 'POST',
         url: '/api/login',
@@ -438,10 +485,15 @@ describe('the wire conventions of the platform’s own clients', () => {
   });
 
   describe('a JSON body is read as it is, never coerced (but where a route says so)', () => {
-    it.each<[string, () => Promise<{ url: string; method: 'PATCH' | 'POST'; body: Body }>]>([
+    it.for<
+      [
+        string,
+        (community: ApiTester) => Promise<{ url: string; method: 'PATCH' | 'POST'; body: Body }>,
+      ]
+    >([
       [
         'a number for a chain’s boolean',
-        async () => ({
+        async (community) => ({
           method: 'PATCH',
           url: `/api/chains/${await community.chain()}`,
           body: { allowPress: 1 },
@@ -449,7 +501,7 @@ describe('the wire conventions of the platform’s own clients', () => {
       ],
       [
         'a numeric string for a chain’s integer',
-        async () => ({
+        async (community) => ({
           method: 'PATCH',
           url: `/api/chains/${await community.chain()}`,
           body: { estimatedStoreCount: '7' },
@@ -459,23 +511,27 @@ describe('the wire conventions of the platform’s own clients', () => {
         // The one route that reads JSON text as numbers (docs/domain.md §3.15) reads only
         // whole numbers.
         'a fraction as text for a region option’s integer',
-        async () => ({
+        async (community) => ({
           method: 'POST',
           url: `/api/region/${await community.region('Jsonstadt')}/options`,
           body: { regionPickupRuleTimespan: '7.5' },
         }),
       ],
-    ])('refuses %s', async (_what, make) => {
-      const { method, url, body } = await make();
-      const response = await call(orga, { method, url, body, encoding: 'json' });
+    ])('refuses %s', async ([_what, make], { as, community, call }) => {
+      const { method, url, body } = await make(community);
+      const response = await call(await as('orga'), { method, url, body, encoding: 'json' });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
   });
 
-  it('keeps the domain’s 422 after the body’s shape: a banana under 100 characters', async () => {
+  it('keeps the domain’s 422 after the body’s shape: a banana under 100 characters', async ({
+    as,
+    community,
+    call,
+  }) => {
     const recipient = await community.user(Role.Foodsaver);
-    const sender = await signInAs(app, await community.user(Role.Foodsaver));
+    const sender = await as(await community.user(Role.Foodsaver));
     const url = `/api/users/${recipient}/bananas`;
     for (const encoding of BODY_ENCODINGS satisfies readonly BodyEncoding[]) {
       const response = await call(sender, {
@@ -487,13 +543,13 @@ describe('the wire conventions of the platform’s own clients', () => {
       expect(response.statusCode).toBe(422);
       expect(response.json()).toMatchObject({ code: 'BANANA_MESSAGE_TOO_SHORT' });
     }
-    const self = await signInAs(app, recipient);
+    const self = await as(recipient);
     const own = await call(self, { method: 'POST', url, body: { message: 'Danke' } });
     expect(own.statusCode).toBe(403);
   });
 
-  it('answers other content types with 415', async () => {
-    const response = await call(dana, {
+  it('answers other content types with 415', async ({ as, call }) => {
+    const response = await call(await as('dana'), {
       method: 'PATCH',
       url: `/api/forum/post/${ids.visiblePostId}/hide`,
       rawPayload: 'reason=x',
@@ -503,8 +559,8 @@ describe('the wire conventions of the platform’s own clients', () => {
   });
 
   describe('every success is 200', () => {
-    it('in every response schema of every operation the document lists', async () => {
-      const document = (await app.inject({ method: 'GET', url: '/api/openapi.json' })).json<{
+    it('in every response schema of every operation the document lists', async ({ call }) => {
+      const document = (await call(null, { method: 'GET', url: '/api/openapi.json' })).json<{
         paths: Record<string, Record<string, { responses: Record<string, unknown> }>>;
       }>();
       const operations = Object.entries(document.paths).flatMap(([path, methods]) =>

@@ -1,5 +1,5 @@
 import { prepareDemoDatabase, type DemoDataIds } from '@foodshare/domain';
-import { setupTemplateDatabase } from '@foodshare/testing';
+import { setupProvidedTemplate } from '@foodshare/testing';
 import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
@@ -15,15 +15,5 @@ declare module 'vitest' {
  * chain, a conversation, a forum thread, OAuth clients) and adds what it needs on top.
  * Tests read the demo ids with `inject('demoIds')`.
  */
-export default async function setup(project: TestProject) {
-  let demoIds: DemoDataIds | undefined;
-  const teardown = await setupTemplateDatabase({
-    name: 'auth',
-    migrate: async (url) => {
-      demoIds = await prepareDemoDatabase(url);
-    },
-  });
-  if (!demoIds) throw new Error('the demo data did not load');
-  project.provide('demoIds', demoIds);
-  return teardown;
-}
+export default (project: TestProject) =>
+  setupProvidedTemplate(project, { name: 'auth', key: 'demoIds', prepare: prepareDemoDatabase });

@@ -1,10 +1,14 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
+import { WellKnownUnit } from '@foodshare/domain';
 import { type BananaList, BananaListSchema, BananaSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+} from '../../test-support/fixtures.ts';
 import {
   createManyUsers,
   expectPagesOf,
@@ -12,92 +16,40 @@ import {
   VALID_PAGE_QUERIES,
 } from '../../test-support/paging.ts';
 
-const ids = inject('demoIds');
-
-type Rows = Record<string, unknown>[];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 const MESSAGE = 'Danke für die zuverlässige Hilfe bei jeder Abholung! '.repeat(3).slice(0, 100);
 
+async function bananaCount(sql: Sql, recipientId: number, senderId: number): Promise<number> {
+  const rows = await sql<{ count: string }[]>(
+    'select count(*) as count from bananas where recipient_id = ? and sender_id = ?',
+    [recipientId, senderId],
+  );
+  return Number(rows[0]!.count);
+}
+
+async function createBanana(sql: Sql, recipientId: number, senderId: number): Promise<void> {
+  await sql('insert into bananas (recipient_id, sender_id, message) values (?, ?, ?)', [
+    recipientId,
+    senderId,
+    MESSAGE,
+  ]);
+}
+
+const give = (
+  client: ApiClient,
+  recipientId: number | string,
+  payload: unknown = { message: MESSAGE },
+) => client.post(`/api/users/${recipientId}/bananas`, payload);
+
+const remove = (client: ApiClient, recipientId: number | string, senderId: number | string) =>
+  client.delete(`/api/users/${recipientId}/bananas/${senderId}`);
+
+const list = (client: ApiClient, userId: number | string) =>
+  client.get(`/api/users/${userId}/bananas`);
+
 describe('bananas: give, remove and list', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let userCount = 0;
-
-  const sql = <T extends Rows = Rows>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(role = 1, verified = true, activated = true): Promise<number> {
-    userCount += 1;
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified, activated)
-       values (?, 'Test', ?, 'x', ?, ?, ?) returning id`,
-      [`User${userCount}`, `user${userCount}@bananas.example.org`, role, verified, activated],
-    );
-    return rows[0]!.id;
-  }
-
-  async function bananaCount(recipientId: number, senderId: number): Promise<number> {
-    const rows = await sql<{ count: string }[]>(
-      'select count(*) as count from bananas where recipient_id = ? and sender_id = ?',
-      [recipientId, senderId],
-    );
-    return Number(rows[0]!.count);
-  }
-
-  async function createBanana(recipientId: number, senderId: number): Promise<void> {
-    await sql('insert into bananas (recipient_id, sender_id, message) values (?, ?, ?)', [
-      recipientId,
-      senderId,
-      MESSAGE,
-    ]);
-  }
-
-  const as = (name: keyof typeof ids.users) => signInAs(app, ids.users[name]);
-
-  const withClient = (client: SignedInClient | null, csrf = true) =>
-    client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {};
-
-  const give = (
-    client: SignedInClient | null,
-    recipientId: number | string,
-    payload: unknown = { message: MESSAGE },
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/users/${recipientId}/bananas`,
-      payload: payload as object,
-      ...withClient(client, csrf),
-    });
-
-  const remove = (
-    client: SignedInClient | null,
-    recipientId: number | string,
-    senderId: number | string,
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'DELETE',
-      url: `/api/users/${recipientId}/bananas/${senderId}`,
-      ...withClient(client, csrf),
-    });
-
-  const list = (client: SignedInClient | null, userId: number | string) =>
-    app.inject({ method: 'GET', url: `/api/users/${userId}/bananas`, ...withClient(client) });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
   describe('POST /api/users/{recipientId}/bananas', () => {
-    it('gives a banana and answers 200 with the sender as user', async () => {
+    it('gives a banana and answers 200 with the sender as user', async ({ as }) => {
       const response = await give(await as('alice'), ids.users.kim);
       expect(response.statusCode).toBe(200);
       const banana = response.json();
@@ -116,7 +68,7 @@ describe('bananas: give, remove and list', () => {
       expect(received[0]).toEqual(banana);
     });
 
-    it.each([
+    it.for<[string, string, number]>([
       ['99 characters', 'b'.repeat(99), 422],
       ['100 characters', 'b'.repeat(100), 200],
       ['99 characters padded with spaces', `  ${'b'.repeat(99)}  `, 422],
@@ -125,31 +77,34 @@ describe('bananas: give, remove and list', () => {
       ['99 emoji (198 UTF-16 units)', '🍌'.repeat(99), 422],
       ['100 emoji', '🍌'.repeat(100), 200],
       ['an empty message', '', 422],
-    ])('answers a message of %s with %i', async (_what, message, status) => {
-      const recipient = await createUser();
-      const response = await give(await as('dana'), recipient, { message });
-      expect(response.statusCode).toBe(status);
-      if (status === 422) {
-        expect(response.json()).toMatchObject({ status: 422, code: 'BANANA_MESSAGE_TOO_SHORT' });
-      } else {
-        expect(response.json().message).toBe(message.trim());
-      }
-      expect(await bananaCount(recipient, ids.users.dana)).toBe(status === 200 ? 1 : 0);
-    });
+    ])(
+      'answers a message of %s with %i',
+      async ([_what, message, status], { as, sql, factory }) => {
+        const recipient = await factory.user();
+        const response = await give(await as('dana'), recipient, { message });
+        expect(response.statusCode).toBe(status);
+        if (status === 422) {
+          expect(response.json()).toMatchObject({ status: 422, code: 'BANANA_MESSAGE_TOO_SHORT' });
+        } else {
+          expect(response.json().message).toBe(message.trim());
+        }
+        expect(await bananaCount(sql, recipient, ids.users.dana)).toBe(status === 200 ? 1 : 0);
+      },
+    );
 
-    it.each([
+    it.for<[string, object]>([
       ['no message', {}],
       ['a message of 5001 characters', { message: 'b'.repeat(5001) }],
       ['a message that is not a string', { message: 100 }],
       ['a message with a NUL character', { message: `${MESSAGE}\u0000` }],
-    ])('answers 400 for %s', async (_what, payload) => {
-      const recipient = await createUser();
+    ])('answers 400 for %s', async ([_what, payload], { as, factory }) => {
+      const recipient = await factory.user();
       const response = await give(await as('dana'), recipient, payload);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
-    it.each([
+    it.for<[string, number, boolean, boolean]>([
       ['verified foodsharer (0)', 0, true, true],
       ['verified foodsaver (1)', 1, true, true],
       ['verified store manager (2)', 2, true, true],
@@ -160,47 +115,54 @@ describe('bananas: give, remove and list', () => {
       ['unverified store manager (2)', 2, false, false],
       ['unverified ambassador (3)', 3, false, false],
       ['orga (4) without the verified flag', 4, false, true],
-    ])('a %s may give one: %s', async (_who, role, verified, allowed) => {
-      const sender = await createUser(role, verified);
-      const recipient = await createUser();
-      const response = await give(await signInAs(app, sender), recipient);
+    ])('a %s may give one: %s', async ([_who, role, verified, allowed], { as, sql, factory }) => {
+      const sender = await factory.user({ role, verified });
+      const recipient = await factory.user();
+      const response = await give(await as(sender), recipient);
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (!allowed) expect(response.json()).toMatchObject({ code: 'BANANA_USER_NOT_VERIFIED' });
-      expect(await bananaCount(recipient, sender)).toBe(allowed ? 1 : 0);
+      expect(await bananaCount(sql, recipient, sender)).toBe(allowed ? 1 : 0);
     });
 
-    it.each([
+    it.for<[string, number, boolean, boolean]>([
       ['an unverified foodsaver', 1, false, false],
       ['an unverified orga member', 4, false, true],
       ['a verified foodsharer', 0, true, true],
-    ])('may be given to %s: %s', async (_who, role, verified, allowed) => {
-      const recipient = await createUser(role, verified);
+    ])('may be given to %s: %s', async ([_who, role, verified, allowed], { as, factory }) => {
+      const recipient = await factory.user({ role, verified });
       const response = await give(await as('dana'), recipient);
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (!allowed) expect(response.json()).toMatchObject({ code: 'BANANA_USER_NOT_VERIFIED' });
     });
 
-    it('refuses a banana to oneself, even with a short message', async () => {
+    it('refuses a banana to oneself, even with a short message', async ({ as, sql }) => {
       for (const message of [MESSAGE, 'kurz']) {
         const response = await give(await as('kim'), ids.users.kim, { message });
         expect(response.statusCode).toBe(403);
         expect(response.json()).toMatchObject({ code: 'BANANA_FOR_SELF' });
       }
-      expect(await bananaCount(ids.users.kim, ids.users.kim)).toBe(0);
+      expect(await bananaCount(sql, ids.users.kim, ids.users.kim)).toBe(0);
     });
 
-    it('refuses carla, who is not verified, and a second banana to the same recipient', async () => {
+    it('refuses carla, who is not verified, and a second banana to the same recipient', async ({
+      as,
+      sql,
+    }) => {
       const carla = await give(await as('carla'), ids.users.alice);
       expect(carla.statusCode).toBe(403);
       expect(carla.json()).toMatchObject({ code: 'BANANA_USER_NOT_VERIFIED' });
       const again = await give(await as('alice'), ids.users.bob);
       expect(again.statusCode).toBe(403);
       expect(again.json()).toMatchObject({ code: 'BANANA_ALREADY_GIVEN' });
-      expect(await bananaCount(ids.users.bob, ids.users.alice)).toBe(1);
+      expect(await bananaCount(sql, ids.users.bob, ids.users.alice)).toBe(1);
     });
 
-    it('stores one banana for simultaneous gives, and answers the others 403', async () => {
-      const recipient = await createUser();
+    it('stores one banana for simultaneous gives, and answers the others 403', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const recipient = await factory.user();
       const dana = await as('dana');
       const responses = await Promise.all(Array.from({ length: 6 }, () => give(dana, recipient)));
       const statuses = responses.map((response) => response.statusCode).sort();
@@ -208,28 +170,28 @@ describe('bananas: give, remove and list', () => {
       for (const response of responses.filter((r) => r.statusCode === 403)) {
         expect(response.json()).toMatchObject({ code: 'BANANA_ALREADY_GIVEN' });
       }
-      expect(await bananaCount(recipient, ids.users.dana)).toBe(1);
+      expect(await bananaCount(sql, recipient, ids.users.dana)).toBe(1);
     });
 
-    it('needs the CSRF token, and a session', async () => {
-      const recipient = await createUser();
-      const forged = await give(await as('dana'), recipient, { message: MESSAGE }, false);
+    it('needs the CSRF token, and a session', async ({ as, sql, factory, anonymous }) => {
+      const recipient = await factory.user();
+      const forged = await give((await as('dana')).withoutCsrf(), recipient, { message: MESSAGE });
       expect(forged.statusCode).toBe(403);
       expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      const anonymous = await give(null, recipient);
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-      expect(await bananaCount(recipient, ids.users.dana)).toBe(0);
+      const unauthenticated = await give(anonymous, recipient);
+      expect(unauthenticated.statusCode).toBe(401);
+      expect(unauthenticated.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      expect(await bananaCount(sql, recipient, ids.users.dana)).toBe(0);
     });
 
-    it('answers 404 for a deactivated recipient', async () => {
-      const recipient = await createUser(1, true, false);
+    it('answers 404 for a deactivated recipient', async ({ as, factory }) => {
+      const recipient = await factory.user({ activated: false });
       expect((await give(await as('dana'), recipient)).statusCode).toBe(404);
     });
 
-    it.each([['999999'], ['0'], [`0${ids.users.kim}`], ['abc'], ['4294967296'], ['-5']])(
+    it.for<[string]>([['999999'], ['0'], [`0${ids.users.kim}`], ['abc'], ['4294967296'], ['-5']])(
       'answers 404 for recipient %s',
-      async (recipientId) => {
+      async ([recipientId], { as }) => {
         const response = await give(await as('dana'), recipientId);
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
@@ -238,55 +200,55 @@ describe('bananas: give, remove and list', () => {
   });
 
   describe('DELETE /api/users/{recipientId}/bananas/{senderId}', () => {
-    it.each([
+    it.for([
       ['the recipient', 'recipient', true],
       ['the sender', 'sender', true],
       ['orga, admin of IT support (387)', 'orga', true],
       ['dana, an ambassador', 'dana', false],
       ['kim, unrelated', 'kim', false],
-    ] as const)('%s may remove it: %s', async (_who, who, allowed) => {
-      const recipient = await createUser();
-      const sender = await createUser();
-      await createBanana(recipient, sender);
+    ] as const)('%s may remove it: %s', async ([_who, who, allowed], { as, sql, factory }) => {
+      const recipient = await factory.user();
+      const sender = await factory.user();
+      await createBanana(sql, recipient, sender);
       const client =
         who === 'recipient'
-          ? await signInAs(app, recipient)
+          ? await as(recipient)
           : who === 'sender'
-            ? await signInAs(app, sender)
+            ? await as(sender)
             : await as(who);
       const response = await remove(client, recipient, sender);
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (allowed) expect(response.json()).toEqual({});
       else expect(response.json()).toMatchObject({ code: 'BANANA_DELETE_FORBIDDEN' });
-      expect(await bananaCount(recipient, sender)).toBe(allowed ? 0 : 1);
+      expect(await bananaCount(sql, recipient, sender)).toBe(allowed ? 0 : 1);
     });
 
-    it.each([
+    it.for<[string, number]>([
       ['foodsharer (0)', 0],
       ['foodsaver (1)', 1],
       ['store manager (2)', 2],
       ['ambassador (3)', 3],
       ['orga (4) outside IT support', 4],
-    ])('refuses a %s without relation', async (_who, role) => {
+    ])('refuses a %s without relation', async ([_who, role], { as, sql, factory }) => {
       const response = await remove(
-        await signInAs(app, await createUser(role)),
+        await as(await factory.user({ role })),
         ids.users.alice,
         ids.users.kim,
       );
       expect(response.statusCode).toBe(403);
-      expect(await bananaCount(ids.users.alice, ids.users.kim)).toBe(1);
+      expect(await bananaCount(sql, ids.users.alice, ids.users.kim)).toBe(1);
     });
 
-    it('lets an IT support admin of any role remove it', async () => {
-      const admin = await createUser(1);
-      await sql('insert into region_admins (region_id, user_id) values (387, ?)', [admin]);
-      const recipient = await createUser();
-      const sender = await createUser();
-      await createBanana(recipient, sender);
-      expect((await remove(await signInAs(app, admin), recipient, sender)).statusCode).toBe(200);
+    it('lets an IT support admin of any role remove it', async ({ as, sql, factory }) => {
+      const admin = await factory.user({ role: 1 });
+      await factory.addAdmin(WellKnownUnit.ItSupport, admin);
+      const recipient = await factory.user();
+      const sender = await factory.user();
+      await createBanana(sql, recipient, sender);
+      expect((await remove(await as(admin), recipient, sender)).statusCode).toBe(200);
     });
 
-    it('removes it from the received list; a second removal is 404', async () => {
+    it('removes it from the received list; a second removal is 404', async ({ as }) => {
       const bob = await as('bob');
       expect((await remove(bob, ids.users.alice, ids.users.bob)).statusCode).toBe(200);
       const received = (await list(bob, ids.users.alice)).json<BananaList>();
@@ -296,14 +258,16 @@ describe('bananas: give, remove and list', () => {
       expect(again.json()).toMatchObject({ code: 'NOT_FOUND' });
     });
 
-    it('answers 403 to a stranger before looking for the banana', async () => {
+    it('answers 403 to a stranger before looking for the banana', async ({ as }) => {
       // The path names the recipient first: kim never gave dana a banana.
       const response = await remove(await as('carla'), ids.users.kim, ids.users.dana);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'BANANA_DELETE_FORBIDDEN' });
     });
 
-    it('answers 404 to the recipient, the sender and IT support when there is no such banana', async () => {
+    it('answers 404 to the recipient, the sender and IT support when there is no such banana', async ({
+      as,
+    }) => {
       for (const name of ['kim', 'dana', 'orga'] as const) {
         const response = await remove(await as(name), ids.users.kim, ids.users.dana);
         expect(response.statusCode).toBe(404);
@@ -311,17 +275,21 @@ describe('bananas: give, remove and list', () => {
       }
     });
 
-    it('needs a session and the CSRF token', async () => {
-      const anonymous = await remove(null, ids.users.alice, ids.users.kim);
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-      const forged = await remove(await as('alice'), ids.users.alice, ids.users.kim, false);
+    it('needs a session and the CSRF token', async ({ as, sql, anonymous }) => {
+      const unauthenticated = await remove(anonymous, ids.users.alice, ids.users.kim);
+      expect(unauthenticated.statusCode).toBe(401);
+      expect(unauthenticated.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+      const forged = await remove(
+        (await as('alice')).withoutCsrf(),
+        ids.users.alice,
+        ids.users.kim,
+      );
       expect(forged.statusCode).toBe(403);
       expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      expect(await bananaCount(ids.users.alice, ids.users.kim)).toBe(1);
+      expect(await bananaCount(sql, ids.users.alice, ids.users.kim)).toBe(1);
     });
 
-    it.each([
+    it.for<[string, string]>([
       ['abc', '1'],
       ['0', '1'],
       ['4294967296', '1'],
@@ -329,13 +297,13 @@ describe('bananas: give, remove and list', () => {
       ['1', 'x'],
       ['2.0', '6'],
       ['2', '0x6'],
-    ])('answers 404 for recipient %s and sender %s', async (recipientId, senderId) => {
+    ])('answers 404 for recipient %s and sender %s', async ([recipientId, senderId], { as }) => {
       expect((await remove(await as('orga'), recipientId, senderId)).statusCode).toBe(404);
     });
   });
 
   describe('GET /api/users/{userId}/bananas', () => {
-    it('lists the bananas received, newest first, with the senders', async () => {
+    it('lists the bananas received, newest first, with the senders', async ({ as }) => {
       const response = await list(await as('carla'), ids.users.alice);
       expect(response.statusCode).toBe(200);
       const bananas = response.json<BananaList>();
@@ -349,15 +317,20 @@ describe('bananas: give, remove and list', () => {
       });
     });
 
-    it('lists none for a user without bananas', async () => {
-      const response = await list(await as('alice'), await createUser());
+    it('lists none for a user without bananas', async ({ as, factory }) => {
+      const response = await list(await as('alice'), await factory.user());
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual([]);
     });
 
-    it('pages with limit and offset, newest first, 100 by default', async () => {
-      const recipient = await createUser();
-      const senders = await createManyUsers(orm, 'Spender', 101);
+    it('pages with limit and offset, newest first, 100 by default', async ({
+      app,
+      as,
+      sql,
+      factory,
+    }) => {
+      const recipient = await factory.user();
+      const senders = await createManyUsers(app.orm, 'Spender', 101);
       // The n-th sender's banana is n minutes old: newest first is the order of the ids.
       await sql(
         `insert into bananas (recipient_id, sender_id, message, created_at)
@@ -366,43 +339,39 @@ describe('bananas: give, remove and list', () => {
       );
       const alice = await as('alice');
       const page = async (query: string) => {
-        const response = await app.inject({
-          method: 'GET',
-          url: `/api/users/${recipient}/bananas?${query}`,
-          ...withClient(alice),
-        });
+        const response = await alice.get(`/api/users/${recipient}/bananas?${query}`);
         expect(response.statusCode).toBe(200);
         return response.json<BananaList>().map((banana) => banana.user.id);
       };
       await expectPagesOf(senders, page);
     });
 
-    it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
-      const response = await app.inject({
-        method: 'GET',
-        url: `/api/users/${ids.users.alice}/bananas?${query}`,
-        ...withClient(await as('carla')),
-      });
+    it.for(INVALID_PAGE_QUERIES)('answers 400 for %s', async ([query], { as }) => {
+      const response = await (
+        await as('carla')
+      ).get(`/api/users/${ids.users.alice}/bananas?${query}`);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
-    it.each(VALID_PAGE_QUERIES)('accepts %s', async (query) => {
-      const response = await app.inject({
-        method: 'GET',
-        url: `/api/users/${ids.users.alice}/bananas?${query}`,
-        ...withClient(await as('carla')),
-      });
+    it.for(VALID_PAGE_QUERIES)('accepts %s', async ([query], { as }) => {
+      const response = await (
+        await as('carla')
+      ).get(`/api/users/${ids.users.alice}/bananas?${query}`);
       expect(response.statusCode).toBe(200);
     });
 
-    it('answers 401 without a session and 404 for unknown users', async () => {
-      expect((await list(null, ids.users.alice)).statusCode).toBe(401);
+    it('answers 401 without a session and 404 for unknown users', async ({
+      as,
+      factory,
+      anonymous,
+    }) => {
+      expect((await list(anonymous, ids.users.alice)).statusCode).toBe(401);
       const alice = await as('alice');
       for (const userId of ['999999', '0', 'abc', '4294967296', '2.0', '0x2', '2e0']) {
         expect((await list(alice, userId)).statusCode).toBe(404);
       }
-      expect((await list(alice, await createUser(1, true, false))).statusCode).toBe(404);
+      expect((await list(alice, await factory.user({ activated: false }))).statusCode).toBe(404);
     });
   });
 });

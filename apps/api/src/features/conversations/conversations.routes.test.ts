@@ -1,4 +1,3 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import {
   type ConversationMessageList,
   ConversationMessageListSchema,
@@ -6,125 +5,68 @@ import {
   ConversationSchema,
   MessageSchema,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+  test,
+} from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
-
-type Rows = Record<string, unknown>[];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+async function memberStates(sql: Sql, conversationId: number) {
+  const rows = await sql<{ user_id: number; unread: boolean; last_read_at: string | null }[]>(
+    `select user_id, unread, last_read_at from conversation_members
+      where conversation_id = ? order by user_id`,
+    [conversationId],
+  );
+  return Object.fromEntries(
+    rows.map((row) => [
+      row.user_id,
+      {
+        unread: row.unread,
+        lastReadAt: row.last_read_at === null ? null : new Date(row.last_read_at).toISOString(),
+      },
+    ]),
+  );
+}
+
+async function messageCount(sql: Sql, conversationId: number): Promise<number> {
+  const rows = await sql<{ count: string }[]>(
+    'select count(*) as count from messages where conversation_id = ?',
+    [conversationId],
+  );
+  return Number(rows[0]!.count);
+}
+
+const send = (client: ApiClient, conversationId: number | string, payload: unknown) =>
+  client.post(`/api/conversations/${conversationId}/messages`, payload);
+
+const markRead = (client: ApiClient, conversationId: number | string, query = '?read=1') =>
+  client.post(`/api/conversations/${conversationId}/readStatus${query}`);
+
+const read = (client: ApiClient, path: string) => client.get(`/api/conversations/${path}`);
+
 describe('conversations: messages, read status, conversation', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  const roleUsers: number[] = [];
+  let roleUsers: number[] = [];
 
-  const sql = <T extends Rows = Rows>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(tag: string, role: number): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Test', ?, 'x', ?, true) returning id`,
-      [tag, `${tag}@conversations.example.org`, role],
-    );
-    return rows[0]!.id;
-  }
-
-  /** A fresh conversation, so a test's messages and read states are its own. */
-  async function createConversation(memberIds: number[]): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into conversations (name) values ('Test') returning id`,
-    );
-    const id = rows[0]!.id;
-    for (const userId of memberIds) {
-      await sql(
-        `insert into conversation_members (conversation_id, user_id, unread, last_read_at)
-         values (?, ?, false, now() - interval '1 day')`,
-        [id, userId],
-      );
-    }
-    return id;
-  }
-
-  async function memberStates(conversationId: number) {
-    const rows = await sql<{ user_id: number; unread: boolean; last_read_at: string | null }[]>(
-      `select user_id, unread, last_read_at from conversation_members
-        where conversation_id = ? order by user_id`,
-      [conversationId],
-    );
-    return Object.fromEntries(
-      rows.map((row) => [
-        row.user_id,
-        {
-          unread: row.unread,
-          lastReadAt: row.last_read_at === null ? null : new Date(row.last_read_at).toISOString(),
-        },
-      ]),
-    );
-  }
-
-  async function messageCount(conversationId: number): Promise<number> {
-    const rows = await sql<{ count: string }[]>(
-      'select count(*) as count from messages where conversation_id = ?',
-      [conversationId],
-    );
-    return Number(rows[0]!.count);
-  }
-
-  const as = (name: keyof typeof ids.users) => signInAs(app, ids.users[name]);
-
-  const withClient = (client: SignedInClient | null, csrf = true) =>
-    client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {};
-
-  const send = (
-    client: SignedInClient | null,
-    conversationId: number | string,
-    payload: unknown,
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/conversations/${conversationId}/messages`,
-      payload: payload as object,
-      ...withClient(client, csrf),
-    });
-
-  const markRead = (
-    client: SignedInClient | null,
-    conversationId: number | string,
-    query = '?read=1',
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/conversations/${conversationId}/readStatus${query}`,
-      ...withClient(client, csrf),
-    });
-
-  const read = (client: SignedInClient | null, path: string) =>
-    app.inject({ method: 'GET', url: `/api/conversations/${path}`, ...withClient(client) });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(`role${role}`, role));
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
+  test.beforeAll(async ({ factory }) => {
+    roleUsers = await factory.userOfEachRole();
   });
 
   describe('POST /api/conversations/{conversationId}/messages', () => {
-    it('stores a trimmed message, answers 200, and marks it unread for the others only', async () => {
+    it('stores a trimmed message, answers 200, and marks it unread for the others only', async ({
+      as,
+      sql,
+      factory,
+    }) => {
       const { alice, bob, carla } = ids.users;
-      const conversation = await createConversation([alice, bob, carla]);
-      const before = await memberStates(conversation);
+      const conversation = await factory.conversation([alice, bob, carla]);
+      const before = await memberStates(sql, conversation);
       const response = await send(await as('bob'), conversation, { body: '  Bin dabei!  \n' });
       expect(response.statusCode).toBe(200);
       const message = response.json();
@@ -135,7 +77,7 @@ describe('conversations: messages, read status, conversation', () => {
         sentAt: expect.stringMatching(ISO),
         authorId: bob,
       });
-      expect(await memberStates(conversation)).toEqual({
+      expect(await memberStates(sql, conversation)).toEqual({
         [alice]: { unread: true, lastReadAt: before[alice]!.lastReadAt },
         [bob]: { unread: false, lastReadAt: message.sentAt },
         [carla]: { unread: true, lastReadAt: before[carla]!.lastReadAt },
@@ -144,7 +86,7 @@ describe('conversations: messages, read status, conversation', () => {
       expect(listed[0]).toMatchObject({ id: message.id, body: 'Bin dabei!', authorId: bob });
     });
 
-    it('trims all white space PostgreSQL counts, U+0085 and U+001C included', async () => {
+    it('trims all white space PostgreSQL counts, U+0085 and U+001C included', async ({ as }) => {
       const response = await send(await as('bob'), ids.conversationId, {
         body: '\u0085\u001c Bin dabei!\u2007\u0085',
       });
@@ -152,7 +94,7 @@ describe('conversations: messages, read status, conversation', () => {
       expect(response.json()).toMatchObject({ body: 'Bin dabei!' });
     });
 
-    it('sends into the demo conversation for each member', async () => {
+    it('sends into the demo conversation for each member', async ({ as }) => {
       for (const name of ['alice', 'bob', 'carla'] as const) {
         const response = await send(await as(name), ids.conversationId, {
           body: `Hallo von ${name}`,
@@ -161,33 +103,37 @@ describe('conversations: messages, read status, conversation', () => {
       }
     });
 
-    it.each([
+    it.for<[string, number]>([
       ['foodsharer (0)', 0],
       ['foodsaver (1)', 1],
       ['store manager (2)', 2],
       ['ambassador (3)', 3],
       ['orga (4)', 4],
-    ])('refuses a %s who is not a member with 403', async (_who, role) => {
-      const response = await send(await signInAs(app, roleUsers[role]!), ids.conversationId, {
+    ])('refuses a %s who is not a member with 403', async ([_who, role], { as }) => {
+      const response = await send(await as(roleUsers[role]!), ids.conversationId, {
         body: 'Hallo?',
       });
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
     });
 
-    it.each([
+    it.for([
       ['kim, member of another conversation of alice', 'kim'],
       ['dana, ambassador of the members region', 'dana'],
       ['orga', 'orga'],
-    ] as const)('refuses %s', async (_who, name) => {
-      const before = await messageCount(ids.conversationId);
+    ] as const)('refuses %s', async ([_who, name], { as, sql }) => {
+      const before = await messageCount(sql, ids.conversationId);
       const response = await send(await as(name), ids.conversationId, { body: 'Hallo?' });
       expect(response.statusCode).toBe(403);
-      expect(await messageCount(ids.conversationId)).toBe(before);
+      expect(await messageCount(sql, ids.conversationId)).toBe(before);
     });
 
-    it('stores a send with a clientKey once and answers a repeat with 200 and the same message', async () => {
-      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+    it('stores a send with a clientKey once and answers a repeat with 200 and the same message', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
       const bob = await as('bob');
       const payload = { body: 'Nur einmal bitte', clientKey: 'a1b2c3d4e5f6' };
       const first = await send(bob, conversation, payload);
@@ -196,28 +142,36 @@ describe('conversations: messages, read status, conversation', () => {
       expect(repeat.statusCode).toBe(200);
       expect(Value.Check(MessageSchema, repeat.json())).toBe(true);
       expect(repeat.json()).toEqual(first.json());
-      expect(await messageCount(conversation)).toBe(1);
+      expect(await messageCount(sql, conversation)).toBe(1);
 
       // The key is per conversation and sender.
       const alice = await send(await as('alice'), conversation, payload);
       expect(alice.statusCode).toBe(200);
       expect(alice.json().id).not.toBe(first.json().id);
-      expect(await messageCount(conversation)).toBe(2);
+      expect(await messageCount(sql, conversation)).toBe(2);
     });
 
-    it('answers the same clientKey with another text with the stored message', async () => {
-      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+    it('answers the same clientKey with another text with the stored message', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
       const bob = await as('bob');
       const first = await send(bob, conversation, { body: 'Erste', clientKey: '00000000000f' });
       const other = await send(bob, conversation, { body: 'Zweite', clientKey: '00000000000f' });
       expect(other.statusCode).toBe(200);
       expect(other.json()).toEqual(first.json());
       expect(other.json()).toMatchObject({ body: 'Erste' });
-      expect(await messageCount(conversation)).toBe(1);
+      expect(await messageCount(sql, conversation)).toBe(1);
     });
 
-    it('stores one message for simultaneous sends with the same clientKey', async () => {
-      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+    it('stores one message for simultaneous sends with the same clientKey', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
       const bob = await as('bob');
       const payload = { body: 'Wackeliges Netz', clientKey: 'feedfacecafe' };
       const responses = await Promise.all(
@@ -225,10 +179,10 @@ describe('conversations: messages, read status, conversation', () => {
       );
       expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(200));
       expect(new Set(responses.map((response) => response.json<{ id: number }>().id)).size).toBe(1);
-      expect(await messageCount(conversation)).toBe(1);
+      expect(await messageCount(sql, conversation)).toBe(1);
     });
 
-    it.each([
+    it.for([
       ['an empty body', { body: '' }],
       ['a blank body', { body: ' \n\t ' }],
       // PostgreSQL cannot store U+0000 (error 22021): refused before it reaches SQL.
@@ -244,39 +198,41 @@ describe('conversations: messages, read status, conversation', () => {
       ['a body of 10 001 characters', { body: 'm'.repeat(10_001) }],
       ['a clientKey in upper case', { body: 'Hi', clientKey: 'A1B2C3D4E5F6' }],
       ['a clientKey of 11 characters', { body: 'Hi', clientKey: 'a1b2c3d4e5f' }],
-    ])('answers 400 VALIDATION_FAILED for %s', async (_what, payload) => {
-      const before = await messageCount(ids.conversationId);
+    ])('answers 400 VALIDATION_FAILED for %s', async ([_what, payload], { as, sql }) => {
+      const before = await messageCount(sql, ids.conversationId);
       const response = await send(await as('alice'), ids.conversationId, payload);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
-      expect(await messageCount(ids.conversationId)).toBe(before);
+      expect(await messageCount(sql, ids.conversationId)).toBe(before);
     });
 
-    it('accepts a body of 10 000 characters', async () => {
+    it('accepts a body of 10 000 characters', async ({ as }) => {
       const response = await send(await as('alice'), ids.conversationId, {
         body: 'm'.repeat(10_000),
       });
       expect(response.statusCode).toBe(200);
     });
 
-    it('needs the CSRF token, and a session', async () => {
-      const before = await messageCount(ids.conversationId);
-      const forged = await send(await as('alice'), ids.conversationId, { body: 'x' }, false);
+    it('needs the CSRF token, and a session', async ({ as, sql, anonymous }) => {
+      const before = await messageCount(sql, ids.conversationId);
+      const forged = await send((await as('alice')).withoutCsrf(), ids.conversationId, {
+        body: 'x',
+      });
       expect(forged.statusCode).toBe(403);
       expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      const anonymous = await send(null, ids.conversationId, { body: 'x' });
-      expect(anonymous.statusCode).toBe(401);
-      expect(await messageCount(ids.conversationId)).toBe(before);
+      const unauthenticated = await send(anonymous, ids.conversationId, { body: 'x' });
+      expect(unauthenticated.statusCode).toBe(401);
+      expect(await messageCount(sql, ids.conversationId)).toBe(before);
     });
 
-    it('accepts leading zeros, which `\\d+` allows', async () => {
+    it('accepts leading zeros, which `\\d+` allows', async ({ as }) => {
       const response = await send(await as('alice'), `00${ids.conversationId}`, { body: 'Null' });
       expect(response.statusCode).toBe(200);
     });
 
-    it.each([['999999'], ['0']])(
+    it.for<[string]>([['999999'], ['0']])(
       'answers 403 for conversation %s, which does not exist, as for someone else’s',
-      async (conversationId) => {
+      async ([conversationId], { as, sql }) => {
         const before = await sql<{ count: string }[]>('select count(*) as count from messages');
         const response = await send(await as('alice'), conversationId, { body: 'Hallo' });
         expect(response.statusCode).toBe(403);
@@ -285,17 +241,21 @@ describe('conversations: messages, read status, conversation', () => {
       },
     );
 
-    it.each([['abc'], ['4294967296'], ['1a'], ['-1']])(
+    it.for<[string]>([['abc'], ['4294967296'], ['1a'], ['-1']])(
       'answers 404 for conversation id %s, which names no conversation',
-      async (conversationId) => {
+      async ([conversationId], { as }) => {
         const response = await send(await as('alice'), conversationId, { body: 'Hallo' });
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
       },
     );
 
-    it('leaves no message behind when marking the others unread fails', async () => {
-      const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+    it('leaves no message behind when marking the others unread fails', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
       await sql(`create function fail_unread() returns trigger language plpgsql as $$
         begin raise exception 'unread update failed'; end $$`);
       await sql(`create trigger fail_unread before update on conversation_members
@@ -308,7 +268,7 @@ describe('conversations: messages, read status, conversation', () => {
         expect(response.statusCode).toBe(500);
         expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
         expect(JSON.stringify(response.json())).not.toContain('unread update failed');
-        expect(await messageCount(conversation)).toBe(0);
+        expect(await messageCount(sql, conversation)).toBe(0);
       } finally {
         await sql('drop trigger fail_unread on conversation_members');
         await sql('drop function fail_unread()');
@@ -323,11 +283,11 @@ describe('conversations: messages, read status, conversation', () => {
   });
 
   describe('POST /api/conversations/{conversationId}/readStatus', () => {
-    it('marks read and unread for the caller alone', async () => {
+    it('marks read and unread for the caller alone', async ({ as, sql, factory }) => {
       const { alice, bob, carla } = ids.users;
-      const conversation = await createConversation([alice, bob, carla]);
+      const conversation = await factory.conversation([alice, bob, carla]);
       await send(await as('alice'), conversation, { body: 'Neu' });
-      const before = await memberStates(conversation);
+      const before = await memberStates(sql, conversation);
       expect(before[carla]!.unread).toBe(true);
 
       const carlaClient = await as('carla');
@@ -339,7 +299,7 @@ describe('conversations: messages, read status, conversation', () => {
         hasUnread: false,
         lastReadAt: expect.stringMatching(ISO),
       });
-      const after = await memberStates(conversation);
+      const after = await memberStates(sql, conversation);
       expect(after[carla]).toEqual({ unread: false, lastReadAt: marked.json().lastReadAt });
       expect(after[bob]).toEqual(before[bob]);
       expect(after[alice]).toEqual(before[alice]);
@@ -358,10 +318,10 @@ describe('conversations: messages, read status, conversation', () => {
       });
     });
 
-    it.each([[''], ['?read=0'], ['?read=2'], ['?read=true'], ['?read='], ['?read=yes']])(
+    it.for<[string]>([[''], ['?read=0'], ['?read=2'], ['?read=true'], ['?read='], ['?read=yes']])(
       'marks unread for `%s`: only read=1 reads',
-      async (query) => {
-        const conversation = await createConversation([ids.users.alice, ids.users.bob]);
+      async ([query], { as, sql, factory }) => {
+        const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
         const bob = await as('bob');
         expect((await markRead(bob, conversation, '?read=1')).json()).toMatchObject({
           hasUnread: false,
@@ -369,46 +329,52 @@ describe('conversations: messages, read status, conversation', () => {
         const response = await markRead(bob, conversation, query);
         expect(response.statusCode).toBe(200);
         expect(response.json()).toMatchObject({ hasUnread: true });
-        expect((await memberStates(conversation))[ids.users.bob]).toMatchObject({ unread: true });
-        expect((await memberStates(conversation))[ids.users.alice]).toMatchObject({
+        expect((await memberStates(sql, conversation))[ids.users.bob]).toMatchObject({
+          unread: true,
+        });
+        expect((await memberStates(sql, conversation))[ids.users.alice]).toMatchObject({
           unread: false,
         });
       },
     );
 
-    it.each([
+    it.for<[string, number]>([
       ['foodsharer (0)', 0],
       ['foodsaver (1)', 1],
       ['store manager (2)', 2],
       ['ambassador (3)', 3],
       ['orga (4)', 4],
-    ])('refuses a %s who is not a member with 403', async (_who, role) => {
-      const response = await markRead(await signInAs(app, roleUsers[role]!), ids.conversationId);
+    ])('refuses a %s who is not a member with 403', async ([_who, role], { as }) => {
+      const response = await markRead(await as(roleUsers[role]!), ids.conversationId);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
     });
 
-    it('needs the CSRF token, and a session', async () => {
-      const before = await memberStates(ids.conversationId);
-      const forged = await markRead(await as('carla'), ids.conversationId, '?read=1', false);
+    it('needs the CSRF token, and a session', async ({ as, sql, anonymous }) => {
+      const before = await memberStates(sql, ids.conversationId);
+      const forged = await markRead(
+        (await as('carla')).withoutCsrf(),
+        ids.conversationId,
+        '?read=1',
+      );
       expect(forged.statusCode).toBe(403);
       expect(forged.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      expect((await markRead(null, ids.conversationId)).statusCode).toBe(401);
-      expect(await memberStates(ids.conversationId)).toEqual(before);
+      expect((await markRead(anonymous, ids.conversationId)).statusCode).toBe(401);
+      expect(await memberStates(sql, ids.conversationId)).toEqual(before);
     });
 
-    it.each([['999999'], ['0']])(
+    it.for<[string]>([['999999'], ['0']])(
       'answers 403 for conversation %s, which does not exist',
-      async (conversationId) => {
+      async ([conversationId], { as }) => {
         const response = await markRead(await as('alice'), conversationId);
         expect(response.statusCode).toBe(403);
         expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
       },
     );
 
-    it.each([['abc'], ['4294967296']])(
+    it.for<[string]>([['abc'], ['4294967296']])(
       'answers 404 for conversation id %s, which names no conversation',
-      async (conversationId) => {
+      async ([conversationId], { as }) => {
         const response = await markRead(await as('alice'), conversationId);
         expect(response.statusCode).toBe(404);
       },
@@ -416,7 +382,7 @@ describe('conversations: messages, read status, conversation', () => {
   });
 
   describe('GET /api/conversations/{conversationId}', () => {
-    it('shows the members and the caller’s own read state', async () => {
+    it('shows the members and the caller’s own read state', async ({ as }) => {
       const response = await read(await as('carla'), String(ids.conversationId));
       expect(response.statusCode).toBe(200);
       const body = response.json();
@@ -437,19 +403,22 @@ describe('conversations: messages, read status, conversation', () => {
       expect(body.members).toHaveLength(3);
     });
 
-    it.each([
+    it.for([
       ['kim', 'kim', 403],
       ['orga', 'orga', 403],
       ['bob', 'bob', 200],
-    ] as const)('%s: %i', async (_who, name, status) => {
+    ] as const)('%s: %i', async ([_who, name, status], { as }) => {
       const response = await read(await as(name), String(ids.conversationId));
       expect(response.statusCode).toBe(status);
       if (status === 403)
         expect(response.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
     });
 
-    it('answers 401 without a session, 403 for an unknown conversation, 404 for bad ids', async () => {
-      expect((await read(null, String(ids.conversationId))).statusCode).toBe(401);
+    it('answers 401 without a session, 403 for an unknown conversation, 404 for bad ids', async ({
+      as,
+      anonymous,
+    }) => {
+      expect((await read(anonymous, String(ids.conversationId))).statusCode).toBe(401);
       expect((await read(await as('alice'), '999999')).statusCode).toBe(403);
       expect((await read(await as('alice'), '0')).statusCode).toBe(403);
       for (const id of ['abc', '4294967296']) {
@@ -459,9 +428,9 @@ describe('conversations: messages, read status, conversation', () => {
   });
 
   describe('GET /api/conversations/{conversationId}/messages', () => {
-    it('lists messages newest first with their authors, paged', async () => {
+    it('lists messages newest first with their authors, paged', async ({ as, factory }) => {
       const { alice, bob } = ids.users;
-      const conversation = await createConversation([alice, bob]);
+      const conversation = await factory.conversation([alice, bob]);
       const aliceClient = await as('alice');
       const sent = [];
       for (const body of ['eins', 'zwei', 'drei']) {
@@ -487,29 +456,32 @@ describe('conversations: messages, read status, conversation', () => {
       expect(page.map((message) => message.body)).toEqual(['zwei']);
     });
 
-    it('shows the demo conversation to its members', async () => {
+    it('shows the demo conversation to its members', async ({ as }) => {
       const response = await read(await as('carla'), `${ids.conversationId}/messages?limit=200`);
       expect(response.statusCode).toBe(200);
       const times = response.json<ConversationMessageList>().map((message) => message.sentAt);
       expect(times).toEqual([...times].sort().reverse());
     });
 
-    it.each([['?limit=0'], ['?limit=201'], ['?offset=-1'], ['?limit=x'], ['?page=2']])(
+    it.for<[string]>([['?limit=0'], ['?limit=201'], ['?offset=-1'], ['?limit=x'], ['?page=2']])(
       'answers 400 for %s',
-      async (query) => {
+      async ([query], { as }) => {
         const response = await read(await as('alice'), `${ids.conversationId}/messages${query}`);
         expect(response.statusCode).toBe(400);
         expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
       },
     );
 
-    it('refuses non-members, anonymous callers and unknown conversations', async () => {
+    it('refuses non-members, anonymous callers and unknown conversations', async ({
+      as,
+      anonymous,
+    }) => {
       const path = `${ids.conversationId}/messages`;
       const kim = await read(await as('kim'), path);
       expect(kim.statusCode).toBe(403);
       expect(kim.json()).toMatchObject({ code: 'CONVERSATION_MEMBERS_ONLY' });
       expect((await read(await as('orga'), path)).statusCode).toBe(403);
-      expect((await read(null, path)).statusCode).toBe(401);
+      expect((await read(anonymous, path)).statusCode).toBe(401);
       expect((await read(await as('alice'), '999999/messages')).statusCode).toBe(403);
       expect((await read(await as('alice'), '0/messages')).statusCode).toBe(403);
       for (const id of ['abc', '4294967296']) {

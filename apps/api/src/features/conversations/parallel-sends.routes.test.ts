@@ -1,8 +1,4 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { describe, expect, it, type UserClient } from '../../test-support/fixtures.ts';
 
 const SENDERS = 16;
 const SENDS_PER_SENDER = 20;
@@ -12,24 +8,10 @@ const SENDS_PER_SENDER = 20;
  * fail because another one is sending at the same moment.
  */
 describe('parallel sends to one conversation', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-
-  const sql = <T extends Record<string, unknown>[]>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it(`stores all ${SENDERS} × ${SENDS_PER_SENDER} messages and answers every send with 200`, async () => {
+  it(`stores all ${SENDERS} × ${SENDS_PER_SENDER} messages and answers every send with 200`, async ({
+    as,
+    sql,
+  }) => {
     const [conversation] = await sql<{ id: number }[]>(
       `insert into conversations (name) values ('Busy') returning id`,
     );
@@ -46,17 +28,13 @@ describe('parallel sends to one conversation', () => {
        returning user_id as id`,
       [conversationId, SENDERS, conversationId],
     );
-    const clients: SignedInClient[] = [];
-    for (const user of users) clients.push(await signInAs(app, user.id));
+    const clients: UserClient[] = [];
+    for (const user of users) clients.push(await as(user.id));
 
     const sends = clients.flatMap((client, sender) =>
       Array.from({ length: SENDS_PER_SENDER }, (_, n) =>
-        app.inject({
-          method: 'POST',
-          url: `/api/conversations/${conversationId}/messages`,
-          payload: { body: `Nachricht ${n} von ${sender}` },
-          cookies: client.cookies,
-          headers: client.headers,
+        client.post(`/api/conversations/${conversationId}/messages`, {
+          body: `Nachricht ${n} von ${sender}`,
         }),
       ),
     );

@@ -4,15 +4,21 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { mayCreatePassport, openOrm, Role, type MikroORM } from '@foodshare/domain';
+import { mayCreatePassport, Role } from '@foodshare/domain';
 import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { Value } from 'typebox/value';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  type Factories,
+  ids,
+  it,
+  type Sql,
+} from '../../test-support/fixtures.ts';
 import type * as PassportCard from './passport-card.ts';
 import { CARD_HEIGHT_PT, CARD_WIDTH_PT } from './passport-card.ts';
 import { passportValidity } from './passport-validity.ts';
@@ -20,7 +26,6 @@ import { passportValidity } from './passport-validity.ts';
 const run = promisify(execFile);
 // jsqr is CommonJS with `exports.default`: under NodeNext its default import is the module.
 const jsQR = jsQRModule.default;
-const ids = inject('demoIds');
 
 /** Runs before the card is drawn, when a test sets it: to fail the drawing or look around. */
 const beforeDrawing = vi.hoisted(() => ({ hook: null as null | (() => Promise<void>) }));
@@ -47,37 +52,31 @@ interface RenderedPdf {
   images: number;
 }
 
+const createUser = (factory: Factories, tag: string, role: number, verified: boolean) =>
+  factory.user({ firstName: tag, lastName: 'Prüfling', role, verified });
+
+async function generationsOf(sql: Sql, userId: number): Promise<number> {
+  const rows = await sql<{ n: string }[]>(
+    'select count(*) as n from passport_generations where user_id = ?',
+    [userId],
+  );
+  return Number(rows[0]!.n);
+}
+
+const create = (client: ApiClient) => client.post('/api/user/current/passport');
+
+async function uploadFor(sql: Sql, userId: number, mimeType: string, bytes: Buffer) {
+  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const rows = await sql<{ id: string }[]>(
+    `insert into uploads (user_id, mime_type, size, sha256, content) values (?, ?, ?, ?, ?)
+     returning id`,
+    [userId, mimeType, bytes.length, sha256, bytes],
+  );
+  await sql('update users set avatar_upload_id = ? where id = ?', [rows[0]!.id, userId]);
+}
+
 describe('passport: POST /api/user/current/passport', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
   let workDir: string;
-
-  const sql = <T extends object = object>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(tag: string, role: number, verified: boolean): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Prüfling', ?, 'x', ?, ?) returning id`,
-      [tag, `${tag}@passport.example.org`, role, verified],
-    );
-    return rows[0]!.id;
-  }
-
-  async function generationsOf(userId: number): Promise<number> {
-    const rows = await sql<{ n: string }[]>(
-      'select count(*) as n from passport_generations where user_id = ?',
-      [userId],
-    );
-    return Number(rows[0]!.n);
-  }
-
-  const create = (client: SignedInClient | null, csrf = true) =>
-    app.inject({
-      method: 'POST',
-      url: '/api/user/current/passport',
-      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
-    });
 
   /** The PDF as poppler sees it: pages, page size in points, text and embedded images. */
   async function render(pdf: Buffer): Promise<RenderedPdf> {
@@ -104,8 +103,8 @@ describe('passport: POST /api/user/current/passport', () => {
     return jsQR(new Uint8ClampedArray(png.data), png.width, png.height)?.data;
   }
 
-  async function passportOf(userId: number): Promise<{ pdf: Buffer; rendered: RenderedPdf }> {
-    const response = await create(await signInAs(app, userId));
+  async function passportOf(client: ApiClient): Promise<{ pdf: Buffer; rendered: RenderedPdf }> {
+    const response = await create(client);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
     expect(response.headers['cache-control']).toBe('no-store');
@@ -114,20 +113,7 @@ describe('passport: POST /api/user/current/passport', () => {
     return { pdf, rendered: await render(pdf) };
   }
 
-  async function uploadFor(userId: number, mimeType: string, bytes: Buffer): Promise<void> {
-    const sha256 = createHash('sha256').update(bytes).digest('hex');
-    const rows = await sql<{ id: string }[]>(
-      `insert into uploads (user_id, mime_type, size, sha256, content) values (?, ?, ?, ?, ?)
-       returning id`,
-      [userId, mimeType, bytes.length, sha256, bytes],
-    );
-    await sql('update users set avatar_upload_id = ? where id = ?', [rows[0]!.id, userId]);
-  }
-
   beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
     workDir = await mkdtemp(join(tmpdir(), 'passport-test-'));
   });
 
@@ -136,8 +122,6 @@ describe('passport: POST /api/user/current/passport', () => {
   });
 
   afterAll(async () => {
-    await app.close();
-    await orm.close();
     await rm(workDir, { recursive: true, force: true });
   });
 
@@ -146,9 +130,13 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(CARD_HEIGHT_PT).toBeCloseTo(151.09, 2);
   });
 
-  it('makes a one-page card of 83 x 53.3 mm with name, role, validity, id and photo', async () => {
-    const before = await generationsOf(ids.users.alice);
-    const { pdf, rendered } = await passportOf(ids.users.alice);
+  it('makes a one-page card of 83 x 53.3 mm with name, role, validity, id and photo', async ({
+    app,
+    as,
+    sql,
+  }) => {
+    const before = await generationsOf(sql, ids.users.alice);
+    const { pdf, rendered } = await passportOf(await as('alice'));
     expect(rendered.pages).toBe(1);
     expect(Math.abs(rendered.width - WIDTH_PT)).toBeLessThan(0.1);
     expect(Math.abs(rendered.height - HEIGHT_PT)).toBeLessThan(0.1);
@@ -167,11 +155,15 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(rendered.images).toBe(1);
     // The QR code, decoded from the rendered page, links to the profile.
     expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.alice}`);
-    expect(await generationsOf(ids.users.alice)).toBe(before + 1);
+    expect(await generationsOf(sql, ids.users.alice)).toBe(before + 1);
   });
 
-  it('dates the validity from the last passed quiz, so a reprint does not extend it', async () => {
-    const holder = await createUser('quizzed', Role.Foodsaver, true);
+  it('dates the validity from the last passed quiz, so a reprint does not extend it', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const holder = await createUser(factory, 'quizzed', Role.Foodsaver, true);
     await sql(
       `insert into quiz_sessions (user_id, quiz_id, status, started_at, finished_at) values
          (?, 1, 1, '2024-04-30 09:00+02', '2024-04-30 09:20+02'),
@@ -180,23 +172,26 @@ describe('passport: POST /api/user/current/passport', () => {
       [holder, holder, holder],
     );
     for (let print = 0; print < 2; print++) {
-      const { rendered } = await passportOf(holder);
+      const { rendered } = await passportOf(await as(holder));
       expect(rendered.text).toContain('Gültig ab 01.05.2024');
       expect(rendered.text).toContain('Gültig bis 01.05.2027');
     }
-    expect(await generationsOf(holder)).toBe(2);
+    expect(await generationsOf(sql, holder)).toBe(2);
   });
 
-  it('dates a card from the day it is made for a verified user without a passed quiz', async () => {
-    const holder = await createUser('unquizzed', Role.Foodsaver, true);
-    const { rendered } = await passportOf(holder);
+  it('dates a card from the day it is made for a verified user without a passed quiz', async ({
+    as,
+    factory,
+  }) => {
+    const holder = await createUser(factory, 'unquizzed', Role.Foodsaver, true);
+    const { rendered } = await passportOf(await as(holder));
     const { validFrom, validUntil } = passportValidity(new Date());
     expect(rendered.text).toContain(`Gültig ab ${validFrom}`);
     expect(rendered.text).toContain(`Gültig bis ${validUntil}`);
   });
 
-  it('makes the card without a photo for a user who has none', async () => {
-    const { pdf, rendered } = await passportOf(ids.users.bob);
+  it('makes the card without a photo for a user who has none', async ({ app, as }) => {
+    const { pdf, rendered } = await passportOf(await as('bob'));
     expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.bob}`);
     expect(rendered.pages).toBe(1);
     expect(rendered.images).toBe(0);
@@ -205,77 +200,80 @@ describe('passport: POST /api/user/current/passport', () => {
     expect(rendered.text).toMatch(new RegExp(`\\bID ${ids.users.bob}\\b`));
   });
 
-  it('leaves off a photo it cannot embed, and still makes the card', async () => {
-    const webp = await createUser('webp', Role.Foodsaver, true);
-    await uploadFor(webp, 'image/webp', Buffer.from('RIFF0000WEBPVP8 '));
-    const broken = await createUser('broken', Role.Foodsaver, true);
-    await uploadFor(broken, 'image/png', Buffer.from('not a png at all'));
+  it('leaves off a photo it cannot embed, and still makes the card', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const webp = await createUser(factory, 'webp', Role.Foodsaver, true);
+    await uploadFor(sql, webp, 'image/webp', Buffer.from('RIFF0000WEBPVP8 '));
+    const broken = await createUser(factory, 'broken', Role.Foodsaver, true);
+    await uploadFor(sql, broken, 'image/png', Buffer.from('not a png at all'));
     for (const userId of [webp, broken]) {
-      const { rendered } = await passportOf(userId);
+      const { rendered } = await passportOf(await as(userId));
       expect(rendered.images).toBe(0);
       expect(rendered.text).toMatch(new RegExp(`\\bID ${userId}\\b`));
     }
   });
 
-  it('keeps a long name on one page', async () => {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, ?, 'long@passport.example.org', 'x', 1, true) returning id`,
-      ['Maximiliane-Annegret Wilhelmine', 'Müller-Lüdenscheidt-Schwarzenberg von Łódź'],
-    );
-    const { rendered } = await passportOf(rows[0]!.id);
+  it('keeps a long name on one page', async ({ as, factory }) => {
+    const userId = await factory.user({
+      firstName: 'Maximiliane-Annegret Wilhelmine',
+      lastName: 'Müller-Lüdenscheidt-Schwarzenberg von Łódź',
+    });
+    const { rendered } = await passportOf(await as(userId));
     expect(rendered.pages).toBe(1);
     expect(rendered.text).toContain('Maximiliane');
-    expect(rendered.text).toMatch(new RegExp(`\\bID ${rows[0]!.id}\\b`));
+    expect(rendered.text).toMatch(new RegExp(`\\bID ${userId}\\b`));
   });
 
   const roles = [Role.Foodsharer, Role.Foodsaver, Role.StoreManager, Role.Ambassador, Role.Orga];
-  it.each(roles.flatMap((role) => [true, false].map((verified) => ({ role, verified }))))(
+  it.for(roles.flatMap((role) => [true, false].map((verified) => ({ role, verified }))))(
     'role $role, verified $verified: as mayCreatePassport decides',
-    async ({ role, verified }) => {
-      const userId = await createUser(`role${role}v${verified}`, role, verified);
+    async ({ role, verified }, { as, sql, factory }) => {
+      const userId = await createUser(factory, `role${role}v${verified}`, role, verified);
       const allowed = mayCreatePassport({ id: userId, role, verified }, { userId });
       // Every verified user may, and no unverified one: orga is not exempt here.
       expect(allowed).toBe(verified);
-      const response = await create(await signInAs(app, userId));
+      const response = await create(await as(userId));
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (!allowed) expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });
-      expect(await generationsOf(userId)).toBe(allowed ? 1 : 0);
+      expect(await generationsOf(sql, userId)).toBe(allowed ? 1 : 0);
     },
   );
 
-  it('refuses an unverified user with 403 and records nothing', async () => {
-    const response = await create(await signInAs(app, ids.users.carla));
+  it('refuses an unverified user with 403 and records nothing', async ({ as, sql }) => {
+    const response = await create(await as(ids.users.carla));
     expect(response.statusCode).toBe(403);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(response.json()).toMatchObject({ status: 403, code: 'PASSPORT_FORBIDDEN' });
-    expect(await generationsOf(ids.users.carla)).toBe(0);
+    expect(await generationsOf(sql, ids.users.carla)).toBe(0);
   });
 
-  it('answers 401 without a session', async () => {
-    const response = await create(null);
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await create(anonymous);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('refuses a request without the CSRF token and records nothing', async () => {
-    const before = await generationsOf(ids.users.dana);
-    const response = await create(await signInAs(app, ids.users.dana), false);
+  it('refuses a request without the CSRF token and records nothing', async ({ as, sql }) => {
+    const before = await generationsOf(sql, ids.users.dana);
+    const response = await create((await as(ids.users.dana)).withoutCsrf());
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-    expect(await generationsOf(ids.users.dana)).toBe(before);
+    expect(await generationsOf(sql, ids.users.dana)).toBe(before);
   });
 
-  it('records nothing when the card cannot be drawn', async () => {
-    const before = await generationsOf(ids.users.dana);
+  it('records nothing when the card cannot be drawn', async ({ as, sql }) => {
+    const before = await generationsOf(sql, ids.users.dana);
     beforeDrawing.hook = () => Promise.reject(new Error('drawing refused by test'));
-    const response = await create(await signInAs(app, ids.users.dana));
+    const response = await create(await as(ids.users.dana));
     expect(response.statusCode).toBe(500);
     expect(response.body).not.toContain('refused by test');
-    expect(await generationsOf(ids.users.dana)).toBe(before);
+    expect(await generationsOf(sql, ids.users.dana)).toBe(before);
   });
 
-  it('holds no transaction open while it draws the card', async () => {
+  it('holds no transaction open while it draws the card', async ({ app, as, sql }) => {
     let openTransactions: number | undefined;
     beforeDrawing.hook = async () => {
       const rows = await sql<{ n: number }[]>(
@@ -284,41 +282,44 @@ describe('passport: POST /api/user/current/passport', () => {
       );
       openTransactions = rows[0]!.n;
     };
-    const before = await generationsOf(ids.users.dana);
-    const { pdf } = await passportOf(ids.users.dana);
+    const before = await generationsOf(sql, ids.users.dana);
+    const { pdf } = await passportOf(await as('dana'));
     expect(openTransactions).toBe(0);
     expect(await qrCodeOf(pdf)).toBe(`${app.config.BASE_URL}/profile/${ids.users.dana}`);
-    expect(await generationsOf(ids.users.dana)).toBe(before + 1);
+    expect(await generationsOf(sql, ids.users.dana)).toBe(before + 1);
   });
 
-  it('records nothing for an account deactivated while its card was drawn', async () => {
-    const userId = await createUser('deactivated', Role.Foodsaver, true);
-    const client = await signInAs(app, userId);
+  it('records nothing for an account deactivated while its card was drawn', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await createUser(factory, 'deactivated', Role.Foodsaver, true);
+    const client = await as(userId);
     beforeDrawing.hook = async () => {
       await sql('update users set activated = false where id = ?', [userId]);
     };
     const response = await create(client);
     expect(response.statusCode).toBe(401);
-    expect(await generationsOf(userId)).toBe(0);
+    expect(await generationsOf(sql, userId)).toBe(0);
   });
 
   describe('GET /api/user/current/passport/generations', () => {
-    const generations = (client: SignedInClient) =>
-      app.inject({
-        method: 'GET',
-        url: '/api/user/current/passport/generations',
-        cookies: client.cookies,
-      });
+    const generations = (client: ApiClient) => client.get('/api/user/current/passport/generations');
 
-    it('refuses an unverified user with 403, as the POST does', async () => {
-      const response = await generations(await signInAs(app, ids.users.carla));
+    it('refuses an unverified user with 403, as the POST does', async ({ as }) => {
+      const response = await generations(await as(ids.users.carla));
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });
     });
 
-    it('answers 401 once the account is deactivated, as the POST does', async () => {
-      const userId = await createUser('gone', Role.Foodsaver, true);
-      const client = await signInAs(app, userId);
+    it('answers 401 once the account is deactivated, as the POST does', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const userId = await createUser(factory, 'gone', Role.Foodsaver, true);
+      const client = await as(userId);
       expect((await generations(client)).statusCode).toBe(200);
       await sql('update users set activated = false where id = ?', [userId]);
       const response = await generations(client);
@@ -326,14 +327,9 @@ describe('passport: POST /api/user/current/passport', () => {
       expect((await create(client)).statusCode).toBe(401);
     });
 
-    it('lists the caller’s generations newest first, the new one on top', async () => {
-      const client = await signInAs(app, ids.users.kim);
-      const list = () =>
-        app.inject({
-          method: 'GET',
-          url: '/api/user/current/passport/generations',
-          cookies: client.cookies,
-        });
+    it('lists the caller’s generations newest first, the new one on top', async ({ as }) => {
+      const client = await as(ids.users.kim);
+      const list = () => generations(client);
       const before = await list();
       expect(before.statusCode).toBe(200);
       expect(before.json()).toEqual([]);
@@ -352,24 +348,17 @@ describe('passport: POST /api/user/current/passport', () => {
       });
     });
 
-    it('shows alice the generation of the demo data among hers', async () => {
-      const client = await signInAs(app, ids.users.alice);
-      const response = await app.inject({
-        method: 'GET',
-        url: '/api/user/current/passport/generations',
-        cookies: client.cookies,
-      });
+    it('shows alice the generation of the demo data among hers', async ({ as }) => {
+      const client = await as(ids.users.alice);
+      const response = await generations(client);
       const body = response.json<PassportGenerationList>();
       expect(Value.Check(PassportGenerationListSchema, body)).toBe(true);
       const oldest = body.at(-1);
       expect(Date.now() - Date.parse(oldest?.createdAt ?? '')).toBeGreaterThan(99 * 86_400_000);
     });
 
-    it('answers 401 without a session', async () => {
-      const response = await app.inject({
-        method: 'GET',
-        url: '/api/user/current/passport/generations',
-      });
+    it('answers 401 without a session', async ({ anonymous }) => {
+      const response = await generations(anonymous);
       expect(response.statusCode).toBe(401);
     });
   });

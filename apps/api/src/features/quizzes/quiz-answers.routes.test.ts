@@ -1,105 +1,62 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { QuizAnswerListSchema, QuizAnswerSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+  test,
+} from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const QUIZ_GROUP = 341;
+/** An extra quiz (4) outside the quiz group's care. */
+const OTHER_QUIZ = 4;
+
+/** A fresh question of the quiz with two answers: [questionId, firstAnswerId, secondAnswerId]. */
+async function question(sql: Sql, quizId: number): Promise<[number, number, number]> {
+  const q = await sql<{ id: number }[]>(
+    "insert into quiz_questions (quiz_id, text) values (?, 'Frage?') returning id",
+    [quizId],
+  );
+  const questionId = q[0]!.id;
+  const answers = await sql<{ id: number }[]>(
+    `insert into quiz_answers (question_id, text, is_right, explanation)
+     values (?, 'Ja', true, null), (?, 'Nein', false, 'Weil.') returning id`,
+    [questionId, questionId],
+  );
+  return [questionId, answers[0]!.id, answers[1]!.id];
+}
+
+const exists = async (sql: Sql, answerId: number) =>
+  (await sql<unknown[]>('select 1 from quiz_answers where id = ?', [answerId])).length > 0;
+
+const remove = (client: ApiClient, path: [number | string, number | string, number | string]) =>
+  client.delete(`/api/quiz/${path[0]}/questions/${path[1]}/answers/${path[2]}`);
+
+const list = (client: ApiClient, quizId: number | string, questionId: number | string) =>
+  client.get(`/api/quiz/${quizId}/questions/${questionId}/answers`);
 
 describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}/answers', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
   let quizGroupAdmin: number;
   let quizGroupMember: number;
-  /** An extra quiz (4) outside the quiz group's care. */
-  const OTHER_QUIZ = 4;
-  const roleUsers: number[] = [];
+  let roleUsers: number[] = [];
 
-  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
-    (await orm.em.fork().execute(query, params)) as T;
-
-  async function createUser(tag: string, role: number): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Test', ?, 'x', ?, true) returning id`,
-      [tag, `${tag}@quiz-answers.example.org`, role],
-    );
-    return rows[0]!.id;
-  }
-
-  /** A fresh question of the quiz with two answers: [questionId, firstAnswerId, secondAnswerId]. */
-  async function question(quizId: number): Promise<[number, number, number]> {
-    const q = await sql<{ id: number }[]>(
-      "insert into quiz_questions (quiz_id, text) values (?, 'Frage?') returning id",
-      [quizId],
-    );
-    const questionId = q[0]!.id;
-    const answers = await sql<{ id: number }[]>(
-      `insert into quiz_answers (question_id, text, is_right, explanation)
-       values (?, 'Ja', true, null), (?, 'Nein', false, 'Weil.') returning id`,
-      [questionId, questionId],
-    );
-    return [questionId, answers[0]!.id, answers[1]!.id];
-  }
-
-  const exists = async (answerId: number) =>
-    (await sql<unknown[]>('select 1 from quiz_answers where id = ?', [answerId])).length > 0;
-
-  const remove = (
-    client: SignedInClient | null,
-    path: [number | string, number | string, number | string],
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'DELETE',
-      url: `/api/quiz/${path[0]}/questions/${path[1]}/answers/${path[2]}`,
-      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
-    });
-
-  const list = (
-    client: SignedInClient | null,
-    quizId: number | string,
-    questionId: number | string,
-  ) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/quiz/${quizId}/questions/${questionId}/answers`,
-      ...(client ? { cookies: client.cookies } : {}),
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(`role${role}`, role));
-    quizGroupAdmin = await createUser('quizadmin', 1);
-    quizGroupMember = await createUser('quizmember', 3);
-    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [
-      QUIZ_GROUP,
-      quizGroupAdmin,
-    ]);
-    await sql('insert into region_memberships (region_id, user_id) values (?, ?), (?, ?)', [
-      QUIZ_GROUP,
-      quizGroupAdmin,
-      QUIZ_GROUP,
-      quizGroupMember,
-    ]);
+  test.beforeAll(async ({ sql, factory }) => {
+    roleUsers = await factory.userOfEachRole();
+    quizGroupAdmin = await factory.user({ role: 1 });
+    quizGroupMember = await factory.user({ role: 3 });
+    await factory.addAdmin(QUIZ_GROUP, quizGroupAdmin);
+    await factory.addMember(QUIZ_GROUP, quizGroupAdmin, quizGroupMember);
     await sql("insert into quizzes (id, name, granted_role) values (?, 'Sonderquiz', 0)", [
       OTHER_QUIZ,
     ]);
   });
 
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it('lists the answers, deletes one, and the list shows it gone', async () => {
-    const orga = await signInAs(app, ids.users.orga);
-    const [questionId, right, wrong] = await question(1);
+  it('lists the answers, deletes one, and the list shows it gone', async ({ as, sql }) => {
+    const orga = await as('orga');
+    const [questionId, right, wrong] = await question(sql, 1);
     const before = await list(orga, 1, questionId);
     expect(before.statusCode).toBe(200);
     expect(Value.Check(QuizAnswerListSchema, before.json())).toBe(true);
@@ -124,9 +81,9 @@ describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}
     expect(again.statusCode).toBe(404);
   });
 
-  it('lists a question without answers as an empty list', async () => {
-    const orga = await signInAs(app, ids.users.orga);
-    const [questionId, right, wrong] = await question(2);
+  it('lists a question without answers as an empty list', async ({ as, sql }) => {
+    const orga = await as('orga');
+    const [questionId, right, wrong] = await question(sql, 2);
     await sql('delete from quiz_answers where id in (?)', [[right, wrong]]);
     const response = await list(orga, 2, questionId);
     expect(response.statusCode).toBe(200);
@@ -135,7 +92,7 @@ describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}
 
   describe.each([1, 2, 3, OTHER_QUIZ])('permissions on quiz %i', (quizId) => {
     const inQuizGroupCare = quizId <= 3;
-    it.each([
+    it.for<[string, () => number, boolean]>([
       ['foodsharer (0)', () => roleUsers[0]!, false],
       ['foodsaver (1)', () => roleUsers[1]!, false],
       ['store manager (2)', () => roleUsers[2]!, false],
@@ -144,41 +101,40 @@ describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}
       ['admin of the quiz group (341)', () => quizGroupAdmin, inQuizGroupCare],
       ['plain member of the quiz group', () => quizGroupMember, false],
       ['dana, ambassador of Musterstadt', () => ids.users.dana, false],
-    ])('%s', async (_who, user, allowed) => {
-      const client = await signInAs(app, user());
-      const [questionId, answerId] = await question(quizId);
+    ])('%s', async ([_who, user, allowed], { as, sql }) => {
+      const client = await as(user());
+      const [questionId, answerId] = await question(sql, quizId);
       const response = await remove(client, [quizId, questionId, answerId]);
       expect(response.statusCode).toBe(allowed ? 200 : 403);
       if (!allowed) expect(response.json()).toMatchObject({ code: 'QUIZ_ANSWERS_FORBIDDEN' });
-      expect(await exists(answerId)).toBe(!allowed);
+      expect(await exists(sql, answerId)).toBe(!allowed);
       expect((await list(client, quizId, questionId)).statusCode).toBe(allowed ? 200 : 403);
     });
   });
 
-  it('answers 401 without a session', async () => {
-    const [questionId, answerId] = await question(1);
-    expect((await remove(null, [1, questionId, answerId])).statusCode).toBe(401);
-    expect((await list(null, 1, questionId)).statusCode).toBe(401);
-    expect(await exists(answerId)).toBe(true);
+  it('answers 401 without a session', async ({ sql, anonymous }) => {
+    const [questionId, answerId] = await question(sql, 1);
+    expect((await remove(anonymous, [1, questionId, answerId])).statusCode).toBe(401);
+    expect((await list(anonymous, 1, questionId)).statusCode).toBe(401);
+    expect(await exists(sql, answerId)).toBe(true);
   });
 
-  it('refuses a deletion without the CSRF token', async () => {
-    const [questionId, answerId] = await question(1);
-    const response = await remove(
-      await signInAs(app, ids.users.orga),
-      [1, questionId, answerId],
-      false,
-    );
+  it('refuses a deletion without the CSRF token', async ({ as, sql }) => {
+    const [questionId, answerId] = await question(sql, 1);
+    const response = await remove((await as('orga')).withoutCsrf(), [1, questionId, answerId]);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-    expect(await exists(answerId)).toBe(true);
+    expect(await exists(sql, answerId)).toBe(true);
   });
 
-  it('answers 404 when the answer, question and quiz do not belong together', async () => {
-    const orga = await signInAs(app, ids.users.orga);
-    const [questionId, answerId] = await question(1);
-    const [otherQuestionId] = await question(1);
-    const [questionOfQuiz2] = await question(2);
+  it('answers 404 when the answer, question and quiz do not belong together', async ({
+    as,
+    sql,
+  }) => {
+    const orga = await as('orga');
+    const [questionId, answerId] = await question(sql, 1);
+    const [otherQuestionId] = await question(sql, 1);
+    const [questionOfQuiz2] = await question(sql, 2);
     const cases: [number, number, number][] = [
       [1, otherQuestionId, answerId],
       [2, questionId, answerId],
@@ -191,14 +147,17 @@ describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}
       expect(response.statusCode, path.join('/')).toBe(404);
       expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });
     }
-    expect(await exists(answerId)).toBe(true);
+    expect(await exists(sql, answerId)).toBe(true);
     expect((await list(orga, 1, questionOfQuiz2)).statusCode).toBe(404);
     expect((await list(orga, 99, questionId)).statusCode).toBe(404);
   });
 
-  it('reads ids with leading zeros as digits (pattern \\d+) and answers 404 to other values', async () => {
-    const orga = await signInAs(app, ids.users.orga);
-    const [questionId, answerId, otherAnswerId] = await question(1);
+  it('reads ids with leading zeros as digits (pattern \\d+) and answers 404 to other values', async ({
+    as,
+    sql,
+  }) => {
+    const orga = await as('orga');
+    const [questionId, answerId, otherAnswerId] = await question(sql, 1);
     const padded = await remove(orga, ['01', `0${questionId}`, `00${answerId}`]);
     expect(padded.statusCode).toBe(200);
     expect(padded.json()).toMatchObject({ id: answerId });
@@ -212,6 +171,6 @@ describe('quiz answers: DELETE and GET /api/quiz/{quizId}/questions/{questionId}
       const response = await remove(orga, path);
       expect(response.statusCode, path.join('/')).toBe(404);
     }
-    expect(await exists(otherAnswerId)).toBe(true);
+    expect(await exists(sql, otherAnswerId)).toBe(true);
   });
 });

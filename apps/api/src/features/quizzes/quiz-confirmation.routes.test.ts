@@ -1,75 +1,59 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { QuizConfirmationSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  type Factories,
+  ids,
+  it,
+  type Sql,
+} from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const PASSED = 1;
 const FAILED = 2;
 const RUNNING = 0;
 
-describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let userCount = 0;
-
-  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
-    (await orm.em.fork().execute(query, params)) as T;
-
-  /** A user of the role with quiz sessions of the given statuses, oldest first. */
-  async function userWithSessions(
-    role: number,
-    quizId: number,
-    statuses: number[],
-  ): Promise<number> {
-    userCount += 1;
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role)
-       values ('Quentin', 'Quiz', ?, 'x', ?) returning id`,
-      [`quiz${userCount}@quiz.example.org`, role],
+/** An unverified user of the role with quiz sessions of the given statuses, oldest first. */
+async function userWithSessions(
+  sql: Sql,
+  factory: Factories,
+  role: number,
+  quizId: number,
+  statuses: number[],
+): Promise<number> {
+  const userId = await factory.user({
+    firstName: 'Quentin',
+    lastName: 'Quiz',
+    role,
+    verified: false,
+  });
+  for (const [i, status] of statuses.entries()) {
+    await sql(
+      `insert into quiz_sessions (user_id, quiz_id, status, started_at)
+       values (?, ?, ?, now() - make_interval(days => ?))`,
+      [userId, quizId, status, statuses.length - i],
     );
-    const userId = rows[0]!.id;
-    for (const [i, status] of statuses.entries()) {
-      await sql(
-        `insert into quiz_sessions (user_id, quiz_id, status, started_at)
-         values (?, ?, ?, now() - make_interval(days => ?))`,
-        [userId, quizId, status, statuses.length - i],
-      );
-    }
-    return userId;
   }
+  return userId;
+}
 
-  const roleOf = async (userId: number) =>
-    (await sql<{ role: number }[]>('select role from users where id = ?', [userId]))[0]!.role;
+const roleOf = async (sql: Sql, userId: number) =>
+  (await sql<{ role: number }[]>('select role from users where id = ?', [userId]))[0]!.role;
 
-  const confirm = (client: SignedInClient | null, quizId: number | string, csrf = true) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/users/current/quiz-sessions/${quizId}/confirmation`,
-      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
-    });
+const confirm = (client: ApiClient, quizId: number | string) =>
+  client.post(`/api/users/current/quiz-sessions/${quizId}/confirmation`);
 
-  const current = (client: SignedInClient) =>
-    app.inject({ method: 'GET', url: '/api/users/current', cookies: client.cookies });
+const current = (client: ApiClient) => client.get('/api/users/current');
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it('raises carla to foodsaver, ends her other sessions and keeps this one', async () => {
-    const phone = await signInAs(app, ids.users.carla);
-    const laptop = await signInAs(app, ids.users.carla);
-    const tablet = await signInAs(app, ids.users.carla);
+describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
+  it('raises carla to foodsaver, ends her other sessions and keeps this one', async ({
+    as,
+    sql,
+  }) => {
+    const phone = await as('carla');
+    const laptop = await as('carla');
+    const tablet = await as('carla');
     expect((await current(phone)).json()).toMatchObject({ role: 0 });
 
     const response = await confirm(laptop, 1);
@@ -100,89 +84,108 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect(again.json()).toEqual({ ...body, endedSessionCount: 0 });
   });
 
-  it.each([
+  it.for<[string, number, number]>([
     ['foodsharer', 0, 2],
     ['foodsaver', 1, 2],
     ['store manager', 2, 2],
     ['ambassador', 3, 3],
     ['orga', 4, 4],
-  ])('a %s confirming the store manager quiz ends with role %i', async (_who, role, after) => {
-    const userId = await userWithSessions(role, 2, [PASSED]);
-    const response = await confirm(await signInAs(app, userId), 2);
-    expect(response.statusCode).toBe(200);
-    expect(response.json()).toMatchObject({ quizId: 2, role: after });
-    expect(await roleOf(userId)).toBe(after);
-  });
+  ])(
+    'a %s confirming the store manager quiz ends with role %i',
+    async ([_who, role, after], { as, sql, factory }) => {
+      const userId = await userWithSessions(sql, factory, role, 2, [PASSED]);
+      const response = await confirm(await as(userId), 2);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({ quizId: 2, role: after });
+      expect(await roleOf(sql, userId)).toBe(after);
+    },
+  );
 
-  it('never lowers a role: dana (ambassador) confirms the foodsaver quiz', async () => {
-    const response = await confirm(await signInAs(app, ids.users.dana), 1);
+  it('never lowers a role: dana (ambassador) confirms the foodsaver quiz', async ({ as, sql }) => {
+    const response = await confirm(await as('dana'), 1);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ role: 3 });
-    expect(await roleOf(ids.users.dana)).toBe(3);
+    expect(await roleOf(sql, ids.users.dana)).toBe(3);
   });
 
-  it('answers 400 for a passed ambassador quiz, which grants no role to confirm', async () => {
-    const userId = await userWithSessions(1, 3, [PASSED]);
-    const response = await confirm(await signInAs(app, userId), 3);
+  it('answers 400 for a passed ambassador quiz, which grants no role to confirm', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 1, 3, [PASSED]);
+    const response = await confirm(await as(userId), 3);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ status: 400, code: 'QUIZ_NOT_CONFIRMABLE' });
-    expect(await roleOf(userId)).toBe(1);
+    expect(await roleOf(sql, userId)).toBe(1);
   });
 
-  it('answers 403 before 400: a failed ambassador quiz is not a passed one', async () => {
-    const userId = await userWithSessions(1, 3, [FAILED]);
-    const response = await confirm(await signInAs(app, userId), 3);
+  it('answers 403 before 400: a failed ambassador quiz is not a passed one', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 1, 3, [FAILED]);
+    const response = await confirm(await as(userId), 3);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
   });
 
-  it.each([
+  it.for<[string, number[]]>([
     ['never took the quiz', []],
     ['failed the latest session after an earlier pass', [PASSED, FAILED]],
     ['is still running the latest session', [PASSED, RUNNING]],
-  ])('answers 403 to a user who %s', async (_what, statuses) => {
-    const userId = await userWithSessions(0, 1, statuses);
-    const other = await signInAs(app, userId);
-    const response = await confirm(await signInAs(app, userId), 1);
+  ])('answers 403 to a user who %s', async ([_what, statuses], { as, sql, factory }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, statuses);
+    const other = await as(userId);
+    const response = await confirm(await as(userId), 1);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
-    expect(await roleOf(userId)).toBe(0);
+    expect(await roleOf(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
 
-  it.each([
+  it.for<[string, string, string]>([
     ['an unknown quiz', '99', 'QUIZ_NOT_FOUND'],
     ['a quiz id with a leading zero', '01', 'NOT_FOUND'],
     ['quiz id 0', '0', 'NOT_FOUND'],
     ['a quiz id of letters', 'abc', 'NOT_FOUND'],
     ['a quiz id beyond 32 bits', '4294967297', 'NOT_FOUND'],
-  ])('answers 404 for %s', async (_what, quizId, code) => {
-    const userId = await userWithSessions(0, 1, [PASSED]);
-    const response = await confirm(await signInAs(app, userId), quizId);
+  ])('answers 404 for %s', async ([_what, quizId, code], { as, sql, factory }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
+    const response = await confirm(await as(userId), quizId);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code });
-    expect(await roleOf(userId)).toBe(0);
+    expect(await roleOf(sql, userId)).toBe(0);
   });
 
-  it('answers 401 without a session', async () => {
-    const response = await confirm(null, 1);
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await confirm(anonymous, 1);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('refuses a confirmation without the CSRF token and changes nothing', async () => {
-    const userId = await userWithSessions(0, 1, [PASSED]);
-    const other = await signInAs(app, userId);
-    const response = await confirm(await signInAs(app, userId), 1, false);
+  it('refuses a confirmation without the CSRF token and changes nothing', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
+    const other = await as(userId);
+    const response = await confirm((await as(userId)).withoutCsrf(), 1);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-    expect(await roleOf(userId)).toBe(0);
+    expect(await roleOf(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
 
-  it('answers 403 and changes nothing when a newer session starts while confirming', async () => {
-    const userId = await userWithSessions(0, 1, [FAILED, PASSED]);
-    const other = await signInAs(app, userId);
+  it('answers 403 and changes nothing when a newer session starts while confirming', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, [FAILED, PASSED]);
+    const other = await as(userId);
     // The newer session arrives after the passed one was looked at, before it is marked: a
     // trigger on the role update (the first write of the confirmation) starts a failed one.
     await sql(`create function start_quiz_session() returns trigger language plpgsql as $$
@@ -194,14 +197,14 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     await sql(`create trigger start_quiz_session after update on users
       for each row when (new.id = ${userId}) execute function start_quiz_session()`);
     try {
-      const response = await confirm(await signInAs(app, userId), 1);
+      const response = await confirm(await as(userId), 1);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
     } finally {
       await sql('drop trigger start_quiz_session on users');
       await sql('drop function start_quiz_session');
     }
-    expect(await roleOf(userId)).toBe(0);
+    expect(await roleOf(sql, userId)).toBe(0);
     const confirmed = await sql<{ n: number }[]>(
       'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
       [userId],
@@ -210,15 +213,19 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect((await current(other)).statusCode).toBe(200);
   });
 
-  it('rolls the role back and ends no session when marking the quiz session fails', async () => {
-    const userId = await userWithSessions(0, 1, [PASSED]);
-    const other = await signInAs(app, userId);
+  it('rolls the role back and ends no session when marking the quiz session fails', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
+    const other = await as(userId);
     await sql(`create function fail_quiz_confirmation() returns trigger language plpgsql as $$
       begin raise exception 'confirmation refused by test'; end $$`);
     await sql(`create trigger fail_quiz_confirmation before update on quiz_sessions
       for each row when (new.user_id = ${userId}) execute function fail_quiz_confirmation()`);
     try {
-      const response = await confirm(await signInAs(app, userId), 1);
+      const response = await confirm(await as(userId), 1);
       expect(response.statusCode).toBe(500);
       expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
       expect(response.body).not.toContain('refused by test');
@@ -226,7 +233,7 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
       await sql('drop trigger fail_quiz_confirmation on quiz_sessions');
       await sql('drop function fail_quiz_confirmation');
     }
-    expect(await roleOf(userId)).toBe(0);
+    expect(await roleOf(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
 });

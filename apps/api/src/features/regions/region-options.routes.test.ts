@@ -1,16 +1,19 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import {
   RegionOptionPermissionsSchema,
   RegionOptionsReadSchema,
   RegionOptionsSchema,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+  test,
+} from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const MUSTERSTADT = 3;
 const BEISPIELDORF = 4;
 
@@ -39,11 +42,26 @@ const DEFAULTS = {
   regionPickupRuleInactive: 0,
 };
 
+async function stored(sql: Sql, regionId: number): Promise<Record<string, unknown> | undefined> {
+  const rows = await sql<Record<string, unknown>[]>(
+    'select * from region_options where region_id = ?',
+    [regionId],
+  );
+  return rows[0];
+}
+
+const post = (client: ApiClient, regionId: number | string, payload: object) =>
+  client.post(`/api/region/${regionId}/options`, payload);
+
+const get = (client: ApiClient, regionId: number | string) =>
+  client.get(`/api/region/${regionId}/options`);
+
+/** A read under the names the POST takes (it answers the platform's read names too). */
+const postNames = (json: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, json[key]]));
+
 describe('region options: POST and GET /api/region/{regionId}/options', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let userCount = 0;
-  const roleUsers: number[] = [];
+  let roleUsers: number[] = [];
   /** A city without delegate groups: its ambassador holds both duties. */
   const plain = { region: 0, ambassador: 0 };
   /** A city with a report (5) and a stores-coordination (4) group, each with an admin. */
@@ -51,101 +69,35 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
   /** A city with a report group without admins: that duty is nobody's, not the ambassador's. */
   const orphaned = { region: 0, ambassador: 0 };
 
-  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
-    (await orm.em.fork().execute(query, params)) as T;
+  test.beforeAll(async ({ factory }) => {
+    roleUsers = await factory.userOfEachRole();
 
-  async function createUser(role: number): Promise<number> {
-    userCount += 1;
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values ('Otto', 'Option', ?, 'x', ?, true) returning id`,
-      [`user${userCount}@region-options.example.org`, role],
-    );
-    return rows[0]!.id;
-  }
+    plain.region = await factory.region({ name: 'Einfachstadt' });
+    plain.ambassador = await factory.user({ role: 3 });
+    await factory.addAdmin(plain.region, plain.ambassador);
 
-  async function createRegion(name: string, type: number, parentId: number, fn: number | null) {
-    const rows = await sql<{ id: number }[]>(
-      `insert into regions (name, type, parent_id, workgroup_function)
-       values (?, ?, ?, ?) returning id`,
-      [name, type, parentId, fn],
-    );
-    return rows[0]!.id;
-  }
-
-  async function admin(regionId: number, userId: number): Promise<void> {
-    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [regionId, userId]);
-  }
-
-  async function stored(regionId: number): Promise<Record<string, unknown> | undefined> {
-    const rows = await sql<Record<string, unknown>[]>(
-      'select * from region_options where region_id = ?',
-      [regionId],
-    );
-    return rows[0];
-  }
-
-  const post = (
-    client: SignedInClient | null,
-    regionId: number | string,
-    payload: object,
-    csrf = true,
-  ) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/region/${regionId}/options`,
-      payload,
-      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
-    });
-
-  const get = (client: SignedInClient | null, regionId: number | string) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/region/${regionId}/options`,
-      ...(client ? { cookies: client.cookies } : {}),
-    });
-
-  /** A read under the names the POST takes (it answers the platform's read names too). */
-  const postNames = (json: Record<string, unknown>) =>
-    Object.fromEntries(Object.keys(DEFAULTS).map((key) => [key, json[key]]));
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    for (const role of [0, 1, 2, 3, 4]) roleUsers.push(await createUser(role));
-
-    plain.region = await createRegion('Einfachstadt', 1, 2, null);
-    plain.ambassador = await createUser(3);
-    await admin(plain.region, plain.ambassador);
-
-    delegated.region = await createRegion('Gruppenstadt', 1, 2, null);
-    delegated.ambassador = await createUser(3);
-    delegated.reportAdmin = await createUser(1);
-    delegated.storesAdmin = await createUser(2);
-    await admin(delegated.region, delegated.ambassador);
-    await admin(
-      await createRegion('Meldegruppe Gruppenstadt', 7, delegated.region, 5),
+    delegated.region = await factory.region({ name: 'Gruppenstadt' });
+    delegated.ambassador = await factory.user({ role: 3 });
+    delegated.reportAdmin = await factory.user({ role: 1 });
+    delegated.storesAdmin = await factory.user({ role: 2 });
+    await factory.addAdmin(delegated.region, delegated.ambassador);
+    await factory.addAdmin(
+      await factory.workGroup(delegated.region, 5, 'Meldegruppe Gruppenstadt'),
       delegated.reportAdmin,
     );
-    await admin(
-      await createRegion('Betriebskoordination Gruppenstadt', 7, delegated.region, 4),
+    await factory.addAdmin(
+      await factory.workGroup(delegated.region, 4, 'Betriebskoordination Gruppenstadt'),
       delegated.storesAdmin,
     );
 
-    orphaned.region = await createRegion('Verwaiststadt', 1, 2, null);
-    orphaned.ambassador = await createUser(3);
-    await admin(orphaned.region, orphaned.ambassador);
-    await createRegion('Meldegruppe Verwaiststadt', 7, orphaned.region, 5);
+    orphaned.region = await factory.region({ name: 'Verwaiststadt' });
+    orphaned.ambassador = await factory.user({ role: 3 });
+    await factory.addAdmin(orphaned.region, orphaned.ambassador);
+    await factory.workGroup(orphaned.region, 5, 'Meldegruppe Verwaiststadt');
   });
 
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it("shows dana Musterstadt's stored options", async () => {
-    const response = await get(await signInAs(app, ids.users.dana), MUSTERSTADT);
+  it("shows dana Musterstadt's stored options", async ({ as }) => {
+    const response = await get(await as(ids.users.dana), MUSTERSTADT);
     expect(response.statusCode).toBe(200);
     expect([...Value.Errors(RegionOptionsReadSchema, response.json())]).toEqual([]);
     expect(response.json()).toEqual({
@@ -172,8 +124,8 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     });
   });
 
-  it('fills in the defaults for a region that never stored options', async () => {
-    const response = await get(await signInAs(app, ids.users.orga), BEISPIELDORF);
+  it('fills in the defaults for a region that never stored options', async ({ as }) => {
+    const response = await get(await as(ids.users.orga), BEISPIELDORF);
     expect(response.statusCode).toBe(200);
     expect(Value.Check(RegionOptionsReadSchema, response.json())).toBe(true);
     expect(postNames(response.json())).toEqual(DEFAULTS);
@@ -183,8 +135,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     });
   });
 
-  it('stores every option for the holder of both duties and returns all of them', async () => {
-    const client = await signInAs(app, plain.ambassador);
+  it('stores every option for the holder of both duties and returns all of them', async ({
+    as,
+  }) => {
+    const client = await as(plain.ambassador);
     const response = await post(client, plain.region, { ...REPORT, ...PICKUP });
     expect(response.statusCode).toBe(200);
     expect(Value.Check(RegionOptionsSchema, response.json())).toBe(true);
@@ -195,8 +149,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     expect(partial.json()).toEqual({ ...REPORT, ...PICKUP, enableReportButton: false });
   });
 
-  it('reads JSON booleans as 0/1 and numbers as numeric strings, as the options page sends them', async () => {
-    const client = await signInAs(app, plain.ambassador);
+  it('reads JSON booleans as 0/1 and numbers as numeric strings, as the options page sends them', async ({
+    as,
+  }) => {
+    const client = await as(plain.ambassador);
     // A range input's value is text; a checkbox bound to 0/1 sends a number.
     const response = await post(client, plain.region, {
       enableReportButton: 0,
@@ -248,12 +204,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       ],
     ];
 
-    it.each(cases)('%s', async (_who, user, may) => {
-      const client = await signInAs(app, user());
-      const before = await stored(delegated.region);
-      const start = postNames(
-        (await get(await signInAs(app, roleUsers[4]!), delegated.region)).json(),
-      );
+    it.for(cases)('%s', async ([_who, user, may], { as, sql }) => {
+      const client = await as(user());
+      const before = await stored(sql, delegated.region);
+      const start = postNames((await get(await as(roleUsers[4]!), delegated.region)).json());
       const both = await post(client, delegated.region, { ...REPORT, ...PICKUP });
       const onlyReport = await post(client, delegated.region, REPORT);
       const onlyPickup = await post(client, delegated.region, PICKUP);
@@ -264,7 +218,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
           expect(response.statusCode).toBe(403);
           expect(response.json()).toMatchObject({ code: 'REGION_OPTIONS_FORBIDDEN' });
         }
-        expect(await stored(delegated.region)).toEqual(before);
+        expect(await stored(sql, delegated.region)).toEqual(before);
         expect(read.statusCode).toBe(403);
         return;
       }
@@ -281,8 +235,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     });
   });
 
-  it('leaves a duty with no admins in its delegate group to nobody, not the ambassador', async () => {
-    const client = await signInAs(app, orphaned.ambassador);
+  it('leaves a duty with no admins in its delegate group to nobody, not the ambassador', async ({
+    as,
+  }) => {
+    const client = await as(orphaned.ambassador);
     const report = await post(client, orphaned.region, REPORT);
     expect(report.statusCode).toBe(200);
     expect(report.json()).toEqual(DEFAULTS);
@@ -292,8 +248,10 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     });
   });
 
-  it('lets dana, ambassador of Musterstadt without delegate groups, set both groups', async () => {
-    const response = await post(await signInAs(app, ids.users.dana), MUSTERSTADT, {
+  it('lets dana, ambassador of Musterstadt without delegate groups, set both groups', async ({
+    as,
+  }) => {
+    const response = await post(await as(ids.users.dana), MUSTERSTADT, {
       enableMediationButton: false,
       regionPickupRuleInactive: 12,
     });
@@ -306,7 +264,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
   });
 
   describe('value ranges', () => {
-    it.each([
+    it.for<[string, unknown, boolean]>([
       ['regionPickupRuleTimespan', 0, false],
       ['regionPickupRuleTimespan', 1, true],
       ['regionPickupRuleTimespan', 31, true],
@@ -328,16 +286,16 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       ['regionPickupRuleTimespan', '', false],
       ['enableReportButton', 'yes', false],
       ['enableReportButton', null, false],
-    ])('%s = %j is accepted: %s', async (key, value, accepted) => {
-      const client = await signInAs(app, plain.ambassador);
+    ])('%s = %j is accepted: %s', async ([key, value, accepted], { as }) => {
+      const client = await as(plain.ambassador);
       const response = await post(client, plain.region, { [key]: value });
       expect(response.statusCode).toBe(accepted ? 200 : 400);
       if (accepted) expect(response.json()).toMatchObject({ [key]: value });
       else expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
-    it('keeps the pickups per day at most the limit, counting stored values', async () => {
-      const client = await signInAs(app, plain.ambassador);
+    it('keeps the pickups per day at most the limit, counting stored values', async ({ as }) => {
+      const client = await as(plain.ambassador);
       const set = await post(client, plain.region, {
         regionPickupRuleLimit: 3,
         regionPickupRuleLimitDay: 3,
@@ -361,38 +319,41 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       expect(both.statusCode).toBe(200);
     });
 
-    it('stores nothing, not even a default row, when the request is refused', async () => {
-      const region = await createRegion('Neustadt', 1, 2, null);
-      const ambassador = await createUser(3);
-      await admin(region, ambassador);
-      const response = await post(await signInAs(app, ambassador), region, {
+    it('stores nothing, not even a default row, when the request is refused', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const region = await factory.region({ name: 'Neustadt' });
+      const ambassador = await factory.user({ role: 3 });
+      await factory.addAdmin(region, ambassador);
+      const response = await post(await as(ambassador), region, {
         regionPickupRuleLimitDay: 1,
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT' });
-      expect(await stored(region)).toBeUndefined();
+      expect(await stored(sql, region)).toBeUndefined();
     });
 
-    it.each([
+    it.for<[string, object]>([
       ['an empty body', {}],
       ['a body of unknown keys only', { colour: 'green' }],
-    ])('refuses %s: it names no option', async (_what, payload) => {
-      const response = await post(await signInAs(app, plain.ambassador), plain.region, payload);
+    ])('refuses %s: it names no option', async ([_what, payload], { as }) => {
+      const response = await post(await as(plain.ambassador), plain.region, payload);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'NO_OPTIONS_GIVEN' });
     });
   });
 
   describe('GET /api/region/{regionId}/options/permissions (read beside the options by the platform page)', () => {
-    const permissions = (client: SignedInClient | null, regionId: number | string) =>
-      app.inject({
-        method: 'GET',
-        url: `/api/region/${regionId}/options/permissions`,
-        ...(client ? { cookies: client.cookies } : {}),
-      });
+    const permissions = (client: ApiClient, regionId: number | string) =>
+      client.get(`/api/region/${regionId}/options/permissions`);
 
-    it('tells dana she sets both groups of Musterstadt and lists its stores under the rule', async () => {
-      const response = await permissions(await signInAs(app, ids.users.dana), MUSTERSTADT);
+    it('tells dana she sets both groups of Musterstadt and lists its stores under the rule', async ({
+      as,
+      sql,
+    }) => {
+      const response = await permissions(await as(ids.users.dana), MUSTERSTADT);
       expect(response.statusCode).toBe(200);
       expect([...Value.Errors(RegionOptionPermissionsSchema, response.json())]).toEqual([]);
       expect(response.json()).toMatchObject({ regionPickupRuleActiveStoreList: [] });
@@ -401,7 +362,7 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       const ruled = await sql<{ name: string }[]>('select name from stores where id = ?', [
         ids.storeId,
       ]);
-      const again = await permissions(await signInAs(app, ids.users.dana), MUSTERSTADT);
+      const again = await permissions(await as(ids.users.dana), MUSTERSTADT);
       expect(again.json()).toEqual({
         maySetRegionOptionsReportButtons: true,
         maySetRegionOptionsRegionPickupRule: true,
@@ -409,24 +370,18 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       });
     });
 
-    it('answers each delegate for their own group, and a foodsaver for neither', async () => {
-      const report = await permissions(
-        await signInAs(app, delegated.reportAdmin),
-        delegated.region,
-      );
+    it('answers each delegate for their own group, and a foodsaver for neither', async ({ as }) => {
+      const report = await permissions(await as(delegated.reportAdmin), delegated.region);
       expect(report.json()).toMatchObject({
         maySetRegionOptionsReportButtons: true,
         maySetRegionOptionsRegionPickupRule: false,
       });
-      const stores = await permissions(
-        await signInAs(app, delegated.storesAdmin),
-        delegated.region,
-      );
+      const stores = await permissions(await as(delegated.storesAdmin), delegated.region);
       expect(stores.json()).toMatchObject({
         maySetRegionOptionsReportButtons: false,
         maySetRegionOptionsRegionPickupRule: true,
       });
-      const nobody = await permissions(await signInAs(app, roleUsers[1]!), delegated.region);
+      const nobody = await permissions(await as(roleUsers[1]!), delegated.region);
       expect(nobody.statusCode).toBe(200);
       expect(nobody.json()).toEqual({
         maySetRegionOptionsReportButtons: false,
@@ -435,32 +390,32 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       });
     });
 
-    it('answers 401 without a session and 404 for an unknown region', async () => {
-      expect((await permissions(null, MUSTERSTADT)).statusCode).toBe(401);
-      const orga = await signInAs(app, ids.users.orga);
+    it('answers 401 without a session and 404 for an unknown region', async ({ as, anonymous }) => {
+      expect((await permissions(anonymous, MUSTERSTADT)).statusCode).toBe(401);
+      const orga = await as(ids.users.orga);
       expect((await permissions(orga, 999999)).statusCode).toBe(404);
     });
   });
 
-  it('answers 401 without a session', async () => {
-    expect((await post(null, MUSTERSTADT, REPORT)).statusCode).toBe(401);
-    expect((await get(null, MUSTERSTADT)).statusCode).toBe(401);
+  it('answers 401 without a session', async ({ anonymous }) => {
+    expect((await post(anonymous, MUSTERSTADT, REPORT)).statusCode).toBe(401);
+    expect((await get(anonymous, MUSTERSTADT)).statusCode).toBe(401);
   });
 
-  it('refuses a change without the CSRF token', async () => {
-    const before = await stored(MUSTERSTADT);
-    const response = await post(await signInAs(app, ids.users.dana), MUSTERSTADT, REPORT, false);
+  it('refuses a change without the CSRF token', async ({ as, sql }) => {
+    const before = await stored(sql, MUSTERSTADT);
+    const response = await post((await as('dana')).withoutCsrf(), MUSTERSTADT, REPORT);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-    expect(await stored(MUSTERSTADT)).toEqual(before);
+    expect(await stored(sql, MUSTERSTADT)).toEqual(before);
   });
 
-  it('reads a region id with a leading zero as digits (pattern \\d+)', async () => {
-    const response = await get(await signInAs(app, ids.users.dana), '03');
+  it('reads a region id with a leading zero as digits (pattern \\d+)', async ({ as }) => {
+    const response = await get(await as(ids.users.dana), '03');
     expect(response.statusCode).toBe(200);
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['an unknown region', '999999'],
     ['region 0', '0'],
     ['letters', 'abc'],
@@ -469,8 +424,8 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
     ['a negative id', '-3'],
     ['a leading space', '%203'],
     ['an id beyond 32 bits', '4294967296'],
-  ])('answers 404 for %s', async (_what, regionId) => {
-    const dana = await signInAs(app, ids.users.dana);
+  ])('answers 404 for %s', async ([_what, regionId], { as }) => {
+    const dana = await as(ids.users.dana);
     const response = await post(dana, regionId, REPORT);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });

@@ -1,66 +1,39 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { type ReportList, ReportListSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, it, inject } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { countQueries } from '../../test-support/query-budget.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+} from '../../test-support/fixtures.ts';
 import { INVALID_PAGE_QUERIES, VALID_PAGE_QUERIES } from '../../test-support/paging.ts';
+import { countQueries } from '../../test-support/query-budget.ts';
 
-const ids = inject('demoIds');
-
-type Rows = Record<string, unknown>[];
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
+async function report(
+  sql: Sql,
+  reportedId: number,
+  reporterId: number,
+  daysAgo = 1,
+): Promise<number> {
+  const rows = await sql<{ id: number }[]>(
+    `insert into reports (reporter_id, reported_id, reason, message, reported_at)
+     values (?, ?, 'Grund', 'Nachricht', now() - make_interval(days => ?)) returning id`,
+    [reporterId, reportedId, daysAgo],
+  );
+  return rows[0]!.id;
+}
+
+const reports = (client: ApiClient, userId: number | string) =>
+  client.get(`/api/users/${userId}/reports`);
+
 describe('GET /api/users/{userId}/reports', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let userCount = 0;
-
-  const sql = <T extends Rows = Rows>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(role = 1): Promise<number> {
-    userCount += 1;
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Test', ?, 'x', ?, true) returning id`,
-      [`User${userCount}`, `user${userCount}@reports.example.org`, role],
-    );
-    return rows[0]!.id;
-  }
-
-  async function report(reportedId: number, reporterId: number, daysAgo = 1): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into reports (reporter_id, reported_id, reason, message, reported_at)
-       values (?, ?, 'Grund', 'Nachricht', now() - make_interval(days => ?)) returning id`,
-      [reporterId, reportedId, daysAgo],
-    );
-    return rows[0]!.id;
-  }
-
-  const as = (name: keyof typeof ids.users) => signInAs(app, ids.users[name]);
-
-  const reports = (client: SignedInClient | null, userId: number | string) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/users/${userId}/reports`,
-      ...(client ? { cookies: client.cookies } : {}),
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it("gives orga bob's two reports, newest first, with reporter, reported and store", async () => {
+  it("gives orga bob's two reports, newest first, with reporter, reported and store", async ({
+    as,
+  }) => {
     const response = await reports(await as('orga'), ids.users.bob);
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -120,48 +93,52 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(body[0].reportedAt > body[1].reportedAt).toBe(true);
   });
 
-  it('answers an empty list for a user nobody reported', async () => {
+  it('answers an empty list for a user nobody reported', async ({ as }) => {
     const response = await reports(await as('orga'), ids.users.alice);
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([]);
   });
 
-  it.each([
+  it.for<[string, number, number]>([
     ['foodsharer (0)', 0, 403],
     ['foodsaver (1)', 1, 403],
     ['store manager (2)', 2, 403],
     ['ambassador (3)', 3, 403],
     ['orga (4)', 4, 200],
-  ])('a %s reads them: %i', async (_who, role, status) => {
-    const response = await reports(await signInAs(app, await createUser(role)), ids.users.bob);
+  ])('a %s reads them: %i', async ([_who, role, status], { as, factory }) => {
+    const response = await reports(await as(await factory.user({ role: role })), ids.users.bob);
     expect(response.statusCode).toBe(status);
     if (status === 403) expect(response.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
   });
 
-  it.each([
+  it.for([
     ['bob, the reported person', 'bob'],
     ['dana, ambassador and one of the reporters', 'dana'],
     ['alice, the other reporter', 'alice'],
-  ] as const)('refuses %s', async (_who, name) => {
+  ] as const)('refuses %s', async ([_who, name], { as }) => {
     const response = await reports(await as(name), ids.users.bob);
     expect(response.statusCode).toBe(403);
     expect(response.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
   });
 
-  it('never shows an orga member the reports about themselves', async () => {
-    await report(ids.users.orga, ids.users.alice);
+  it('never shows an orga member the reports about themselves', async ({ as, sql, factory }) => {
+    await report(sql, ids.users.orga, ids.users.alice);
     const self = await reports(await as('orga'), ids.users.orga);
     expect(self.statusCode).toBe(403);
     expect(self.json()).toMatchObject({ code: 'REPORTS_FORBIDDEN' });
-    const colleague = await reports(await signInAs(app, await createUser(4)), ids.users.orga);
+    const colleague = await reports(await as(await factory.user({ role: 4 })), ids.users.orga);
     expect(colleague.statusCode).toBe(200);
     expect(colleague.json()).toHaveLength(1);
   });
 
-  it('keeps a report whose reporter deleted their account, with reporter null', async () => {
-    const reported = await createUser();
-    const reporter = await createUser();
-    await report(reported, reporter);
+  it('keeps a report whose reporter deleted their account, with reporter null', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const reported = await factory.user();
+    const reporter = await factory.user();
+    await report(sql, reported, reporter);
     await sql('delete from users where id = ?', [reporter]);
     const response = await reports(await as('orga'), reported);
     expect(response.statusCode).toBe(200);
@@ -169,9 +146,14 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(response.json()).toMatchObject([{ reporter: null, reported: { id: reported } }]);
   });
 
-  it('reads many reports in one query, whatever their number', async () => {
-    const reported = await createUser();
-    for (let day = 1; day <= 30; day++) await report(reported, await createUser(), day);
+  it('reads many reports in one query, whatever their number', async ({
+    app,
+    as,
+    sql,
+    factory,
+  }) => {
+    const reported = await factory.user();
+    for (let day = 1; day <= 30; day++) await report(sql, reported, await factory.user(), day);
     const orga = await as('orga');
     const { result: response, queries } = await countQueries(app.orm, () =>
       reports(orga, reported),
@@ -183,9 +165,13 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(queries).toBe(2);
   });
 
-  it('gives all of them by default, and pages with limit and offset, newest first', async () => {
-    const reported = await createUser();
-    const reporter = await createUser();
+  it('gives all of them by default, and pages with limit and offset, newest first', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const reported = await factory.user();
+    const reporter = await factory.user();
     // The n-th report is n days old: newest first is the order of the ids.
     const rows = await sql<{ id: number }[]>(
       `insert into reports (reporter_id, reported_id, reason, message, reported_at)
@@ -197,11 +183,7 @@ describe('GET /api/users/{userId}/reports', () => {
     const all = rows.map((row) => row.id).sort((a, b) => a - b);
     const orga = await as('orga');
     const page = async (query: string) => {
-      const response = await app.inject({
-        method: 'GET',
-        url: `/api/users/${reported}/reports?${query}`,
-        cookies: orga.cookies,
-      });
+      const response = await orga.get(`/api/users/${reported}/reports?${query}`);
       expect(response.statusCode).toBe(200);
       return response.json<ReportList>().map((item) => item.id);
     };
@@ -212,10 +194,14 @@ describe('GET /api/users/{userId}/reports', () => {
     expect(await page('offset=101')).toEqual([]);
   });
 
-  it('serves a report without a status with status null, and free text as it is', async () => {
-    const reported = await createUser();
-    const untriaged = await report(reported, await createUser(), 2);
-    const custom = await report(reported, await createUser(), 1);
+  it('serves a report without a status with status null, and free text as it is', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const reported = await factory.user();
+    const untriaged = await report(sql, reported, await factory.user(), 2);
+    const custom = await report(sql, reported, await factory.user(), 1);
     await sql(`update reports set status = 'Warten auf Rückmeldung' where id = ?`, [custom]);
     const response = await reports(await as('orga'), reported);
     expect(response.statusCode).toBe(200);
@@ -226,11 +212,11 @@ describe('GET /api/users/{userId}/reports', () => {
     ]);
   });
 
-  it.each([['warning'], ['yellow_card'], ['yellow_red_card'], ['red_card']])(
+  it.for<[string]>([['warning'], ['yellow_card'], ['yellow_red_card'], ['red_card']])(
     'serves the consequence %s as its translation key',
-    async (consequence) => {
-      const reported = await createUser();
-      const id = await report(reported, await createUser());
+    async ([consequence], { as, sql, factory }) => {
+      const reported = await factory.user();
+      const id = await report(sql, reported, await factory.user());
       await sql(`update reports set consequence = ?, status = ? where id = ?`, [
         `reports.consequences.${consequence}`,
         'reports.statuses.completed',
@@ -244,46 +230,38 @@ describe('GET /api/users/{userId}/reports', () => {
     },
   );
 
-  it('stores no consequence but the four translation keys', async () => {
-    const id = await report(await createUser(), await createUser());
+  it('stores no consequence but the four translation keys', async ({ sql, factory }) => {
+    const id = await report(sql, await factory.user(), await factory.user());
     await expect(
       sql(`update reports set consequence = 'warning' where id = ?`, [id]),
     ).rejects.toThrow(/reports_consequence_check/);
   });
 
-  it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
-    const response = await app.inject({
-      method: 'GET',
-      url: `/api/users/${ids.users.bob}/reports?${query}`,
-      cookies: (await as('orga')).cookies,
-    });
+  it.for(INVALID_PAGE_QUERIES)('answers 400 for %s', async ([query], { as }) => {
+    const response = await (await as('orga')).get(`/api/users/${ids.users.bob}/reports?${query}`);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
-  it.each(VALID_PAGE_QUERIES)('accepts %s', async (query) => {
-    const response = await app.inject({
-      method: 'GET',
-      url: `/api/users/${ids.users.bob}/reports?${query}`,
-      cookies: (await as('orga')).cookies,
-    });
+  it.for(VALID_PAGE_QUERIES)('accepts %s', async ([query], { as }) => {
+    const response = await (await as('orga')).get(`/api/users/${ids.users.bob}/reports?${query}`);
     expect(response.statusCode).toBe(200);
   });
 
-  it('answers 401 without a session', async () => {
-    const response = await reports(null, ids.users.bob);
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await reports(anonymous, ids.users.bob);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 
-  it('answers orga an empty list for an unknown user, and anybody else 403', async () => {
+  it('answers orga an empty list for an unknown user, and anybody else 403', async ({ as }) => {
     const orga = await reports(await as('orga'), 999_999);
     expect(orga.statusCode).toBe(200);
     expect(orga.json()).toEqual([]);
     expect((await reports(await as('dana'), 999_999)).statusCode).toBe(403);
   });
 
-  it.each([
+  it.for<[string]>([
     ['abc'],
     ['0'],
     ['-1'],
@@ -293,7 +271,7 @@ describe('GET /api/users/{userId}/reports', () => {
     ['0x2'],
     ['2e0'],
     ['+2'],
-  ])('answers 404 for user id %s', async (userId) => {
+  ])('answers 404 for user id %s', async ([userId], { as }) => {
     const response = await reports(await as('orga'), userId);
     expect(response.statusCode).toBe(404);
     expect(response.json()).toMatchObject({ code: 'NOT_FOUND' });

@@ -1,40 +1,12 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { OwnResourcesSchema } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { type ApiClient, describe, expect, ids, it } from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
+const own = (client: ApiClient) => client.get('/api/resources/own');
 
 describe('GET /api/resources/own', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-
-  const sql = async <T = unknown>(query: string, params: unknown[] = []): Promise<T> =>
-    (await orm.em.fork().execute(query, params)) as T;
-
-  const own = async (userId: number | null) =>
-    app.inject({
-      method: 'GET',
-      url: '/api/resources/own',
-      ...(userId === null ? {} : { cookies: (await signInAs(app, userId)).cookies }),
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it("lists alice's three resources, favourite first, then newest", async () => {
-    const response = await own(ids.users.alice);
+  it("lists alice's three resources, favourite first, then newest", async ({ as }) => {
+    const response = await own(await as('alice'));
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Value.Check(OwnResourcesSchema, body)).toBe(true);
@@ -76,19 +48,22 @@ describe('GET /api/resources/own', () => {
     ]);
   });
 
-  it('shows only the caller’s own resources, private ones included', async () => {
-    const bob = (await own(ids.users.bob)).json<{ name: string }[]>();
+  it('shows only the caller’s own resources, private ones included', async ({ as }) => {
+    const bob = (await own(await as('bob'))).json<{ name: string }[]>();
     expect(bob.map((r) => r.name)).toEqual(['Bollerwagen']);
     expect(bob[0]).toMatchObject({ regionId: 4, isHomeRegion: true, user: { id: ids.users.bob } });
   });
 
-  it('answers an empty list to a user without resources', async () => {
-    const response = await own(ids.users.carla);
+  it('answers an empty list to a user without resources', async ({ as }) => {
+    const response = await own(await as('carla'));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([]);
   });
 
-  it('marks a resource outside the home region, and one in a region the owner left', async () => {
+  it('marks a resource outside the home region, and one in a region the owner left', async ({
+    as,
+    sql,
+  }) => {
     await sql('update region_memberships set active = false where region_id = 3 and user_id = ?', [
       ids.users.dana,
     ]);
@@ -98,7 +73,7 @@ describe('GET /api/resources/own', () => {
       [ids.users.dana, ids.users.dana],
     );
     await sql('update users set sleeping = true where id = ?', [ids.users.dana]);
-    const body = (await own(ids.users.dana)).json();
+    const body = (await own(await as('dana'))).json();
     expect(Value.Check(OwnResourcesSchema, body)).toBe(true);
     expect(body).toMatchObject([
       { name: 'Leiter', regionId: 4, isHomeRegion: false, isUserActive: false, description: '' },
@@ -112,14 +87,18 @@ describe('GET /api/resources/own', () => {
     });
   });
 
-  it('answers 401 without a session, and to a deactivated account', async () => {
-    const anonymous = await own(null);
-    expect(anonymous.statusCode).toBe(401);
-    expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
-    const cookies = (await signInAs(app, ids.users.bob)).cookies;
+  it('answers 401 without a session, and to a deactivated account', async ({
+    as,
+    sql,
+    anonymous,
+  }) => {
+    const unauthenticated = await own(anonymous);
+    expect(unauthenticated.statusCode).toBe(401);
+    expect(unauthenticated.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const bob = await as('bob');
     await sql('update users set activated = false where id = ?', [ids.users.bob]);
     try {
-      const response = await app.inject({ method: 'GET', url: '/api/resources/own', cookies });
+      const response = await own(bob);
       expect(response.statusCode).toBe(401);
     } finally {
       await sql('update users set activated = true where id = ?', [ids.users.bob]);

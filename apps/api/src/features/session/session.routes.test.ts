@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createUser, openOrm, type MikroORM } from '@foodshare/domain';
+import { createUser } from '@foodshare/domain';
 import { RedisKeyValueStore, requireActor } from '@foodshare/server-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { afterAll } from 'vitest';
 import type { ApiApp } from '../../app.ts';
+import { buildAppBeside } from '../../test-support/build-test-app.ts';
+import { describe, expect, it, test } from '../../test-support/fixtures.ts';
 
 const PASSWORD = 'correct horse battery staple';
 
@@ -13,22 +14,26 @@ function cookiesOf(response: { cookies: { name: string; value: string }[] }): Co
   return Object.fromEntries(response.cookies.map((c) => [c.name, c.value]));
 }
 
+const login = (app: ApiApp, body: object, remoteAddress = '10.0.0.1') =>
+  app.inject({ method: 'POST', url: '/api/login', payload: body, remoteAddress });
+
+test.override(
+  'appEnv',
+  { scope: 'file' },
+  {
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '3',
+    LOGIN_MAX_FAILURES_PER_IP: '8',
+  },
+);
+
 describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
   let redis: RedisKeyValueStore;
 
-  beforeAll(async () => {
-    const built = await buildTestApp({
-      LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '3',
-      LOGIN_MAX_FAILURES_PER_IP: '8',
-    });
-    app = built.app;
-    redis = await new RedisKeyValueStore(built.redis).connect();
+  test.beforeAll(async ({ app, testApp }) => {
+    redis = await new RedisKeyValueStore(testApp.redis).connect();
     // What later routes will do: resolve the caller's role through the shared helper.
     app.get('/api/test-actor', (request) => requireActor(request));
-    orm = await openOrm({ url: built.database.url });
-    const em = orm.em.fork();
+    const em = app.orm.em.fork();
     await createUser(em, {
       firstName: 'Alice',
       lastName: 'Anders',
@@ -53,16 +58,13 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   });
 
   afterAll(async () => {
-    await app.close();
-    await orm.close();
     await redis.close();
   });
 
-  const login = (body: object, remoteAddress = '10.0.0.1') =>
-    app.inject({ method: 'POST', url: '/api/login', payload: body, remoteAddress });
-
-  it('logs in, sets an HttpOnly session cookie and a readable CSRF cookie, and knows the user', async () => {
-    const response = await login({ email: 'Ada@Example.org', password: PASSWORD });
+  it('logs in, sets an HttpOnly session cookie and a readable CSRF cookie, and knows the user', async ({
+    app,
+  }) => {
+    const response = await login(app, { email: 'Ada@Example.org', password: PASSWORD });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({
       firstName: 'Alice',
@@ -89,8 +91,8 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(current.json()).toEqual(response.json());
   });
 
-  it('keeps a remembered session for 30 days', async () => {
-    const response = await login({
+  it('keeps a remembered session for 30 days', async ({ app }) => {
+    const response = await login(app, {
       email: 'ada@example.org',
       password: PASSWORD,
       rememberMe: true,
@@ -99,9 +101,13 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(session?.maxAge).toBe(30 * 24 * 60 * 60);
   });
 
-  it('answers an unknown email and a wrong password identically', async () => {
-    const unknown = await login({ email: 'nobody@example.org', password: PASSWORD }, '10.0.0.2');
-    const wrong = await login({ email: 'ada@example.org', password: 'wrong' }, '10.0.0.2');
+  it('answers an unknown email and a wrong password identically', async ({ app }) => {
+    const unknown = await login(
+      app,
+      { email: 'nobody@example.org', password: PASSWORD },
+      '10.0.0.2',
+    );
+    const wrong = await login(app, { email: 'ada@example.org', password: 'wrong' }, '10.0.0.2');
     expect(unknown.statusCode).toBe(401);
     expect(wrong.statusCode).toBe(401);
     expect(unknown.headers['content-type']).toContain('application/problem+json');
@@ -111,34 +117,42 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(unknown.cookies).toHaveLength(0);
   });
 
-  it('tells a deactivated account apart only after the right password', async () => {
-    const wrong = await login({ email: 'dora@example.org', password: 'wrong' }, '10.0.0.3');
+  it('tells a deactivated account apart only after the right password', async ({ app }) => {
+    const wrong = await login(app, { email: 'dora@example.org', password: 'wrong' }, '10.0.0.3');
     expect(wrong.json()).toMatchObject({ status: 401, code: 'INVALID_CREDENTIALS' });
-    const right = await login({ email: 'dora@example.org', password: PASSWORD }, '10.0.0.3');
+    const right = await login(app, { email: 'dora@example.org', password: PASSWORD }, '10.0.0.3');
     expect(right.statusCode).toBe(409);
     expect(right.json()).toMatchObject({ code: 'ACCOUNT_NOT_ACTIVATED' });
   });
 
-  it('throttles an account from one address, even for the right password, with Retry-After', async () => {
+  it('throttles an account from one address, even for the right password, with Retry-After', async ({
+    app,
+  }) => {
     for (let i = 0; i < 3; i++) {
-      const failed = await login({ email: 'theo@example.org', password: 'nope' }, '10.1.0.1');
+      const failed = await login(app, { email: 'theo@example.org', password: 'nope' }, '10.1.0.1');
       expect(failed.statusCode).toBe(401);
     }
-    const throttled = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.1');
+    const throttled = await login(
+      app,
+      { email: 'theo@example.org', password: PASSWORD },
+      '10.1.0.1',
+    );
     expect(throttled.statusCode).toBe(429);
     expect(throttled.json()).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
     const retryAfter = Number(throttled.headers['retry-after']);
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(900);
     // Someone else's guesses do not lock the owner out from their own address.
-    const owner = await login({ email: 'theo@example.org', password: PASSWORD }, '10.1.0.2');
+    const owner = await login(app, { email: 'theo@example.org', password: PASSWORD }, '10.1.0.2');
     expect(owner.statusCode).toBe(200);
   });
 
-  it('lets only the limit of a parallel burst of guesses reach the password check', async () => {
+  it('lets only the limit of a parallel burst of guesses reach the password check', async ({
+    app,
+  }) => {
     const burst = await Promise.all(
       Array.from({ length: 20 }, () =>
-        login({ email: 'ada@example.org', password: 'guess' }, '10.3.0.1'),
+        login(app, { email: 'ada@example.org', password: 'guess' }, '10.3.0.1'),
       ),
     );
     const statuses = burst.map((response) => response.statusCode);
@@ -146,33 +160,41 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(statuses.filter((status) => status === 429)).toHaveLength(17);
   });
 
-  it('throttles one address that tries many accounts', async () => {
+  it('throttles one address that tries many accounts', async ({ app }) => {
     for (let i = 0; i < 8; i++) {
-      await login({ email: `spray${i}@example.org`, password: 'nope' }, '10.2.0.1');
+      await login(app, { email: `spray${i}@example.org`, password: 'nope' }, '10.2.0.1');
     }
-    const throttled = await login({ email: 'ada@example.org', password: PASSWORD }, '10.2.0.1');
+    const throttled = await login(
+      app,
+      { email: 'ada@example.org', password: PASSWORD },
+      '10.2.0.1',
+    );
     expect(throttled.statusCode).toBe(429);
-    const elsewhere = await login({ email: 'ada@example.org', password: PASSWORD }, '10.2.0.2');
+    const elsewhere = await login(
+      app,
+      { email: 'ada@example.org', password: PASSWORD },
+      '10.2.0.2',
+    );
     expect(elsewhere.statusCode).toBe(200);
   });
 
-  it('rejects a malformed login body with a validation problem', async () => {
-    const response = await login({ email: 'not-an-email' });
+  it('rejects a malformed login body with a validation problem', async ({ app }) => {
+    const response = await login(app, { email: 'not-an-email' });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
     expect(response.json().errors.length).toBeGreaterThan(0);
   });
 
-  it.each([
+  it.for<[string, object]>([
     ['an email', { email: 'ada@example.org\u0000', password: 'x' }],
     ['a password', { email: 'ada@example.org', password: 'pass\u0000word' }],
-  ])('rejects a NUL character in %s with a validation problem', async (_what, body) => {
-    const response = await login(body);
+  ])('rejects a NUL character in %s with a validation problem', async ([_what, body], { app }) => {
+    const response = await login(app, body);
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', status: 400 });
   });
 
-  it('answers 401 to an anonymous or unknown session', async () => {
+  it('answers 401 to an anonymous or unknown session', async ({ app }) => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/users/current' });
     expect(anonymous.statusCode).toBe(401);
     expect(anonymous.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
@@ -185,8 +207,8 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(forged.statusCode).toBe(401);
   });
 
-  it('requires the CSRF token to log out, then ends the session', async () => {
-    const cookies = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
+  it('requires the CSRF token to log out, then ends the session', async ({ app }) => {
+    const cookies = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
     const withoutToken = await app.inject({ method: 'POST', url: '/api/logout', cookies });
     expect(withoutToken.statusCode).toBe(403);
     expect(withoutToken.json()).toMatchObject({ code: 'CSRF_FAILED' });
@@ -209,9 +231,11 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(after.statusCode).toBe(401);
   });
 
-  it('re-sends a remembered session cookie when the server extends the session', async () => {
+  it('re-sends a remembered session cookie when the server extends the session', async ({
+    app,
+  }) => {
     const cookies = cookiesOf(
-      await login({ email: 'ada@example.org', password: PASSWORD, rememberMe: true }),
+      await login(app, { email: 'ada@example.org', password: PASSWORD, rememberMe: true }),
     );
     const fresh = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
     expect(fresh.cookies).toHaveLength(0);
@@ -227,24 +251,26 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(await redis.ttlMs(`session:${hash}`)).toBeGreaterThan(29 * 24 * 60 * 60 * 1000);
   });
 
-  it('resolves the caller for permission checks, and refuses a deactivated account', async () => {
+  it('resolves the caller for permission checks, and refuses a deactivated account', async ({
+    app,
+    sql,
+  }) => {
     const anonymous = await app.inject({ method: 'GET', url: '/api/test-actor' });
     expect(anonymous.statusCode).toBe(401);
-    const cookies = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
+    const cookies = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
     const actor = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
     expect(actor.json()).toMatchObject({ role: 2, verified: true });
-    const em = orm.em.fork();
-    await em.execute("update users set activated = false where email = 'ada@example.org'");
+    await sql("update users set activated = false where email = 'ada@example.org'");
     try {
       const refused = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
       expect(refused.statusCode).toBe(401);
     } finally {
-      await em.execute("update users set activated = true where email = 'ada@example.org'");
+      await sql("update users set activated = true where email = 'ada@example.org'");
     }
   });
 
-  it('gives a new session id at login, so an earlier session id stops working', async () => {
-    const first = cookiesOf(await login({ email: 'ada@example.org', password: PASSWORD }));
+  it('gives a new session id at login, so an earlier session id stops working', async ({ app }) => {
+    const first = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
     const second = await app.inject({
       method: 'POST',
       url: '/api/login',
@@ -260,14 +286,14 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
 });
 
 describe('sessions in production', () => {
-  it('sets Secure, __Host- prefixed cookies and reads them back', async () => {
-    const { app, database } = await buildTestApp({
+  it('sets Secure, __Host- prefixed cookies and reads them back', async ({ testApp }) => {
+    // Beside the file's app, on its database: a second test app would replace that database.
+    const app = await buildAppBeside(testApp, {
       NODE_ENV: 'production',
       BASE_URL: 'https://food.example.org',
     });
-    const orm = await openOrm({ url: database.url });
     try {
-      await createUser(orm.em.fork(), {
+      await createUser(app.orm.em.fork(), {
         firstName: 'Pat',
         lastName: 'Prod',
         email: 'pat@example.org',
@@ -294,7 +320,6 @@ describe('sessions in production', () => {
       expect(current.json()).toMatchObject({ email: 'pat@example.org' });
     } finally {
       await app.close();
-      await orm.close();
     }
   });
 });

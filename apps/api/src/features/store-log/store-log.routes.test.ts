@@ -1,104 +1,59 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { StoreLogSchema, type StoreLog } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  test,
+  type UserClient,
+} from '../../test-support/fixtures.ts';
 import { monthsBefore } from './store-log-window.ts';
 
-const ids = inject('demoIds');
 const DAY = 24 * 60 * 60 * 1000;
 const ALL_ACTIONS = Array.from({ length: 20 }, (_, i) => i + 1).join(',');
 const BEISPIELDORF = 4;
 const MUSTERSTADT = 3;
 
+const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
+const logUrl = (storeId: number | string, from: string, to: string, actions: string, query = '') =>
+  `/api/stores/${storeId}/log/${encodeURIComponent(from)}/${encodeURIComponent(to)}/actions/${actions}${query}`;
+
+const get = (client: ApiClient, url: string) => client.get(url);
+
+/** The last 6 months but a day, up to tomorrow: every readable demo entry. */
+const recent = (actions = ALL_ACTIONS, query = '', storeId: number | string = ids.storeId) =>
+  logUrl(storeId, daysAgo(180), daysAgo(-1), actions, query);
+
 describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{ids}', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  const users: Record<string, number> = {};
-  const clients: Record<string, SignedInClient> = {};
+  const clients: Record<string, UserClient> = {};
 
-  const sql = <T extends object[] = object[]>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(tag: string, role: number): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Test', ?, 'x', ?, true) returning id`,
-      [tag, `${tag}@store-log.example.org`, role],
-    );
-    return rows[0]!.id;
-  }
-
-  const daysAgo = (days: number) => new Date(Date.now() - days * DAY).toISOString();
-  const logUrl = (
-    storeId: number | string,
-    from: string,
-    to: string,
-    actions: string,
-    query = '',
-  ) =>
-    `/api/stores/${storeId}/log/${encodeURIComponent(from)}/${encodeURIComponent(to)}/actions/${actions}${query}`;
-
-  const get = (client: SignedInClient | null, url: string) =>
-    app.inject({ method: 'GET', url, ...(client ? { cookies: client.cookies } : {}) });
-
-  /** The last 6 months but a day, up to tomorrow: every readable demo entry. */
-  const recent = (actions = ALL_ACTIONS, query = '', storeId: number | string = ids.storeId) =>
-    logUrl(storeId, daysAgo(180), daysAgo(-1), actions, query);
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    users.orga = ids.users.orga;
-    users.alice = ids.users.alice;
-    users.kim = ids.users.kim;
-    users.dana = ids.users.dana;
-    users.carla = ids.users.carla;
-    users.foodsaver = await createUser('foodsaver', 1);
-    users.otherManager = await createUser('othermanager', 2);
-    await sql(
-      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
-       values (?, ?, 1, true, now())`,
-      [ids.otherStoreId, users.otherManager],
-    );
+  test.beforeAll(async ({ as, factory }) => {
+    const users: Record<string, number> = {
+      orga: ids.users.orga,
+      alice: ids.users.alice,
+      kim: ids.users.kim,
+      dana: ids.users.dana,
+      carla: ids.users.carla,
+    };
+    users.foodsaver = await factory.user({ role: 1 });
+    users.otherManager = await factory.user({ role: 2 });
+    await factory.joinStore(ids.otherStoreId, users.otherManager, { manager: true });
     // Beispieldorf delegates stores coordination to a group: its ambassador loses the duty.
-    users.coordinator = await createUser('coordinator', 2);
-    users.beispieldorfAmbassador = await createUser('bdambassador', 3);
-    const group = await sql<{ id: number }[]>(
-      `insert into regions (name, type, parent_id, workgroup_function)
-       values ('Betriebskoordination Beispieldorf', 7, ?, 4) returning id`,
-      [BEISPIELDORF],
-    );
-    await sql('insert into region_admins (region_id, user_id) values (?, ?), (?, ?)', [
-      group[0]!.id,
-      users.coordinator,
-      BEISPIELDORF,
-      users.beispieldorfAmbassador,
-    ]);
+    users.coordinator = await factory.user({ role: 2 });
+    users.beispieldorfAmbassador = await factory.user({ role: 3 });
+    const group = await factory.workGroup(BEISPIELDORF, 4, 'Betriebskoordination Beispieldorf');
+    await factory.addAdmin(group, users.coordinator);
+    await factory.addAdmin(BEISPIELDORF, users.beispieldorfAmbassador);
     // Relations kept after the role fell below store manager.
-    users.demotedManager = await createUser('demotedmanager', 1);
-    users.demotedCoordinator = await createUser('demotedcoordinator', 1);
-    users.demotedAmbassador = await createUser('demotedambassador', 1);
-    await sql(
-      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
-       values (?, ?, 1, true, now())`,
-      [ids.otherStoreId, users.demotedManager],
-    );
-    await sql('insert into region_admins (region_id, user_id) values (?, ?), (?, ?)', [
-      group[0]!.id,
-      users.demotedCoordinator,
-      MUSTERSTADT,
-      users.demotedAmbassador,
-    ]);
-    for (const [name, id] of Object.entries(users)) clients[name] = await signInAs(app, id);
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
+    users.demotedManager = await factory.user({ role: 1 });
+    users.demotedCoordinator = await factory.user({ role: 1 });
+    users.demotedAmbassador = await factory.user({ role: 1 });
+    await factory.joinStore(ids.otherStoreId, users.demotedManager, { manager: true });
+    await factory.addAdmin(group, users.demotedCoordinator);
+    await factory.addAdmin(MUSTERSTADT, users.demotedAmbassador);
+    for (const [name, id] of Object.entries(users)) clients[name] = await as(id);
   });
 
   it('returns the readable entries newest first, with actor and target stubs', async () => {
@@ -253,8 +208,8 @@ describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{
     expect(response.json()).toHaveLength(1);
   });
 
-  it('answers 401 without a session', async () => {
-    const response = await get(null, recent());
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await get(anonymous, recent());
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
@@ -320,7 +275,7 @@ describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{
       expect(response.json()).toHaveLength(count);
     });
 
-    it('pages through the log without gaps or overlaps, ties included', async () => {
+    it('pages through the log without gaps or overlaps, ties included', async ({ sql }) => {
       // Three entries of one instant: the id keeps their order stable across pages.
       await sql(
         `insert into store_log_entries (store_id, action_type, actor_id, target_id, performed_at)
@@ -339,7 +294,7 @@ describe('store log: GET /api/stores/{storeId}/log/{fromDate}/{toDate}/actions/{
     });
   });
 
-  it('keeps the entries of deleted users, with null for the person', async () => {
+  it('keeps the entries of deleted users, with null for the person', async ({ sql }) => {
     await sql(
       `insert into store_log_entries (store_id, action_type, actor_id, target_id, performed_at)
        values (?, 16, null, null, now() - interval '1 day')`,

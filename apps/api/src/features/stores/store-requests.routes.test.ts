@@ -1,14 +1,20 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import {
   StoreTeamRequestDecisionSchema,
   StoreTeamRequestListSchema,
   type StoreTeamRequestList,
 } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  type Factories,
+  ids,
+  it,
+  type Sql,
+  test,
+  type UserClient,
+} from '../../test-support/fixtures.ts';
 import {
   createManyUsers,
   expectPagesOf,
@@ -16,7 +22,6 @@ import {
   VALID_PAGE_QUERIES,
 } from '../../test-support/paging.ts';
 
-const ids = inject('demoIds');
 const BEISPIELDORF = 4;
 
 interface Membership {
@@ -30,127 +35,65 @@ interface LogRow {
   target_id: number;
 }
 
+/** A foodsaver living near the demo store who asked to join the team of `storeId`. */
+async function applicant(factory: Factories, storeId = ids.storeId): Promise<number> {
+  const id = await factory.user({ firstName: 'Applicant', latitude: 52.3759, longitude: 9.832 });
+  await factory.applyToStore(storeId, id, 'Ich möchte mitmachen.');
+  return id;
+}
+
+async function membership(
+  sql: Sql,
+  storeId: number,
+  userId: number,
+): Promise<Membership | undefined> {
+  const rows = await sql<Membership[]>(
+    'select status, joined_at from store_team_memberships where store_id = ? and user_id = ?',
+    [storeId, userId],
+  );
+  return rows[0];
+}
+
+const logOf = (sql: Sql, storeId: number, userId: number) =>
+  sql<LogRow[]>(
+    `select action_type, actor_id, target_id from store_log_entries
+      where store_id = ? and target_id = ? order by id`,
+    [storeId, userId],
+  );
+
+const list = (client: ApiClient, storeId: number | string = ids.storeId) =>
+  client.get(`/api/stores/${storeId}/requests`);
+
+const decide = (
+  method: 'POST' | 'DELETE',
+  client: ApiClient,
+  userId: number | string,
+  { storeId = ids.storeId }: { storeId?: number | string } = {},
+) => client.request(method, `/api/stores/${storeId}/requests/${userId}`);
+
 describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/requests', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let userCount = 0;
   const users: Record<string, number> = {};
-  const clients: Record<string, SignedInClient> = {};
+  const clients: Record<string, UserClient> = {};
 
-  const sql = <T extends object[] = object[]>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(
-    tag: string,
-    role: number,
-    at: { latitude: number; longitude: number } | null = null,
-  ): Promise<number> {
-    userCount += 1;
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified,
-                          latitude, longitude)
-       values (?, 'Test', ?, 'x', ?, true, ?, ?) returning id`,
-      [
-        tag,
-        `${tag.toLowerCase()}${userCount}@store-requests.example.org`,
-        role,
-        at?.latitude ?? null,
-        at?.longitude ?? null,
-      ],
-    );
-    return rows[0]!.id;
-  }
-
-  async function applicant(storeId = ids.storeId): Promise<number> {
-    const id = await createUser('Applicant', 1, { latitude: 52.3759, longitude: 9.832 });
-    await sql(
-      `insert into store_team_memberships (store_id, user_id, status, application_message, applied_at)
-       values (?, ?, 0, 'Ich möchte mitmachen.', now())`,
-      [storeId, id],
-    );
-    return id;
-  }
-
-  async function membership(storeId: number, userId: number): Promise<Membership | undefined> {
-    const rows = await sql<Membership[]>(
-      'select status, joined_at from store_team_memberships where store_id = ? and user_id = ?',
-      [storeId, userId],
-    );
-    return rows[0];
-  }
-
-  const logOf = (storeId: number, userId: number) =>
-    sql<LogRow[]>(
-      `select action_type, actor_id, target_id from store_log_entries
-        where store_id = ? and target_id = ? order by id`,
-      [storeId, userId],
-    );
-
-  const list = (client: SignedInClient | null, storeId: number | string = ids.storeId) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/stores/${storeId}/requests`,
-      ...(client ? { cookies: client.cookies } : {}),
-    });
-
-  const decide = (
-    method: 'POST' | 'DELETE',
-    client: SignedInClient | null,
-    userId: number | string,
-    { storeId = ids.storeId, csrf = true }: { storeId?: number | string; csrf?: boolean } = {},
-  ) =>
-    app.inject({
-      method,
-      url: `/api/stores/${storeId}/requests/${userId}`,
-      ...(client ? { cookies: client.cookies, ...(csrf ? { headers: client.headers } : {}) } : {}),
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
+  test.beforeAll(async ({ as, factory }) => {
     users.orga = ids.users.orga;
     users.alice = ids.users.alice;
     users.kim = ids.users.kim;
     users.dana = ids.users.dana;
     users.carla = ids.users.carla;
-    users.foodsaver = await createUser('Foodsaver', 1);
-    users.otherManager = await createUser('OtherManager', 2);
-    await sql(
-      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
-       values (?, ?, 1, true, now())`,
-      [ids.otherStoreId, users.otherManager],
-    );
-    users.coordinator = await createUser('Coordinator', 2);
-    users.beispieldorfAmbassador = await createUser('Ambassador', 3);
-    const group = await sql<{ id: number }[]>(
-      `insert into regions (name, type, parent_id, workgroup_function)
-       values ('Betriebskoordination Beispieldorf', 7, ?, 4) returning id`,
-      [BEISPIELDORF],
-    );
-    await sql('insert into region_admins (region_id, user_id) values (?, ?), (?, ?)', [
-      group[0]!.id,
-      users.coordinator,
-      BEISPIELDORF,
-      users.beispieldorfAmbassador,
-    ]);
-    users.demotedManager = await createUser('DemotedManager', 1);
-    users.demotedCoordinator = await createUser('DemotedCoordinator', 1);
-    await sql(
-      `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
-       values (?, ?, 1, true, now())`,
-      [ids.otherStoreId, users.demotedManager],
-    );
-    await sql('insert into region_admins (region_id, user_id) values (?, ?)', [
-      group[0]!.id,
-      users.demotedCoordinator,
-    ]);
-    for (const [name, id] of Object.entries(users)) clients[name] = await signInAs(app, id);
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
+    users.foodsaver = await factory.user({ role: 1 });
+    users.otherManager = await factory.user({ role: 2 });
+    await factory.joinStore(ids.otherStoreId, users.otherManager, { manager: true });
+    users.coordinator = await factory.user({ role: 2 });
+    users.beispieldorfAmbassador = await factory.user({ role: 3 });
+    const group = await factory.workGroup(BEISPIELDORF, 4, 'Betriebskoordination Beispieldorf');
+    await factory.addAdmin(group, users.coordinator);
+    await factory.addAdmin(BEISPIELDORF, users.beispieldorfAmbassador);
+    users.demotedManager = await factory.user({ role: 1 });
+    users.demotedCoordinator = await factory.user({ role: 1 });
+    await factory.joinStore(ids.otherStoreId, users.demotedManager, { manager: true });
+    await factory.addAdmin(group, users.demotedCoordinator);
+    for (const [name, id] of Object.entries(users)) clients[name] = await as(id);
   });
 
   describe('GET /api/stores/{storeId}/requests', () => {
@@ -171,13 +114,12 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       expect(Date.now() - Date.parse(requests[0]!.date)).toBeGreaterThan(36 * 60 * 60 * 1000);
     });
 
-    it('gives -1 for an applicant without an address, newest request first', async () => {
-      const homeless = await createUser('Nomad', 1);
-      await sql(
-        `insert into store_team_memberships (store_id, user_id, status, applied_at)
-         values (?, ?, 0, now())`,
-        [ids.storeId, homeless],
-      );
+    it('gives -1 for an applicant without an address, newest request first', async ({
+      sql,
+      factory,
+    }) => {
+      const homeless = await factory.user({ firstName: 'Nomad' });
+      await factory.applyToStore(ids.storeId, homeless);
       const requests = (await list(clients.alice!)).json<StoreTeamRequestList>();
       expect(requests.map((request) => request.user.id)).toEqual([homeless, ids.users.bob]);
       expect(requests[0]).toMatchObject({
@@ -196,12 +138,10 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       }
     });
 
-    it('gives -1 for every applicant when the store has no address', async () => {
-      const stores = await sql<{ id: number }[]>(
-        "insert into stores (name, region_id) values ('Ohne Adresse', 3) returning id",
-      );
-      const withAddress = await applicant(stores[0]!.id);
-      const requests = (await list(clients.orga!, stores[0]!.id)).json<StoreTeamRequestList>();
+    it('gives -1 for every applicant when the store has no address', async ({ factory }) => {
+      const storeId = await factory.store({ name: 'Ohne Adresse' });
+      const withAddress = await applicant(factory, storeId);
+      const requests = (await list(clients.orga!, storeId)).json<StoreTeamRequestList>();
       expect(requests).toMatchObject([{ user: { id: withAddress }, distanceInKm: -1 }]);
     });
 
@@ -238,12 +178,13 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       }
     });
 
-    it('pages with limit and offset, newest first, 100 by default', async () => {
-      const stores = await sql<{ id: number }[]>(
-        "insert into stores (name, region_id) values ('Viele Anfragen', 3) returning id",
-      );
-      const storeId = stores[0]!.id;
-      const applicants = await createManyUsers(orm, 'Anfrage', 101);
+    it('pages with limit and offset, newest first, 100 by default', async ({
+      app,
+      sql,
+      factory,
+    }) => {
+      const storeId = await factory.store({ name: 'Viele Anfragen' });
+      const applicants = await createManyUsers(app.orm, 'Anfrage', 101);
       // The n-th applicant applied n minutes after the first: newest first is the reverse order.
       await sql(
         `insert into store_team_memberships (store_id, user_id, status, applied_at)
@@ -252,11 +193,7 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
         [storeId, applicants[0]!, `{${applicants.join(',')}}`],
       );
       const page = async (query: string) => {
-        const response = await app.inject({
-          method: 'GET',
-          url: `/api/stores/${storeId}/requests?${query}`,
-          cookies: clients.orga!.cookies,
-        });
+        const response = await clients.orga!.get(`/api/stores/${storeId}/requests?${query}`);
         expect(response.statusCode).toBe(200);
         return response.json<StoreTeamRequestList>().map((request) => request.user.id);
       };
@@ -264,26 +201,18 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
     });
 
     it.each(INVALID_PAGE_QUERIES)('answers 400 for %s', async (query) => {
-      const response = await app.inject({
-        method: 'GET',
-        url: `/api/stores/${ids.storeId}/requests?${query}`,
-        cookies: clients.alice!.cookies,
-      });
+      const response = await clients.alice!.get(`/api/stores/${ids.storeId}/requests?${query}`);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
     });
 
     it.each(VALID_PAGE_QUERIES)('accepts %s', async (query) => {
-      const response = await app.inject({
-        method: 'GET',
-        url: `/api/stores/${ids.storeId}/requests?${query}`,
-        cookies: clients.alice!.cookies,
-      });
+      const response = await clients.alice!.get(`/api/stores/${ids.storeId}/requests?${query}`);
       expect(response.statusCode).toBe(200);
     });
 
-    it('answers 401 without a session', async () => {
-      const response = await list(null);
+    it('answers 401 without a session', async ({ anonymous }) => {
+      const response = await list(anonymous);
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
     });
@@ -302,22 +231,25 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
     ['POST', 'accepted', 3],
     ['DELETE', 'declined', 2],
   ] as const)('%s /api/stores/{storeId}/requests/{userId}', (method, decision, action) => {
-    it(`records the decision and logs action ${action} in the store log`, async () => {
-      const userId = await applicant();
+    it(`records the decision and logs action ${action} in the store log`, async ({
+      sql,
+      factory,
+    }) => {
+      const userId = await applicant(factory);
       const response = await decide(method, clients.alice!, userId);
       expect(response.statusCode).toBe(200);
       const body = response.json<{ decidedAt: string }>();
       expect(Value.Check(StoreTeamRequestDecisionSchema, body)).toBe(true);
       expect(body).toMatchObject({ storeId: ids.storeId, userId, decision });
 
-      const after = await membership(ids.storeId, userId);
+      const after = await membership(sql, ids.storeId, userId);
       if (decision === 'accepted') {
         expect(after?.status).toBe(1);
         expect(after?.joined_at).not.toBeNull();
       } else {
         expect(after).toBeUndefined();
       }
-      expect(await logOf(ids.storeId, userId)).toEqual([
+      expect(await logOf(sql, ids.storeId, userId)).toEqual([
         { action_type: action, actor_id: ids.users.alice, target_id: userId },
       ]);
       // The effect is visible through the API: gone from the requests, present in the log.
@@ -325,11 +257,9 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       expect(requests.map((request) => request.user.id)).not.toContain(userId);
       const from = encodeURIComponent(new Date(Date.now() - 60_000).toISOString());
       const to = encodeURIComponent(new Date(Date.now() + 60_000).toISOString());
-      const log = await app.inject({
-        method: 'GET',
-        url: `/api/stores/${ids.storeId}/log/${from}/${to}/actions/${action}`,
-        cookies: clients.alice!.cookies,
-      });
+      const log = await clients.alice!.get(
+        `/api/stores/${ids.storeId}/log/${from}/${to}/actions/${action}`,
+      );
       expect(log.json()).toContainEqual(
         expect.objectContaining({
           actionType: action,
@@ -340,39 +270,45 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       );
     });
 
-    it('answers 404 STORE_TEAM_REQUEST_NOT_FOUND when nothing is pending, and logs nothing', async () => {
-      const userId = await applicant();
+    it('answers 404 STORE_TEAM_REQUEST_NOT_FOUND when nothing is pending, and logs nothing', async ({
+      sql,
+      factory,
+    }) => {
+      const userId = await applicant(factory);
       expect((await decide(method, clients.alice!, userId)).statusCode).toBe(200);
       const again = await decide(method, clients.alice!, userId);
       expect(again.statusCode).toBe(404);
       expect(again.json()).toMatchObject({ code: 'STORE_TEAM_REQUEST_NOT_FOUND' });
-      expect(await logOf(ids.storeId, userId)).toHaveLength(1);
+      expect(await logOf(sql, ids.storeId, userId)).toHaveLength(1);
       // A member (kim) and a stranger have no request to decide on either.
       for (const other of [ids.users.kim, users.foodsaver!]) {
         const response = await decide(method, clients.alice!, other);
         expect(response.statusCode).toBe(404);
         expect(response.json()).toMatchObject({ code: 'STORE_TEAM_REQUEST_NOT_FOUND' });
       }
-      expect((await membership(ids.storeId, ids.users.kim))?.status).toBe(1);
+      expect((await membership(sql, ids.storeId, ids.users.kim))?.status).toBe(1);
     });
 
-    it('refuses a request without the CSRF token (403 CSRF_FAILED) and changes nothing', async () => {
-      const userId = await applicant();
-      const response = await decide(method, clients.alice!, userId, { csrf: false });
+    it('refuses a request without the CSRF token (403 CSRF_FAILED) and changes nothing', async ({
+      sql,
+      factory,
+    }) => {
+      const userId = await applicant(factory);
+      const response = await decide(method, clients.alice!.withoutCsrf(), userId);
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
-      expect((await membership(ids.storeId, userId))?.status).toBe(0);
-      expect(await logOf(ids.storeId, userId)).toEqual([]);
+      expect((await membership(sql, ids.storeId, userId))?.status).toBe(0);
+      expect(await logOf(sql, ids.storeId, userId)).toEqual([]);
     });
 
-    it('answers 401 without a session', async () => {
-      const userId = await applicant();
-      const response = await decide(method, null, userId);
+    it('answers 401 without a session', async ({ sql, factory, anonymous }) => {
+      const userId = await applicant(factory);
+      const response = await decide(method, anonymous, userId);
       expect(response.statusCode).toBe(401);
-      expect((await membership(ids.storeId, userId))?.status).toBe(0);
+      expect((await membership(sql, ids.storeId, userId))?.status).toBe(0);
     });
 
-    it.each([
+    it.for([
       ['orga', 'store', 200],
       ['alice', 'store', 200],
       ['dana', 'store', 200],
@@ -387,19 +323,22 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       ['otherManager', 'otherStore', 200],
       ['demotedManager', 'otherStore', 403],
       ['demotedCoordinator', 'otherStore', 403],
-    ] as const)('%s deciding on a request to %s: %i', async (who, store, status) => {
-      const storeId = store === 'store' ? ids.storeId : ids.otherStoreId;
-      const userId = await applicant(storeId);
-      const response = await decide(method, clients[who]!, userId, { storeId });
-      expect(response.statusCode).toBe(status);
-      if (status === 403) {
-        expect(response.json()).toMatchObject({ code: 'STORE_TEAM_REQUESTS_FORBIDDEN' });
-        expect((await membership(storeId, userId))?.status).toBe(0);
-        expect(await logOf(storeId, userId)).toEqual([]);
-      } else {
-        expect(await logOf(storeId, userId)).toHaveLength(1);
-      }
-    });
+    ] as const)(
+      '%s deciding on a request to %s: %i',
+      async ([who, store, status], { sql, factory }) => {
+        const storeId = store === 'store' ? ids.storeId : ids.otherStoreId;
+        const userId = await applicant(factory, storeId);
+        const response = await decide(method, clients[who]!, userId, { storeId });
+        expect(response.statusCode).toBe(status);
+        if (status === 403) {
+          expect(response.json()).toMatchObject({ code: 'STORE_TEAM_REQUESTS_FORBIDDEN' });
+          expect((await membership(sql, storeId, userId))?.status).toBe(0);
+          expect(await logOf(sql, storeId, userId)).toEqual([]);
+        } else {
+          expect(await logOf(sql, storeId, userId)).toHaveLength(1);
+        }
+      },
+    );
 
     it.each([
       ['0', '5'],
@@ -417,8 +356,11 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
       expect(response.statusCode).toBe(404);
     });
 
-    it('leaves the request pending when the log entry cannot be written', async () => {
-      const userId = await applicant();
+    it('leaves the request pending when the log entry cannot be written', async ({
+      sql,
+      factory,
+    }) => {
+      const userId = await applicant(factory);
       // A real failure of the log insert inside the same statement, for this applicant only.
       await sql(`create function refuse_log_entry() returns trigger language plpgsql as $$
                  begin raise exception 'log refused'; end $$`);
@@ -433,8 +375,11 @@ describe('store team requests: GET, POST and DELETE /api/stores/{storeId}/reques
         await sql('drop trigger refuse_log_entry on store_log_entries');
         await sql('drop function refuse_log_entry()');
       }
-      expect(await membership(ids.storeId, userId)).toMatchObject({ status: 0, joined_at: null });
-      expect(await logOf(ids.storeId, userId)).toEqual([]);
+      expect(await membership(sql, ids.storeId, userId)).toMatchObject({
+        status: 0,
+        joined_at: null,
+      });
+      expect(await logOf(sql, ids.storeId, userId)).toEqual([]);
       expect((await decide(method, clients.alice!, userId)).statusCode).toBe(200);
     });
   });

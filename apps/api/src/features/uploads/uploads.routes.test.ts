@@ -1,43 +1,28 @@
 import { createHash } from 'node:crypto';
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  test,
+  type UserClient,
+} from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
+const get = (uploadId: string, client: ApiClient, headers = {}) =>
+  client.get(`/api/uploads/${uploadId}`, { headers });
 
 describe('GET /api/uploads/{uploadId}', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let bob: SignedInClient;
+  let bob: UserClient;
   let demoAvatar: { content: Buffer; sha256: string };
 
-  const get = (uploadId: string, client: SignedInClient | null, headers = {}) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/uploads/${uploadId}`,
-      headers,
-      ...(client ? { cookies: client.cookies } : {}),
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    bob = await signInAs(app, ids.users.bob);
-    const rows = await orm.em
-      .fork()
-      .execute<{ content: Buffer; sha256: string }[]>(
-        'select content, sha256 from uploads where id = ?',
-        [ids.avatarUploadId],
-      );
+  test.beforeAll(async ({ as, sql }) => {
+    bob = await as('bob');
+    const rows = await sql<{ content: Buffer; sha256: string }[]>(
+      'select content, sha256 from uploads where id = ?',
+      [ids.avatarUploadId],
+    );
     demoAvatar = rows[0]!;
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
   });
 
   it('serves the avatar bytes of the demo data with their type, to any logged-in user', async () => {
@@ -56,15 +41,11 @@ describe('GET /api/uploads/{uploadId}', () => {
     expect(response.headers['content-security-policy']).toContain('sandbox');
   });
 
-  it('is where the avatar of the current user points', async () => {
-    const alice = await signInAs(app, ids.users.alice);
-    const current = await app.inject({
-      method: 'GET',
-      url: '/api/users/current',
-      cookies: alice.cookies,
-    });
+  it('is where the avatar of the current user points', async ({ as }) => {
+    const alice = await as('alice');
+    const current = await alice.get('/api/users/current');
     const avatar = current.json().avatar as string;
-    const response = await app.inject({ method: 'GET', url: avatar, cookies: bob.cookies });
+    const response = await bob.get(avatar);
     expect(response.statusCode).toBe(200);
     expect(response.rawPayload.equals(demoAvatar.content)).toBe(true);
   });
@@ -84,9 +65,9 @@ describe('GET /api/uploads/{uploadId}', () => {
     expect(stale.statusCode).toBe(200);
   });
 
-  it('offers any other type as a download, never as a page', async () => {
+  it('offers any other type as a download, never as a page', async ({ sql }) => {
     const html = Buffer.from('<script>alert(1)</script>');
-    const rows = await orm.em.fork().execute<{ id: string }[]>(
+    const rows = await sql<{ id: string }[]>(
       `insert into uploads (user_id, mime_type, size, sha256, content)
        values (?, 'text/html', ?, ?, ?) returning id`,
       [ids.users.bob, html.length, createHash('sha256').update(html).digest('hex'), html],
@@ -99,8 +80,8 @@ describe('GET /api/uploads/{uploadId}', () => {
     expect(response.headers['content-security-policy']).toBe("default-src 'none'; sandbox");
   });
 
-  it('answers 401 without a session', async () => {
-    const response = await get(ids.avatarUploadId, null);
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await get(ids.avatarUploadId, anonymous);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
   });
