@@ -260,7 +260,9 @@ describe('in a real browser (headless Chromium)', () => {
       await page.getByLabel('Client ID').fill(clientId);
       await page.getByLabel('Name', { exact: true }).fill('Browser <Server> App');
       await page.getByLabel('Confidential client').check();
-      await page.getByLabel('Redirect URIs').fill('https://server.example.org/callback');
+      await page
+        .getByLabel('Redirect URIs', { exact: true })
+        .fill('https://server.example.org/callback');
       await page.getByLabel('profile – name, picture, language').check();
       await page.getByLabel('refresh_token – issue refresh tokens').check();
       await page.getByLabel('Musterstadt', { exact: true }).check();
