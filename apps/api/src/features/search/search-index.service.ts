@@ -1,9 +1,11 @@
 import {
   type Actor,
   type EntityManager,
+  executePrepared,
   holdsRegionDuty,
   isOrga,
   mayReadForumThread,
+  preparedStatement,
 } from '@foodshare/domain';
 import type {
   SearchChat,
@@ -18,12 +20,23 @@ import type {
   SearchUser,
   SearchWorkingGroup,
 } from '@foodshare/schemas';
-import { SEARCH_INDEX_SQL, searchIndexParams } from './search-index.sql.ts';
+import {
+  SEARCH_INDEX_SQL,
+  SEARCH_INDEX_VERSION_SQL,
+  searchIndexParams,
+} from './search-index.sql.ts';
 import { searchStringOf } from './search-terms.ts';
-import { executePrepared, preparedStatement } from '../../shared/prepared-statement.ts';
 
 /** Some forty relations: planned once per connection rather than on every page load. */
-const SEARCH_INDEX = preparedStatement('search_index', SEARCH_INDEX_SQL);
+export const SEARCH_INDEX = preparedStatement('search_index', SEARCH_INDEX_SQL);
+const SEARCH_INDEX_VERSION = preparedStatement('search_index_version', SEARCH_INDEX_VERSION_SQL);
+
+/** The version of the data the index reads, now (docs/design.md §3.12). */
+export async function currentSearchIndexVersion(em: EntityManager): Promise<string> {
+  const [row] = await executePrepared<{ version: string }>(em, SEARCH_INDEX_VERSION, []);
+  if (!row) throw new Error('the search index version query returned no row');
+  return row.version;
+}
 
 /** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
 type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
@@ -39,6 +52,7 @@ interface ThreadAccess {
 type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & { name: string | null; sort_at: string };
 
 interface SearchIndexRow {
+  version: string;
   regions: Raw<SearchRegion>[];
   working_groups: Raw<SearchWorkingGroup>[];
   stores: Raw<SearchStore>[];
@@ -102,14 +116,15 @@ function mayReadThread(actor: Actor, thread: ThreadAccess & { isInsideAmbassador
 }
 
 /**
- * Everything the caller can search for, from their own units, teams, chats and mailboxes.
- * `mailboxHost` completes the units' mailbox names into addresses.
+ * Everything the caller can search for, from their own units, teams, chats and mailboxes, and
+ * the version of the data it was built from. `mailboxHost` completes the units' mailbox names
+ * into addresses.
  */
 export async function loadSearchIndex(
   em: EntityManager,
   actor: Actor,
   mailboxHost: string,
-): Promise<SearchIndex> {
+): Promise<{ index: SearchIndex; version: string }> {
   const rows = await executePrepared<SearchIndexRow>(
     em,
     SEARCH_INDEX,
@@ -117,6 +132,10 @@ export async function loadSearchIndex(
   );
   const row = rows[0];
   if (!row) throw new Error('the search index query returned no row');
+  return { index: searchIndexOf(actor, row), version: row.version };
+}
+
+function searchIndexOf(actor: Actor, row: SearchIndexRow): SearchIndex {
   return {
     regions: row.regions.map(withSearchString),
     workingGroups: row.working_groups.map(withSearchString),

@@ -261,6 +261,13 @@ const POLLS = `
    order by p.start_at desc, p.id desc
    limit ${L.polls}`;
 
+/**
+ * The sum the triggers of Migration20261126091000_search_index_versions raise with every write
+ * to a table read below, as text (a bigint). Read in the index's own statement, it is the
+ * version of exactly the rows the index was built from.
+ */
+const VERSION_OF_DATA = `(select coalesce(sum(v.version), 0)::text from search_index_versions v)`;
+
 /** Parameters: the caller's id, whether the caller is orga, and the platform's mail host. */
 export const SEARCH_INDEX_SQL = `
 with me as materialized (select ?::int as id, ?::boolean as is_orga, ?::text as mailbox_host),
@@ -276,7 +283,11 @@ select
   ${list(USERS, 'x.name, x.id')} as users,
   ${list(MAILS, 'x."sentAt" desc, x.id desc')} as mails,
   ${list(EVENTS, 'x."startAt" desc, x.id desc')} as events,
-  ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls`;
+  ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls,
+  (${VERSION_OF_DATA}) as version`;
+
+/** The version of the index's data now (docs/design.md §3.12), to tell a cached index current. */
+export const SEARCH_INDEX_VERSION_SQL = `select ${VERSION_OF_DATA} as version`;
 
 export function searchIndexParams(
   actor: { id: number },
