@@ -49,7 +49,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const actor = await requireActor(request);
       const built = await loadSearchIndex(request.em, actor, app.config.MAILBOX_HOST);
       // The route's own serializer, as for any 200 of it: the cached text is what it would send.
-      const body = String(reply.serialize(built.index));
+      const body = reply.serialize(built.index) as string;
       const entry = { version: built.version, etag: contentEtag(body), body };
       await cache.put(userId, entry);
       return sendRevalidated(request, reply, entry);
