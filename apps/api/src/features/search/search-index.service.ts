@@ -6,6 +6,7 @@ import {
   isOrga,
   mayReadForumThread,
   preparedStatement,
+  type Role,
 } from '@foodshare/domain';
 import type {
   SearchChat,
@@ -31,11 +32,28 @@ import { searchStringOf } from './search-terms.ts';
 export const SEARCH_INDEX = preparedStatement('search_index', SEARCH_INDEX_SQL);
 const SEARCH_INDEX_VERSION = preparedStatement('search_index_version', SEARCH_INDEX_VERSION_SQL);
 
-/** The version of the data the index reads, now (docs/design.md §3.12). */
-export async function currentSearchIndexVersion(em: EntityManager): Promise<string> {
-  const [row] = await executePrepared<{ version: string }>(em, SEARCH_INDEX_VERSION, []);
+interface VersionRow {
+  version: string;
+  id: number | null;
+  role: Role | null;
+  verified: boolean | null;
+}
+
+/**
+ * The version of the data the index reads, now (docs/design.md §3.12), and the caller as an
+ * actor, or null when the account is no longer active.
+ */
+export async function currentSearchIndexVersion(
+  em: EntityManager,
+  userId: number,
+): Promise<{ version: string; actor: Actor | null }> {
+  const [row] = await executePrepared<VersionRow>(em, SEARCH_INDEX_VERSION, [userId]);
   if (!row) throw new Error('the search index version query returned no row');
-  return row.version;
+  const actor =
+    row.id === null || row.role === null || row.verified === null
+      ? null
+      : { id: row.id, role: row.role, verified: row.verified };
+  return { version: row.version, actor };
 }
 
 /** An entry as the SQL builds it: the response fields without searchString, plus its terms. */

@@ -286,8 +286,13 @@ select
   ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls,
   (${VERSION_OF_DATA}) as version`;
 
-/** The version of the index's data now (docs/design.md §3.12), to tell a cached index current. */
-export const SEARCH_INDEX_VERSION_SQL = `select ${VERSION_OF_DATA} as version`;
+/**
+ * The version of the index's data now (docs/design.md §3.12), to tell a kept index current, with
+ * the caller's account as requireActor reads it (no row data: no active account): one statement
+ * whether the kept index is sent or rebuilt. Parameter: the caller's id.
+ */
+export const SEARCH_INDEX_VERSION_SQL = `select ${VERSION_OF_DATA} as version, u.id, u.role, u.verified
+  from (select 1) one left join users u on u.id = ? and u.activated`;
 
 export function searchIndexParams(
   actor: { id: number },
