@@ -206,11 +206,17 @@ async function runSize(size: string): Promise<SizeRun> {
         context.codes.push(...(await issueCodes(oauth, Math.ceil(seconds * 800))));
         scenario.amount = context.codes.length;
       }
-      const result = await measure(scenario, { seconds, connections, warmupSeconds });
+      const server = scenario.name.startsWith('reference:') ? reference : stack;
+      const result = await measure(scenario, {
+        seconds,
+        connections,
+        warmupSeconds,
+        serverCpuMicros: () => server.cpuMicros(),
+      });
       figures.push(result);
       log(
         `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
-          `p99 ${result.p99} ms, errors ${result.errors}`,
+          `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req`,
       );
     }
   } finally {

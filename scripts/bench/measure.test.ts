@@ -12,7 +12,12 @@ describe('bench harness', () => {
 
   it('measures a scenario and prints it beside its reference', async () => {
     const url = `http://127.0.0.1:${reference.port}`;
-    const options = { seconds: 1, connections: 2 };
+    // The server runs in this process here, so its CPU time is this process's.
+    const serverCpuMicros = () => {
+      const used = process.cpuUsage();
+      return used.user + used.system;
+    };
+    const options = { seconds: 1, connections: 2, serverCpuMicros };
     const http = await measure(
       { name: 'reference: http', reference: null, url: `${url}/http` },
       options,
@@ -26,6 +31,7 @@ describe('bench harness', () => {
     expect(http.errors).toBe(0);
     expect(http.statuses['200']).toBe(http.requests);
     expect(http.p99).toBeGreaterThanOrEqual(http.p50);
+    expect(http.cpuMicrosPerRequest).toBeGreaterThan(0);
     // Answers other than 2xx are errors.
     expect(missing.errors).toBe(missing.requests);
     expect(missing.statuses['404']).toBe(missing.requests);
@@ -39,6 +45,9 @@ describe('bench harness', () => {
     const row = table.find((line) => line.startsWith('| GET /nowhere'));
     const percent = `${Math.round((missing.requestsPerSecond / http.requestsPerSecond) * 100)} %`;
     expect(row).toContain(percent);
+    // CPU per request, and the reference's over this scenario's.
+    const cpuShare = `${Math.round((http.cpuMicrosPerRequest! / missing.cpuMicrosPerRequest!) * 100)} %`;
+    expect(row).toMatch(new RegExp(`\\| +${missing.cpuMicrosPerRequest} \\| +${cpuShare} \\|`));
     // Half the rate beside the same reference: 0.50 both raw and against the reference.
     expect(row).toMatch(/\| +0\.50 \| +0\.50 \|$/);
   });

@@ -34,6 +34,8 @@ export interface Figures {
   statuses: Record<string, number>;
   requests: number;
   connections: number;
+  /** CPU time of the server per request (microseconds), or null where it cannot be read. */
+  cpuMicrosPerRequest: number | null;
 }
 
 export interface MeasureOptions {
@@ -41,6 +43,8 @@ export interface MeasureOptions {
   connections: number;
   /** Seconds of unmeasured load first, so that pools, caches and the JIT are warm. */
   warmupSeconds?: number;
+  /** The CPU time used so far by the server the scenario loads (Child.cpuMicros). */
+  serverCpuMicros?: () => number | null;
 }
 
 function autocannonOptions(scenario: Scenario, options: MeasureOptions, seconds: number) {
@@ -63,7 +67,9 @@ export async function measure(scenario: Scenario, options: MeasureOptions): Prom
     await autocannon(autocannonOptions(scenario, options, options.warmupSeconds));
     await scenario.prepare?.();
   }
+  const cpuBefore = options.serverCpuMicros?.() ?? null;
   const result = await autocannon(autocannonOptions(scenario, options, options.seconds));
+  const cpuAfter = options.serverCpuMicros?.() ?? null;
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [
       status,
@@ -91,6 +97,10 @@ export async function measure(scenario: Scenario, options: MeasureOptions): Prom
     statuses,
     requests: result.requests.total,
     connections: scenario.connections ?? options.connections,
+    cpuMicrosPerRequest:
+      cpuBefore === null || cpuAfter === null || result.requests.total === 0
+        ? null
+        : Math.round((cpuAfter - cpuBefore) / result.requests.total),
   };
 }
 
@@ -105,6 +115,11 @@ function referenceRate(run: SizeRun | undefined, reference: ReferenceName | null
   return figures ? figures.requestsPerSecond : null;
 }
 
+function referenceCpu(run: SizeRun, reference: ReferenceName | null): number | null {
+  if (!reference) return null;
+  return run.figures.find((f) => f.name === `reference: ${reference}`)?.cpuMicrosPerRequest ?? null;
+}
+
 const percent = (value: number | null) => (value === null ? '–' : `${Math.round(value * 100)} %`);
 const ratio = (value: number | null) => (value === null ? '–' : value.toFixed(2));
 
@@ -113,7 +128,7 @@ export function formatTable(runs: SizeRun[]): string {
   const names = [...new Set(runs.flatMap((run) => run.figures.map((f) => f.name)))];
   const header = ['Scenario', 'ref'];
   for (const run of runs) {
-    header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err');
+    header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err', 'µs/req', 'cpu % ref');
   }
   // The second ratio divides out the machine: the same quotient of the shares of the reference,
   // which a busy machine (other work between the two sizes) does not skew.
@@ -125,10 +140,12 @@ export function formatTable(runs: SizeRun[]): string {
     for (const [index, run] of runs.entries()) {
       const figures = first[index];
       if (!figures) {
-        cells.push('–', '–', '–', '–', '–');
+        cells.push('–', '–', '–', '–', '–', '–', '–');
         continue;
       }
       const reference = referenceRate(run, figures.reference);
+      const cpu = figures.cpuMicrosPerRequest;
+      const cpuReference = referenceCpu(run, figures.reference);
       cells.push(
         String(figures.requestsPerSecond),
         String(figures.p50),
@@ -137,6 +154,10 @@ export function formatTable(runs: SizeRun[]): string {
           ? '–'
           : percent(reference ? figures.requestsPerSecond / reference : null),
         String(figures.errors),
+        cpu === null ? '–' : String(cpu),
+        // The reference's CPU per request over this scenario's: the share of the reference's
+        // efficiency reached, like `% ref` but untouched by what else the machine runs.
+        percent(cpu && cpuReference ? cpuReference / cpu : null),
       );
     }
     if (runs.length === 2) {

@@ -1,6 +1,7 @@
 // The processes `pnpm bench` measures: the real stack as `pnpm start` runs it (both services
 // behind one loopback origin, in a child process) and the reference server (another child).
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
@@ -11,7 +12,31 @@ export interface Child {
   origin: string;
   /** The first line the child printed that matched (for the reference server: its JSON). */
   line: string;
+  /**
+   * CPU time the child has used so far (user and system), in microseconds, or null where the
+   * kernel does not say (no /proc). Divided by the requests of a scenario it is what a request
+   * costs the server, whatever else the machine is doing.
+   */
+  cpuMicros(): number | null;
   stop(): Promise<void>;
+}
+
+/** Linux's clock ticks per second, which /proc/<pid>/stat counts in (USER_HZ). */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+function cpuMicrosOf(child: ChildProcess): () => number | null {
+  return () => {
+    try {
+      // The fields after the command name (which may hold spaces), from `state` on: utime and
+      // stime are fields 14 and 15 of proc(5), the 12th and 13th here.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ticks = Number(fields[11]) + Number(fields[12]);
+      return Number.isFinite(ticks) ? (ticks * 1_000_000) / CLOCK_TICKS_PER_SECOND : null;
+    } catch {
+      return null;
+    }
+  };
 }
 
 /**
@@ -121,7 +146,7 @@ export async function startStack(options: StackOptions): Promise<Child> {
     /listening on /,
     120_000,
   );
-  return { origin, line, stop: stopper(child) };
+  return { origin, line, cpuMicros: cpuMicrosOf(child), stop: stopper(child) };
 }
 
 export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
@@ -137,5 +162,11 @@ export async function startReference(options: StackOptions): Promise<Child & { t
     60_000,
   );
   const { port, token } = JSON.parse(line) as { port: number; token: string };
-  return { origin: `http://127.0.0.1:${port}`, line, token, stop: stopper(child) };
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    line,
+    token,
+    cpuMicros: cpuMicrosOf(child),
+    stop: stopper(child),
+  };
 }
