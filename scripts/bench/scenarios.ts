@@ -168,6 +168,29 @@ export function readScenarios(context: ScenarioContext): Scenario[] {
       '/api/user/current/passport/generations',
       sessions.alice,
     ),
+    // The growing lists again with a page of 10 at both sizes: the answer is the same size, so
+    // large/small shows the cost of the history behind the page alone (an index-ordered page
+    // stays flat; a sort of the whole history would not).
+    read(
+      `GET /api/users/${ids.bob}/bananas?limit=10`,
+      `/api/users/${ids.bob}/bananas?limit=10`,
+      sessions.alice,
+    ),
+    read(
+      `GET /api/users/${ids.bob}/reports?limit=10 (orga)`,
+      `/api/users/${ids.bob}/reports?limit=10`,
+      sessions.orga,
+    ),
+    read(
+      `GET /api/stores/${ids.storeId}/requests?limit=10`,
+      `/api/stores/${ids.storeId}/requests?limit=10`,
+      sessions.alice,
+    ),
+    read(
+      'GET store log 30 days, 3 types, limit=10',
+      `/api/stores/${ids.storeId}/log/${from}/${to}/actions/11,12,14?limit=10`,
+      sessions.alice,
+    ),
   ];
 }
 
