@@ -1,4 +1,17 @@
 import { RegionType, StoreTeamStatus, WorkGroupFunction } from '@foodshare/domain';
+import type {
+  SearchChat,
+  SearchEvent,
+  SearchFoodSharePoint,
+  SearchMail,
+  SearchPoll,
+  SearchRegion,
+  SearchStore,
+  SearchThread,
+  SearchUser,
+  SearchWorkingGroup,
+} from '@foodshare/schemas';
+import { userStubJson, type SqlQuery } from '../../shared/sql.ts';
 
 /**
  * The search index in ONE statement: every key is a scalar subquery aggregating its entries with
@@ -31,13 +44,8 @@ const RECENTLY_ENDED_DAYS = 14;
 const ACTIVE_TEAM = `(${StoreTeamStatus.Member}, ${StoreTeamStatus.Standby})`;
 const ME = '(select id from me)';
 
-/** The user stub of docs/spec.md §2.1 from the users row aliased `u`. */
-const STUB = `json_build_object(
-  'id', u.id,
-  'name', u.first_name,
-  'avatar', case when u.avatar_upload_id is null then null
-                 else '/api/uploads/' || u.avatar_upload_id end,
-  'isSleeping', u.sleeping)`;
+/** The user stub of docs/spec.md §2.1 from the users row aliased `u` (always joined here). */
+const STUB = userStubJson('u');
 
 /**
  * The mail address of a unit's mailbox: its local part with the platform's mail host, an
@@ -262,7 +270,7 @@ const POLLS = `
    limit ${L.polls}`;
 
 /** Parameters: the caller's id, whether the caller is orga, and the platform's mail host. */
-export const SEARCH_INDEX_SQL = `
+const SEARCH_INDEX_SQL = `
 with me as materialized (select ?::int as id, ?::boolean as is_orga, ?::text as mailbox_host),
      my_units as materialized (${MY_UNITS}),
      forum_units as materialized (${FORUM_UNITS})
@@ -278,10 +286,49 @@ select
   ${list(EVENTS, 'x."startAt" desc, x.id desc')} as events,
   ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls`;
 
-export function searchIndexParams(
+/** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
+export type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
+
+/** The facts of a thread's unit that decide whether the caller may read it. */
+export interface ThreadAccess {
+  is_member: boolean;
+  is_admin: boolean;
+  has_moderation_group: boolean;
+  is_moderation_group_admin: boolean;
+}
+
+/** A chat as the SQL builds it: its own name (or none), members in name order, no terms. */
+export type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & {
+  name: string | null;
+  sort_at: string;
+};
+
+export interface SearchIndexRow {
+  regions: Raw<SearchRegion>[];
+  working_groups: Raw<SearchWorkingGroup>[];
+  stores: Raw<SearchStore>[];
+  food_share_points: Raw<SearchFoodSharePoint>[];
+  chats: ChatRow[];
+  threads: (Raw<SearchThread> & ThreadAccess)[];
+  users: Raw<SearchUser>[];
+  mails: Raw<SearchMail>[];
+  events: Raw<SearchEvent>[];
+  polls: Raw<SearchPoll>[];
+}
+
+/**
+ * The index of the caller, whether orga, with the platform's mail host completing the units'
+ * mailbox names into addresses. Prepared: some forty relations are planned once per connection
+ * rather than on every page load (shared/prepared-statement.ts).
+ */
+export function searchIndexQuery(
   actor: { id: number },
   isOrga: boolean,
   mailboxHost: string,
-): [number, boolean, string] {
-  return [actor.id, isOrga, mailboxHost];
+): SqlQuery<SearchIndexRow> {
+  return {
+    sql: SEARCH_INDEX_SQL,
+    params: [actor.id, isOrga, mailboxHost],
+    prepareAs: 'search_index',
+  };
 }
