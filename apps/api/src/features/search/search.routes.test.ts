@@ -556,10 +556,8 @@ describe('GET /api/search/index', () => {
       as,
       anonymous,
     }) => {
-      const alice = await as('alice');
-      const bob = await as('bob');
-      const alicesTag = await etagOf(alice);
-      const forBob = await fetchIndex(bob, alicesTag);
+      const alicesTag = await etagOf(await as('alice'));
+      const forBob = await fetchIndex(await as('bob'), alicesTag);
       expect(forBob.statusCode).toBe(200);
       expect(forBob.headers.etag).not.toBe(alicesTag);
       expect(forBob.json<SearchIndex>().regions.map((region) => region.id)).toEqual([BEISPIELDORF]);
