@@ -110,6 +110,9 @@ export async function startStack(options: StackOptions): Promise<Child> {
       NODE_ENV: 'development',
       // The bench logs in and asks for tokens far more often than a person or a client would.
       LOGIN_MAX_FAILURES_PER_IP: '1000000',
+      // Authorize and the login page are limited per address; every bench request comes
+      // from 127.0.0.1.
+      INTERACTION_REQUESTS_PER_IP_PER_MINUTE: '100000000',
       TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE: '100000000',
       TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE: '100000000',
       // Counts secret checks in flight too: 16 parallel exchanges would hit a small limit.

@@ -24,6 +24,10 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
+// The bulk fill below runs statements of many seconds (a million rows, the users' row triggers),
+// far beyond the bound a request's statement has in the test app.
+test.override('appEnv', { scope: 'file' }, { DATABASE_STATEMENT_TIMEOUT_MS: '600000' });
+
 /**
  * The index plan of the very SQL the routes run (their query builders), on a store log of a
  * million entries over a thousand stores and 200,000 team memberships. No timing: the plan is
@@ -31,6 +35,7 @@ function nodes(plan: PlanNode): PlanNode[] {
  */
 describe('the store queries use indexes on a million log entries', () => {
   let busyStore: number;
+  let crowdedStore: number;
 
   async function explain(sql: Sql, query: SqlQuery): Promise<PlanNode[]> {
     const rows = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
@@ -119,6 +124,15 @@ describe('the store queries use indexes on a million log entries', () => {
          from generate_series(0, ? - 1) g`,
       [store, STORES, STORES, user, USERS, user, USERS, LOG_ROWS],
     );
+    // One store that people queue for, as the demo store of the bench's large data: 2,000
+    // pending requests, of which a page must not sort all.
+    crowdedStore = store + 1;
+    await sql(
+      `insert into store_team_memberships (store_id, user_id, status, applied_at)
+       select ?, ? + g, 0, now() - g * interval '1 hour' from generate_series(0, 1999) g
+       on conflict do nothing`,
+      [crowdedStore, user],
+    );
     await sql('analyze stores, users, store_team_memberships, store_log_entries');
     busyStore = store + STORES / 2;
   }, 120_000);
@@ -167,15 +181,19 @@ describe('the store queries use indexes on a million log entries', () => {
     },
   );
 
-  it('the team requests of a store read the (store_id, status, applied_at) index', async ({
+  it('a page of team requests comes in order from the (store_id, status, applied_at) index', async ({
     sql,
   }) => {
-    const plan = await explain(sql, teamRequestsQuery(busyStore));
+    const plan = await explain(sql, teamRequestsQuery(crowdedStore));
     expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
+    // Newest first straight from the index: no sort of all the store's requests for one page.
+    expect(plan.filter((node) => String(node['Node Type']).endsWith('Sort'))).toEqual([]);
     for (const node of scansOf(plan, 'store_team_memberships')) {
       expect(INDEX_READS).toContain(node['Node Type']);
     }
-    expect(indexNames(plan)).toContain('store_team_memberships_store_id_status_applied_at_index');
+    expect(indexNames(plan)).toContain(
+      'store_team_memberships_store_id_status_applied_at_user_id_index',
+    );
   });
 
   it('the permission facts read stores and team memberships by key', async ({ sql }) => {

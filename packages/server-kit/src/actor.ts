@@ -1,4 +1,4 @@
-import type { Actor, Role } from '@foodshare/domain';
+import { type Actor, preparedStatement, type Role, runPrepared } from '@foodshare/domain';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from './problem.ts';
 import type { Session } from './session/session-store.ts';
@@ -26,9 +26,16 @@ export async function requireActor(request: FastifyRequest): Promise<Actor> {
   return actor;
 }
 
+// Read on nearly every request: planned once per connection, not on every call.
+const ACTOR = preparedStatement(
+  'actor',
+  'select id, role, verified from users where id = ? and activated',
+);
+
 async function loadActor(request: FastifyRequest, userId: number): Promise<Actor | null> {
-  const rows = await request.em.execute<{ id: number; role: number; verified: boolean }[]>(
-    'select id, role, verified from users where id = ? and activated',
+  const rows = await runPrepared<{ id: number; role: number; verified: boolean }>(
+    request.em,
+    ACTOR,
     [userId],
   );
   const row = rows[0];

@@ -16,26 +16,22 @@ export function contentEtag(body: string | Buffer): string {
 }
 
 /**
- * `onSend` hook of a personal JSON read that a client keeps and asks for again (the search
- * index): the answer carries a strong ETag, a digest of its body, and `Cache-Control: private,
+ * Answers a personal JSON read that a client keeps and asks for again (the search index) from
+ * its serialized `body` and that body's `etag` (`contentEtag`): `Cache-Control: private,
  * no-cache`, so that only the user's own browser may store it and must revalidate it every
- * time. A request whose `If-None-Match` names that tag gets 304 without a body (RFC 9110
- * 15.4.5): the client keeps what it has, and nothing is sent or parsed again.
+ * time, and 304 without a body when `If-None-Match` names the tag (RFC 9110 15.4.5): the client
+ * keeps what it has, and nothing is sent or parsed again.
  *
- * The tag is taken from the body, not from a version of the data behind it: it changes exactly
- * when the answer does, whatever wrote to the database, and a tag sent by another user's
- * browser matches only an answer with the very same bytes, which hides nothing.
+ * The tag is a digest of the body, not a version of the data behind it: it changes exactly when
+ * the answer does, whatever wrote to the database, and a tag sent by another user's browser
+ * matches only an answer with the very same bytes, which hides nothing.
  */
-export async function revalidateByContent(
+export function sendRevalidated(
   request: FastifyRequest,
   reply: FastifyReply,
-  payload: unknown,
-): Promise<unknown> {
-  if (reply.statusCode !== 200) return payload;
-  if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-  const etag = contentEtag(payload);
+  { body, etag }: { body: string; etag: string },
+): FastifyReply {
   void reply.headers({ etag, 'cache-control': 'private, no-cache' });
-  if (!matchesEtag(request.headers['if-none-match'], etag)) return payload;
-  void reply.code(304).removeHeader('content-type');
-  return null;
+  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(body);
 }

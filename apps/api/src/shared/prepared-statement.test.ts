@@ -1,8 +1,7 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
+import { executePrepared, openOrm, preparedStatement, type MikroORM } from '@foodshare/domain';
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countQueries } from '../test-support/query-budget.ts';
-import { executePrepared, preparedStatement } from './prepared-statement.ts';
 
 const USER_NAMES = preparedStatement(
   'user_names_test',

@@ -1,7 +1,6 @@
 // What the features' SQL files share (docs/design.md §3.10): the query type that carries its row
 // type, the one way to run it, and the fragments every response builds the same way.
-import { executePrepared, preparedStatement } from './prepared-statement.ts';
-import type { EntityManager } from '@foodshare/domain';
+import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
 
 export interface UserStubOptions {
   /** `name` as first and last name, for views whose readers must tell people apart. */
@@ -50,9 +49,10 @@ export interface SqlQuery<Row extends object = object> {
   /** Never set: it only carries `Row` from the query's builder to `runSql`. */
   readonly rowType?: Row;
   /**
-   * For a hot read whose planning costs more than its running: the name it is prepared under,
-   * planned once per connection (shared/prepared-statement.ts). Its text must not depend on
-   * the values, and an array value must be one `?::type[]` (`em.execute` spreads arrays).
+   * For a read on a request's path: the name it is prepared under, parsed and planned once per
+   * connection instead of on every call (packages/domain/src/prepared-statement.ts). Its text
+   * must not depend on the values, and an array value must be one `?::type[]` (`em.execute`
+   * spreads arrays).
    */
   prepareAs?: string;
 }
@@ -65,8 +65,8 @@ export function runSql<Row extends object>(
   em: EntityManager,
   query: SqlQuery<Row>,
 ): Promise<Row[]> {
-  if (query.prepareAs !== undefined && !em.isInTransaction()) {
-    return executePrepared<Row>(em, preparedStatement(query.prepareAs, query.sql), query.params);
+  if (query.prepareAs !== undefined) {
+    return runPrepared<Row>(em, preparedStatement(query.prepareAs, query.sql), query.params);
   }
   return em.execute<Row[]>(query.sql, query.params);
 }

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { UserEntity } from './user.entity.ts';
 import { orderedIndex } from './ordered-index.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const ConversationEntity = defineEntity({
   name: 'Conversation',
@@ -18,6 +19,7 @@ export const ConversationEntity = defineEntity({
     lastMessageAt: p.datetime().nullable(),
     members: () => p.oneToMany(ConversationMemberEntity).mappedBy('conversation').orphanRemoval(),
   },
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type ConversationEntity = InferEntity<typeof ConversationEntity>;
 
@@ -33,6 +35,7 @@ export const ConversationMemberEntity = defineEntity({
     joinedAt: p.datetime().defaultRaw('now()'),
   },
   indexes: [{ name: 'conversation_members_user_id_index', properties: ['user'] }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type ConversationMemberEntity = InferEntity<typeof ConversationMemberEntity>;
 
@@ -82,6 +85,7 @@ export const MessageEntity = defineEntity({
       events: ['insert', 'update', 'delete'],
       body: LAST_MESSAGE_TRIGGER_BODY,
     },
+    SEARCH_INDEX_VERSION_TRIGGER,
   ],
 });
 export type MessageEntity = InferEntity<typeof MessageEntity>;

@@ -3,6 +3,7 @@ import type { EventInvitationStatus } from '../enums.ts';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 /** A calendar entry of a region (not a notification). */
 export const EventEntity = defineEntity({
@@ -24,6 +25,7 @@ export const EventEntity = defineEntity({
   },
   indexes: [{ name: 'events_region_id_start_at_index', properties: ['region', 'startAt'] }],
   checks: [{ name: 'events_ends_after_start', expression: 'end_at >= start_at' }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type EventEntity = InferEntity<typeof EventEntity>;
 
@@ -40,5 +42,6 @@ export const EventInvitationEntity = defineEntity({
       .check("status in ('invited', 'accepted', 'maybe', 'wont_join')"),
   },
   indexes: [{ name: 'event_invitations_user_id_index', properties: ['user'] }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type EventInvitationEntity = InferEntity<typeof EventInvitationEntity>;

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const FoodSharePointEntity = defineEntity({
   name: 'FoodSharePoint',
@@ -16,5 +17,6 @@ export const FoodSharePointEntity = defineEntity({
     longitude: p.double().nullable().check("abs(longitude) <= '180'::double precision"),
     createdAt: createdAt(),
   },
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type FoodSharePointEntity = InferEntity<typeof FoodSharePointEntity>;

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const ForumThreadEntity = defineEntity({
   name: 'ForumThread',
@@ -25,6 +26,7 @@ export const ForumThreadEntity = defineEntity({
       columns: [{ name: 'region_id' }, { name: 'last_post_at', sort: 'DESC' }],
     },
   ],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type ForumThreadEntity = InferEntity<typeof ForumThreadEntity>;
 
@@ -52,5 +54,6 @@ export const ForumPostEntity = defineEntity({
       expression: '(hidden_at is null) = (hide_reason is null)',
     },
   ],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type ForumPostEntity = InferEntity<typeof ForumPostEntity>;

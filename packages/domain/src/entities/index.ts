@@ -23,6 +23,7 @@ import { RegionAdminEntity, RegionMembershipEntity } from './region-membership.e
 import { RegionEntity, RegionOptionsEntity } from './region.entity.ts';
 import { ReportEntity } from './report.entity.ts';
 import { ResourceEntity } from './resource.entity.ts';
+import { SearchIndexVersionEntity } from './search-index-version.entity.ts';
 import { SigningKeyEntity } from './signing-key.entity.ts';
 import { StoreChainEntity, StoreChainKamEntity } from './store-chain.entity.ts';
 import { StoreLogEntryEntity } from './store-log-entry.entity.ts';
@@ -38,6 +39,7 @@ export * from './food-share-point.entity.ts';
 export * from './forum.entity.ts';
 export * from './mailbox.entity.ts';
 export * from './oauth-client.entity.ts';
+export * from './search-index-version.entity.ts';
 export * from './oauth-revocation.entity.ts';
 export * from './passport-generation.entity.ts';
 export * from './poll.entity.ts';
@@ -95,4 +97,5 @@ export const entities: readonly EntitySchema[] = [
   OAuthClientAuditLogEntity,
   OAuthRevocationEntity,
   SigningKeyEntity,
+  SearchIndexVersionEntity,
 ];

@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 /** A platform mailbox: a personal one (no region) or the mailbox of a region or working group. */
 export const MailboxEntity = defineEntity({
@@ -24,6 +25,7 @@ export const MailboxMemberEntity = defineEntity({
     user: () => p.manyToOne(UserEntity).ref().primary().deleteRule('cascade'),
   },
   indexes: [{ name: 'mailbox_members_user_id_index', properties: ['user'] }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type MailboxMemberEntity = InferEntity<typeof MailboxMemberEntity>;
 
@@ -51,5 +53,6 @@ export const MailEntity = defineEntity({
       columns: [{ name: 'mailbox_id' }, { name: 'sent_at', sort: 'DESC' }],
     },
   ],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type MailEntity = InferEntity<typeof MailEntity>;

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
+import { orderedIndex } from './ordered-index.ts';
 import { UserEntity } from './user.entity.ts';
 
 /** Every generated passport is recorded: whose it is and who made it. */
@@ -14,8 +15,9 @@ export const PassportGenerationEntity = defineEntity({
   },
   indexes: [
     {
-      name: 'passport_generations_user_id_created_at_index',
-      columns: [{ name: 'user_id' }, { name: 'created_at', sort: 'DESC' }],
+      // A user's generations newest first, ties by id, as the list reads them.
+      name: 'passport_generations_user_id_created_at_id_index',
+      expression: orderedIndex('"user_id", "created_at" DESC, "id" DESC'),
     },
   ],
 });

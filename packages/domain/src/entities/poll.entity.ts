@@ -2,6 +2,7 @@ import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const PollEntity = defineEntity({
   name: 'Poll',
@@ -18,6 +19,7 @@ export const PollEntity = defineEntity({
   },
   indexes: [{ name: 'polls_region_id_start_at_index', properties: ['region', 'startAt'] }],
   checks: [{ name: 'polls_ends_after_start', expression: 'end_at >= start_at' }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type PollEntity = InferEntity<typeof PollEntity>;
 
@@ -31,5 +33,6 @@ export const PollVoteEntity = defineEntity({
     votedAt: p.datetime().defaultRaw('now()'),
   },
   indexes: [{ name: 'poll_votes_user_id_index', properties: ['user'] }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type PollVoteEntity = InferEntity<typeof PollVoteEntity>;

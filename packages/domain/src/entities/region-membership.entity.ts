@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const RegionMembershipEntity = defineEntity({
   name: 'RegionMembership',
@@ -22,6 +23,7 @@ export const RegionMembershipEntity = defineEntity({
       events: ['insert', 'update', 'delete'],
       body: `if tg_op = 'UPDATE' and old.active = new.active and old.user_id = new.user_id and old.region_id = new.region_id then return null; end if; update users set tokens_valid_after = clock_timestamp() where id in (old.user_id, new.user_id); return null;`,
     },
+    SEARCH_INDEX_VERSION_TRIGGER,
   ],
 });
 export type RegionMembershipEntity = InferEntity<typeof RegionMembershipEntity>;
@@ -43,6 +45,7 @@ export const RegionAdminEntity = defineEntity({
       events: ['insert', 'update', 'delete'],
       body: `update users set tokens_valid_after = clock_timestamp() where id in (old.user_id, new.user_id); return null;`,
     },
+    SEARCH_INDEX_VERSION_TRIGGER,
   ],
 });
 export type RegionAdminEntity = InferEntity<typeof RegionAdminEntity>;

@@ -1,6 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { ApplyType, RegionType, type WorkGroupFunction } from '../enums.ts';
 import { identityId } from './columns.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 /** A unit of the platform: a region of any level, or a working group (type 7). */
 export const RegionEntity = defineEntity({
@@ -36,6 +37,7 @@ export const RegionEntity = defineEntity({
     },
     { name: 'regions_not_own_parent', expression: 'parent_id <> id' },
   ],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type RegionEntity = InferEntity<typeof RegionEntity>;
 

@@ -4,6 +4,7 @@ import { identityId } from './columns.ts';
 import { ForumThreadEntity } from './forum.entity.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UserEntity } from './user.entity.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const StoreChainEntity = defineEntity({
   name: 'StoreChain',
@@ -29,6 +30,7 @@ export const StoreChainEntity = defineEntity({
     modificationDate: p.datetime().defaultRaw('now()'),
     kams: () => p.oneToMany(StoreChainKamEntity).mappedBy('chain').orphanRemoval(),
   },
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type StoreChainEntity = InferEntity<typeof StoreChainEntity>;
 

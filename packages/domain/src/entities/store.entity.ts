@@ -5,6 +5,7 @@ import { RegionEntity } from './region.entity.ts';
 import { StoreChainEntity } from './store-chain.entity.ts';
 import { UserEntity } from './user.entity.ts';
 import { orderedIndex } from './ordered-index.ts';
+import { SEARCH_INDEX_VERSION_TRIGGER } from './search-index-version.entity.ts';
 
 export const StoreEntity = defineEntity({
   name: 'Store',
@@ -31,6 +32,7 @@ export const StoreEntity = defineEntity({
     createdAt: createdAt(),
     team: () => p.oneToMany(StoreTeamMembershipEntity).mappedBy('store').orphanRemoval(),
   },
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type StoreEntity = InferEntity<typeof StoreEntity>;
 
@@ -53,10 +55,13 @@ export const StoreTeamMembershipEntity = defineEntity({
   indexes: [
     { name: 'store_team_memberships_user_id_index', properties: ['user'] },
     {
-      // A store's team by status, and its pending requests in waiting order (applied_at,
-      // user_id) read from the index: a page of requests never sorts all of them.
-      name: 'store_team_memberships_store_id_status_applied_at_index',
-      expression: orderedIndex('"store_id", "status", "applied_at", "user_id"'),
+      // A store's team by status, and its pending requests newest application first (as the
+      // page reads them, undated legacy rows last) straight from the index: a page of
+      // requests never sorts all of them.
+      name: 'store_team_memberships_store_id_status_applied_at_user_id_index',
+      expression: orderedIndex(
+        '"store_id", "status", "applied_at" DESC NULLS LAST, "user_id" DESC',
+      ),
     },
   ],
   checks: [
@@ -65,5 +70,6 @@ export const StoreTeamMembershipEntity = defineEntity({
       expression: 'not is_manager or status = 1',
     },
   ],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type StoreTeamMembershipEntity = InferEntity<typeof StoreTeamMembershipEntity>;

@@ -3,6 +3,10 @@ import { Role } from '../enums.ts';
 import { createdAt, identityId } from './columns.ts';
 import { RegionEntity } from './region.entity.ts';
 import { UploadEntity } from './upload.entity.ts';
+import {
+  SEARCH_INDEX_VERSION_TRIGGER,
+  USERS_SEARCH_INDEX_VERSION_TRIGGER,
+} from './search-index-version.entity.ts';
 
 export const UserEntity = defineEntity({
   name: 'User',
@@ -34,6 +38,7 @@ export const UserEntity = defineEntity({
     tokensValidAfter: p.datetime().nullable(),
   },
   checks: [{ name: 'users_email_lowercase', expression: 'email = lower(email)' }],
+  triggers: [USERS_SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type UserEntity = InferEntity<typeof UserEntity>;
 
@@ -47,5 +52,6 @@ export const BuddyEntity = defineEntity({
     createdAt: createdAt(),
   },
   checks: [{ name: 'buddies_not_self', expression: 'user_id <> buddy_id' }],
+  triggers: [SEARCH_INDEX_VERSION_TRIGGER],
 });
 export type BuddyEntity = InferEntity<typeof BuddyEntity>;

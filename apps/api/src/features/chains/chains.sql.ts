@@ -59,6 +59,7 @@ export function chainQuery(actor: Actor, chainId: number): SqlQuery<ChainRow> {
             from store_chains c
            where c.id = ?`,
     params: [...relationParams(actor), chainId],
+    prepareAs: 'chain',
   };
 }
 
@@ -97,6 +98,7 @@ export function chainKamsQuery(
             from store_chains c
            where c.id = ?`,
     params: [...relationParams(actor), chainId],
+    prepareAs: 'chain_kams',
   };
 }
 

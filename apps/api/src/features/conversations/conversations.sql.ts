@@ -17,6 +17,7 @@ export function membershipQuery(conversationId: number, userId: number): SqlQuer
     sql: `select exists (select 1 from conversation_members
                           where conversation_id = ? and user_id = ?) as is_member`,
     params: [conversationId, userId],
+    prepareAs: 'membership',
   };
 }
 
@@ -66,6 +67,7 @@ export function conversationQuery(
             left join conversation_members me on me.conversation_id = c.id and me.user_id = ?
            where c.id = ?`,
     params: [userId, conversationId],
+    prepareAs: 'conversation',
   };
 }
 

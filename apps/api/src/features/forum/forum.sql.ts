@@ -58,6 +58,7 @@ export function threadAccessQuery(actor: Actor, threadId: number): SqlQuery<Thre
   return {
     sql: `select ${THREAD_ACCESS_COLUMNS} from forum_threads t where t.id = ?`,
     params: [...threadAccessParams(actor), threadId],
+    prepareAs: 'thread_access',
   };
 }
 
@@ -91,6 +92,7 @@ export function postAccessQuery(actor: Actor, postId: number): SqlQuery<PostAcce
             left join users h on h.id = p.hidden_by_id
            where p.id = ?`,
     params: [...threadAccessParams(actor), postId],
+    prepareAs: 'post_access',
   };
 }
 
@@ -147,6 +149,7 @@ export function threadPostsQuery(
            order by p.created_at, p.id
            limit ? offset ?`,
     params: [threadId, page.limit, page.offset],
+    prepareAs: 'thread_posts',
   };
 }
 

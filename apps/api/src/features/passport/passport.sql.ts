@@ -25,6 +25,7 @@ export function passportHolderQuery(userId: number): SqlQuery<PassportHolderRow>
             left join uploads up on up.id = u.avatar_upload_id
            where u.id = ? and u.activated`,
     params: [QuizSessionStatus.Passed, userId],
+    prepareAs: 'passport_holder',
   };
 }
 
@@ -57,6 +58,7 @@ export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
            order by g.created_at desc, g.id desc
            limit ${PASSPORT_GENERATIONS_LIMIT}`,
     params: [userId],
+    prepareAs: 'generations',
   };
 }
 

@@ -6,6 +6,7 @@ export function quizGroupAdminQuery(userId: number): SqlQuery<{ is_admin: boolea
   return {
     sql: 'select exists (select 1 from region_admins where region_id = ? and user_id = ?) as is_admin',
     params: [WellKnownUnit.QuizGroup, userId],
+    prepareAs: 'quiz_group_admin',
   };
 }
 
@@ -59,6 +60,7 @@ export function answersQuery(quizId: number, questionId: number): SqlQuery<Liste
            where q.id = ? and q.quiz_id = ?
            order by a.id`,
     params: [questionId, quizId],
+    prepareAs: 'answers',
   };
 }
 

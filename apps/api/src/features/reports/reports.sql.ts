@@ -42,6 +42,7 @@ export function userReportsQuery(
            order by r.reported_at desc, r.id desc
            limit ? offset ?`,
     params: [userId, page.limit, page.offset],
+    prepareAs: 'user_reports',
   };
 }
 

@@ -6,9 +6,22 @@ import {
   mayReadForumThread,
 } from '@foodshare/domain';
 import type { SearchChat, SearchIndex } from '@foodshare/schemas';
-import { searchIndexQuery, type ChatRow, type ThreadAccess } from './search-index.sql.ts';
+import {
+  searchIndexQuery,
+  searchIndexVersionQuery,
+  type ChatRow,
+  type SearchIndexRow,
+  type ThreadAccess,
+} from './search-index.sql.ts';
 import { searchStringOf } from './search-terms.ts';
 import { isoTimestamp, runSql } from '../../shared/sql.ts';
+
+/** The version of the data the index reads, now (docs/design.md §3.12). */
+export async function currentSearchIndexVersion(em: EntityManager): Promise<string> {
+  const [row] = await runSql(em, searchIndexVersionQuery());
+  if (!row) throw new Error('the search index version query returned no row');
+  return row.version;
+}
 
 /**
  * The thread's relevance to a search query. The index answers no query, so every thread is
@@ -57,17 +70,22 @@ function mayReadThread(actor: Actor, thread: ThreadAccess & { isInsideAmbassador
 }
 
 /**
- * Everything the caller can search for, from their own units, teams, chats and mailboxes.
- * `mailboxHost` completes the units' mailbox names into addresses.
+ * Everything the caller can search for, from their own units, teams, chats and mailboxes, and
+ * the version of the data it was built from. `mailboxHost` completes the units' mailbox names
+ * into addresses.
  */
 export async function loadSearchIndex(
   em: EntityManager,
   actor: Actor,
   mailboxHost: string,
-): Promise<SearchIndex> {
+): Promise<{ index: SearchIndex; version: string }> {
   const rows = await runSql(em, searchIndexQuery(actor, isOrga(actor), mailboxHost));
   const row = rows[0];
   if (!row) throw new Error('the search index query returned no row');
+  return { index: searchIndexOf(actor, row), version: row.version };
+}
+
+function searchIndexOf(actor: Actor, row: SearchIndexRow): SearchIndex {
   return {
     regions: row.regions.map(withSearchString),
     workingGroups: row.working_groups.map(withSearchString),

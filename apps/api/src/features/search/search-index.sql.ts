@@ -1,4 +1,9 @@
-import { RegionType, StoreTeamStatus, WorkGroupFunction } from '@foodshare/domain';
+import {
+  preparedStatement,
+  RegionType,
+  StoreTeamStatus,
+  WorkGroupFunction,
+} from '@foodshare/domain';
 import type {
   SearchChat,
   SearchEvent,
@@ -269,8 +274,15 @@ const POLLS = `
    order by p.start_at desc, p.id desc
    limit ${L.polls}`;
 
+/**
+ * The sum the triggers of Migration20261126091000_search_index_versions raise with every write
+ * to a table read below, as text (a bigint). Read in the index's own statement, it is the
+ * version of exactly the rows the index was built from.
+ */
+const VERSION_OF_DATA = `(select coalesce(sum(v.version), 0)::text from search_index_versions v)`;
+
 /** Parameters: the caller's id, whether the caller is orga, and the platform's mail host. */
-const SEARCH_INDEX_SQL = `
+export const SEARCH_INDEX_SQL = `
 with me as materialized (select ?::int as id, ?::boolean as is_orga, ?::text as mailbox_host),
      my_units as materialized (${MY_UNITS}),
      forum_units as materialized (${FORUM_UNITS})
@@ -284,7 +296,20 @@ select
   ${list(USERS, 'x.name, x.id')} as users,
   ${list(MAILS, 'x."sentAt" desc, x.id desc')} as mails,
   ${list(EVENTS, 'x."startAt" desc, x.id desc')} as events,
-  ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls`;
+  ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls,
+  (${VERSION_OF_DATA}) as version`;
+
+/** What the index is prepared under (shared/sql.ts `prepareAs`). */
+const SEARCH_INDEX_PURPOSE = 'search_index';
+
+/**
+ * The name the index's text is prepared under: a digest of that text, so that what is kept
+ * under it (the cached indexes) never outlives a change of the query.
+ */
+export const SEARCH_INDEX_STATEMENT_NAME = preparedStatement(
+  SEARCH_INDEX_PURPOSE,
+  SEARCH_INDEX_SQL,
+).name;
 
 /** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
 export type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
@@ -304,6 +329,8 @@ export type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & {
 };
 
 export interface SearchIndexRow {
+  /** The version of the data the index was built from (docs/design.md §3.12). */
+  version: string;
   regions: Raw<SearchRegion>[];
   working_groups: Raw<SearchWorkingGroup>[];
   stores: Raw<SearchStore>[];
@@ -318,8 +345,8 @@ export interface SearchIndexRow {
 
 /**
  * The index of the caller, whether orga, with the platform's mail host completing the units'
- * mailbox names into addresses. Prepared: some forty relations are planned once per connection
- * rather than on every page load (shared/prepared-statement.ts).
+ * mailbox names into addresses, and the version of its data. Prepared: some forty relations are
+ * planned once per connection rather than on every page load.
  */
 export function searchIndexQuery(
   actor: { id: number },
@@ -329,6 +356,15 @@ export function searchIndexQuery(
   return {
     sql: SEARCH_INDEX_SQL,
     params: [actor.id, isOrga, mailboxHost],
-    prepareAs: 'search_index',
+    prepareAs: SEARCH_INDEX_PURPOSE,
+  };
+}
+
+/** The version of the index's data now (docs/design.md §3.12), to tell a cached index current. */
+export function searchIndexVersionQuery(): SqlQuery<{ version: string }> {
+  return {
+    sql: `select ${VERSION_OF_DATA} as version`,
+    params: [],
+    prepareAs: 'search_index_version',
   };
 }

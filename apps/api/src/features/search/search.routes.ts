@@ -1,11 +1,15 @@
 import { ProblemSchema, SearchIndexSchema } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
+import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { loadSearchIndex } from './search-index.service.ts';
-import { revalidateByContent } from '../../shared/conditional-get.ts';
+import { SearchIndexCache } from './search-index-cache.ts';
+import { currentSearchIndexVersion, loadSearchIndex } from './search-index.service.ts';
+import { SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
+import { contentEtag, sendRevalidated } from '../../shared/conditional-get.ts';
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const cache = new SearchIndexCache(app.kv, SEARCH_INDEX_STATEMENT_NAME);
+
   app.get(
     '/search/index',
     {
@@ -28,9 +32,24 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
           401: ProblemSchema,
         },
       },
-      onSend: revalidateByContent,
     },
-    async (request) =>
-      loadSearchIndex(request.em, await requireActor(request), app.config.MAILBOX_HOST),
+    // A user's index is kept with the version of the data it was built from; while that version
+    // stands, a repeat costs one Redis read and one row (docs/design.md §3.12). Deactivating the
+    // account or changing its role is a write to users, so a kept index is never sent to an
+    // account that no longer may read it.
+    async (request, reply) => {
+      const { userId } = requireSession(request);
+      const cached = await cache.get(userId);
+      if (cached && cached.version === (await currentSearchIndexVersion(request.em))) {
+        return sendRevalidated(request, reply, cached);
+      }
+      const actor = await requireActor(request);
+      const built = await loadSearchIndex(request.em, actor, app.config.MAILBOX_HOST);
+      // The route's own serializer, as for any 200 of it: the cached text is what it would send.
+      const body = reply.serialize(built.index) as string;
+      const entry = { version: built.version, etag: contentEtag(body), body };
+      await cache.put(userId, entry);
+      return sendRevalidated(request, reply, entry);
+    },
   );
 };

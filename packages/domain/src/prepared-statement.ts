@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { databasePool, type EntityManager } from '@foodshare/domain';
+import { databasePool, type EntityManager } from './orm.ts';
 
 /**
  * A read PostgreSQL parses and plans once per connection instead of on every call.
@@ -79,4 +79,17 @@ export async function executePrepared<T extends object>(
     logger.logQuery({ query: statement.sql, params, took: Date.now() - started, level: 'error' });
     throw error;
   }
+}
+
+/**
+ * The statement's rows: prepared on the pool outside a transaction, as text on the
+ * transaction's own connection inside one (the pool cannot hand that connection out).
+ */
+export function runPrepared<T extends object>(
+  em: EntityManager,
+  statement: PreparedStatement,
+  params: unknown[],
+): Promise<T[]> {
+  if (em.isInTransaction()) return em.execute<T[]>(statement.sql, params);
+  return executePrepared<T>(em, statement, params);
 }
