@@ -1,5 +1,10 @@
-import { requireSession } from '@foodshare/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Problem } from '@foodshare/server-kit';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  HookHandlerDoneFunction,
+} from 'fastify';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -13,8 +18,12 @@ declare module 'fastify' {
  * already. Whether the account is still active is the handler's first step (requireActor, or
  * the one query of /users/current), so no request pays for a second look-up of the account.
  */
-async function requireLiveSession(request: FastifyRequest): Promise<void> {
-  requireSession(request);
+function requireLiveSession(
+  request: FastifyRequest,
+  _reply: FastifyReply,
+  done: HookHandlerDoneFunction,
+): void {
+  done(request.session ? undefined : Problem.unauthorized());
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@foodshare/domain';
+import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
 import type { Userinfo } from '@foodshare/schemas';
 
 interface ClaimsRow {
@@ -11,8 +11,9 @@ interface ClaimsRow {
   admin_region_ids: number[] | null;
 }
 
-// One query whatever the scopes; the region lists only when `regions` was granted.
-const CLAIMS_SQL = (withRegions: boolean) => `
+// One query whatever the scopes; the region lists only when `regions` was granted. Both forms
+// are prepared statements: userinfo reads them on every call.
+const claimsSql = (withRegions: boolean) => `
   select u.id, u.first_name, u.last_name, u.email, u.avatar_upload_id,
          ${
            withRegions
@@ -24,6 +25,8 @@ const CLAIMS_SQL = (withRegions: boolean) => `
          }
     from users u
    where u.id = ? and u.activated`;
+const CLAIMS = preparedStatement('claims', claimsSql(false));
+const CLAIMS_WITH_REGIONS = preparedStatement('claims_with_regions', claimsSql(true));
 
 /** Where the REST service serves an upload; the same origin as the issuer. */
 function uploadUrl(issuer: string, uploadId: string): string {
@@ -41,7 +44,8 @@ export async function loadUserClaims(
   scopes: readonly string[],
   issuer: string,
 ): Promise<Userinfo | null> {
-  const [row] = await em.execute<ClaimsRow[]>(CLAIMS_SQL(scopes.includes('regions')), [userId]);
+  const statement = scopes.includes('regions') ? CLAIMS_WITH_REGIONS : CLAIMS;
+  const [row] = await runPrepared<ClaimsRow>(em, statement, [userId]);
   if (!row) return null;
   const claims: Userinfo = {
     sub: String(row.id),

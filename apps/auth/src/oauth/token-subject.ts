@@ -1,4 +1,4 @@
-import type { EntityManager } from '@foodshare/domain';
+import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
 
 /** What the token endpoint must know of the user before it issues tokens for them. */
 export interface TokenSubject {
@@ -15,18 +15,23 @@ export interface TokenSubject {
   databaseNow: number;
 }
 
+// Read on every code exchange and refresh.
+const TOKEN_SUBJECT = preparedStatement(
+  'token_subject',
+  `select activated, (extract(epoch from tokens_valid_after) * 1000)::float8 as valid_after_ms,
+          (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms
+     from users where id = ?`,
+);
+
 export async function loadTokenSubject(
   em: EntityManager,
   userId: number,
 ): Promise<TokenSubject | null> {
-  const [row] = await em.execute<
-    { activated: boolean; valid_after_ms: number | null; now_ms: number }[]
-  >(
-    `select activated, (extract(epoch from tokens_valid_after) * 1000)::float8 as valid_after_ms,
-            (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms
-       from users where id = ?`,
-    [userId],
-  );
+  const [row] = await runPrepared<{
+    activated: boolean;
+    valid_after_ms: number | null;
+    now_ms: number;
+  }>(em, TOKEN_SUBJECT, [userId]);
   return row
     ? { active: row.activated, tokensValidAfter: row.valid_after_ms, databaseNow: row.now_ms }
     : null;

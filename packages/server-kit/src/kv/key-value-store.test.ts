@@ -64,6 +64,16 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     expect(await store.get('once')).toBe('1');
   });
 
+  it('setIfPresent replaces a live key only, with its new lifetime', async () => {
+    await store.set('present', '1', SHORT_MS);
+    expect(await store.setIfPresent('present', '2', 10_000)).toBe(true);
+    await sleep(PAST_SHORT_MS);
+    expect(await store.get('present')).toBe('2');
+    expect(await store.ttlMs('present')).toBeGreaterThan(9_000);
+    expect(await store.setIfPresent('absent', '1', 10_000)).toBe(false);
+    expect(await store.get('absent')).toBeNull();
+  });
+
   it('take hands a value to exactly one of many concurrent callers', async () => {
     await store.set('code', 'secret', 10_000);
     const results = await Promise.all(Array.from({ length: 20 }, () => store.take('code')));

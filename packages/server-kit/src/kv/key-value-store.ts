@@ -18,6 +18,11 @@ export interface KeyValueStore {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   /** Writes only when the key does not exist; true when this call wrote it. */
   setIfAbsent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Replaces the value and lifetime of a key that still exists; false (and nothing written)
+   * when it does not, so a key deleted concurrently is never brought back.
+   */
+  setIfPresent(key: string, value: string, ttlMs: number): Promise<boolean>;
   /** Reads and removes in one step: of concurrent callers exactly one sees the value. */
   take(key: string): Promise<string | null>;
   delete(...keys: string[]): Promise<void>;

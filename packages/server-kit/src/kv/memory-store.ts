@@ -66,6 +66,13 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return true;
   }
 
+  async setIfPresent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    const ttl = assertTtl(ttlMs);
+    if (!this.live(key)) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    return true;
+  }
+
   async take(key: string): Promise<string | null> {
     const value = this.liveString(key);
     this.entries.delete(key);

@@ -127,6 +127,12 @@ export class RedisKeyValueStore implements KeyValueStore {
     );
   }
 
+  async setIfPresent(key: string, value: string, ttlMs: number): Promise<boolean> {
+    return (
+      (await this.run(() => this.client.set(key, value, 'PX', assertTtl(ttlMs), 'XX'))) === 'OK'
+    );
+  }
+
   take(key: string): Promise<string | null> {
     return this.run(() => this.client.getdel(key));
   }

@@ -14,13 +14,14 @@ import fp from 'fastify-plugin';
  */
 export const securityHeadersPlugin = fp(
   (app: FastifyInstance) => {
-    app.addHook('onSend', async (_request, reply, payload) => {
+    // A callback hook, not an async one: it runs on every answer, and needs no promise.
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (!reply.hasHeader('cache-control')) void reply.header('cache-control', 'no-store');
       if (!reply.hasHeader('content-security-policy')) {
         void reply.header('content-security-policy', "frame-ancestors 'none'");
       }
       void reply.headers({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY' });
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'foodshare-security-headers', fastify: '5.x' },

@@ -49,6 +49,31 @@ describe('SessionStore', () => {
     expect(await sessions.find(idle.id)).toBeNull();
   });
 
+  it('finds a session in use with one read of the store', async () => {
+    const time = clock();
+    const calls: string[] = [];
+    class CountingStore extends MemoryKeyValueStore {
+      override async get(key: string) {
+        calls.push('get');
+        return super.get(key);
+      }
+      override async setIfPresent(key: string, value: string, ttlMs: number) {
+        calls.push('setIfPresent');
+        return super.setIfPresent(key, value, ttlMs);
+      }
+    }
+    const sessions = new SessionStore(new CountingStore(time.now), lifetimes, time.now);
+    const session = await sessions.create(4, { rememberMe: false });
+    calls.length = 0;
+    time.advance(50);
+    expect((await sessions.find(session.id))?.renewed).toBe(false);
+    expect(calls).toEqual(['get']);
+    // Past a hundredth of its lifetime it is extended, by a write that needs the key to exist.
+    time.advance(200);
+    expect((await sessions.find(session.id))?.renewed).toBe(true);
+    expect(calls).toEqual(['get', 'get', 'setIfPresent']);
+  });
+
   it('keeps a remembered session for its longer lifetime', async () => {
     const { time, sessions } = setup();
     const remembered = await sessions.create(1, { rememberMe: true });
@@ -60,8 +85,8 @@ describe('SessionStore', () => {
     const time = clock();
     let endConcurrently: (() => Promise<void>) | undefined;
     class RacingStore extends MemoryKeyValueStore {
-      override async getWithTtl(key: string) {
-        const found = await super.getWithTtl(key);
+      override async get(key: string) {
+        const found = await super.get(key);
         await endConcurrently?.();
         return found;
       }
@@ -120,9 +145,9 @@ describe('SessionStore', () => {
     const time = clock();
     let lookups = 0;
     class CountingStore extends MemoryKeyValueStore {
-      override async getWithTtl(key: string) {
+      override async get(key: string) {
         lookups++;
-        return super.getWithTtl(key);
+        return super.get(key);
       }
     }
     const sessions = new SessionStore(new CountingStore(time.now), lifetimes, time.now);

@@ -10,6 +10,14 @@ export interface SessionRecord {
   authTime: number;
 }
 
+/**
+ * What the store holds: the record and when it ends (ms since the epoch), so that a look-up
+ * is one read. Sessions stored before `expiresAt` existed are renewed at their next use.
+ */
+interface StoredSession extends SessionRecord {
+  expiresAt?: number;
+}
+
 export interface Session extends SessionRecord {
   /** The value held by the cookie. Never stored: the store keys sessions by its hash. */
   id: string;
@@ -70,27 +78,31 @@ export class SessionStore {
     // Indexed first: a crash in between leaves an index entry that expires, never a
     // session that "end my other sessions" cannot reach.
     await this.index(userId, hash, now + ttl);
-    await this.store.set(sessionKey(hash), JSON.stringify(record), ttl);
+    const stored: StoredSession = { ...record, expiresAt: now + ttl };
+    await this.store.set(sessionKey(hash), JSON.stringify(stored), ttl);
     await this.evictBeyondLimit(userId);
     return { id, ...record, renewed: false };
   }
 
   /**
    * The live session for a cookie value, or null. Sliding: a session in use is extended,
-   * at most once per hundredth of its lifetime, so most requests cost one read. The
-   * extension never recreates a session that was ended in the meantime.
+   * at most once per hundredth of its lifetime, so most requests cost one read (a plain GET:
+   * the stored record says when it ends). The extension never recreates a session that was
+   * ended in the meantime.
    */
   async find(id: string): Promise<Session | null> {
     if (!isWellFormedId(id)) return null;
     const hash = hashId(id);
-    const found = await this.store.getWithTtl(sessionKey(hash));
-    if (!found) return null;
-    const record = JSON.parse(found.value) as SessionRecord;
+    const value = await this.store.get(sessionKey(hash));
+    if (value === null) return null;
+    const { expiresAt = 0, ...record } = JSON.parse(value) as StoredSession;
     const ttl = this.lifetimeMs(record.rememberMe);
+    const now = this.now();
     let renewed = false;
-    if (ttl - found.ttlMs > ttl / 100) {
-      renewed = await this.store.expire(sessionKey(hash), ttl);
-      if (renewed) await this.index(record.userId, hash, this.now() + ttl);
+    if (ttl - (expiresAt - now) > ttl / 100) {
+      const extended: StoredSession = { ...record, expiresAt: now + ttl };
+      renewed = await this.store.setIfPresent(sessionKey(hash), JSON.stringify(extended), ttl);
+      if (renewed) await this.index(record.userId, hash, now + ttl);
     }
     return { id, ...record, renewed };
   }

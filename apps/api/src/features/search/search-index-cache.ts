@@ -30,10 +30,20 @@ export class SearchIndexCache {
 
   async get(userId: number): Promise<CachedSearchIndex | null> {
     const text = await this.#kv.get(`${this.#prefix}${userId}`);
-    return text === null ? null : (JSON.parse(text) as CachedSearchIndex);
+    if (text === null) return null;
+    // `version etag` on the first line, then the body as it is: no JSON around the body, so
+    // reading an entry never parses or unescapes the tens of kilobytes of the index.
+    const newline = text.indexOf('\n');
+    const [version, etag] = text.slice(0, newline).split(' ');
+    if (newline < 0 || version === undefined || etag === undefined) return null;
+    return { version, etag, body: text.slice(newline + 1) };
   }
 
-  async put(userId: number, entry: CachedSearchIndex): Promise<void> {
-    await this.#kv.set(`${this.#prefix}${userId}`, JSON.stringify(entry), SEARCH_INDEX_CACHE_MS);
+  async put(userId: number, { version, etag, body }: CachedSearchIndex): Promise<void> {
+    await this.#kv.set(
+      `${this.#prefix}${userId}`,
+      `${version} ${etag}\n${body}`,
+      SEARCH_INDEX_CACHE_MS,
+    );
   }
 }

@@ -16,11 +16,21 @@ import {
 import { searchStringOf } from './search-terms.ts';
 import { isoTimestamp, runSql } from '../../shared/sql.ts';
 
-/** The version of the data the index reads, now (docs/design.md §3.12). */
-export async function currentSearchIndexVersion(em: EntityManager): Promise<string> {
-  const [row] = await runSql(em, searchIndexVersionQuery());
+/**
+ * The version of the data the index reads, now (docs/design.md §3.12), and the caller as an
+ * actor, or null when the account is no longer active.
+ */
+export async function currentSearchIndexVersion(
+  em: EntityManager,
+  userId: number,
+): Promise<{ version: string; actor: Actor | null }> {
+  const [row] = await runSql(em, searchIndexVersionQuery(userId));
   if (!row) throw new Error('the search index version query returned no row');
-  return row.version;
+  const actor =
+    row.id === null || row.role === null || row.verified === null
+      ? null
+      : { id: row.id, role: row.role, verified: row.verified };
+  return { version: row.version, actor };
 }
 
 /**

@@ -1,6 +1,7 @@
 import {
   preparedStatement,
   RegionType,
+  type Role,
   StoreTeamStatus,
   WorkGroupFunction,
 } from '@foodshare/domain';
@@ -360,11 +361,24 @@ export function searchIndexQuery(
   };
 }
 
-/** The version of the index's data now (docs/design.md §3.12), to tell a cached index current. */
-export function searchIndexVersionQuery(): SqlQuery<{ version: string }> {
+/** The version row: the data's version, and the caller's account when it is active. */
+export interface SearchIndexVersionRow {
+  version: string;
+  id: number | null;
+  role: Role | null;
+  verified: boolean | null;
+}
+
+/**
+ * The version of the index's data now (docs/design.md §3.12), to tell a kept index current, with
+ * the caller's account as requireActor reads it (no row data: no active account): one statement
+ * whether the kept index is sent or rebuilt.
+ */
+export function searchIndexVersionQuery(userId: number): SqlQuery<SearchIndexVersionRow> {
   return {
-    sql: `select ${VERSION_OF_DATA} as version`,
-    params: [],
+    sql: `select ${VERSION_OF_DATA} as version, u.id, u.role, u.verified
+            from (select 1) one left join users u on u.id = ? and u.activated`,
+    params: [userId],
     prepareAs: 'search_index_version',
   };
 }

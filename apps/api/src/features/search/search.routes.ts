@@ -1,5 +1,6 @@
 import { ProblemSchema, SearchIndexSchema } from '@foodshare/schemas';
-import { requireActor, requireSession } from '@foodshare/server-kit';
+import type { Actor } from '@foodshare/domain';
+import { Problem, requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SearchIndexCache } from './search-index-cache.ts';
@@ -34,16 +35,21 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     // A user's index is kept with the version of the data it was built from; while that version
-    // stands, a repeat costs one Redis read and one row (docs/design.md §3.12). Deactivating the
-    // account or changing its role is a write to users, so a kept index is never sent to an
-    // account that no longer may read it.
+    // stands, a repeat costs one Redis read and one row, which also reads the account as
+    // requireActor would (docs/design.md §3.12), so a kept index is never sent to an account
+    // that is no longer active, and a stale one is rebuilt with no further look-up.
     async (request, reply) => {
       const { userId } = requireSession(request);
       const cached = await cache.get(userId);
-      if (cached && cached.version === (await currentSearchIndexVersion(request.em))) {
-        return sendRevalidated(request, reply, cached);
+      let actor: Actor;
+      if (cached) {
+        const current = await currentSearchIndexVersion(request.em, userId);
+        if (!current.actor) throw Problem.unauthorized('Your account is no longer active.');
+        if (cached.version === current.version) return sendRevalidated(request, reply, cached);
+        actor = current.actor;
+      } else {
+        actor = await requireActor(request);
       }
-      const actor = await requireActor(request);
       const built = await loadSearchIndex(request.em, actor, app.config.MAILBOX_HOST);
       // The route's own serializer, as for any 200 of it: the cached text is what it would send.
       const body = reply.serialize(built.index) as string;
