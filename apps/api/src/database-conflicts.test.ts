@@ -1,9 +1,6 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from './app.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from './test-support/fixtures.ts';
 
 /** A promise with its resolve, for steps of two transactions taken in a set order. */
 function signal() {
@@ -19,13 +16,10 @@ function signal() {
  * nothing and the same request sent again is expected to succeed.
  */
 describe('a transaction PostgreSQL rolls back for a concurrent one', () => {
-  let app: ApiApp;
   let other: pg.Client;
   let step: { lockedFirst: ReturnType<typeof signal>; goOn: ReturnType<typeof signal> };
 
-  beforeAll(async () => {
-    let database;
-    ({ app, database } = await buildTestApp());
+  test.beforeAll(({ app, testApp }) => {
     // Probe routes: transactions in the shape of the real ones, paused where the test says.
     app.post('/api/test-deadlock', async (request) => {
       await request.em.transactional(async (tx) => {
@@ -45,13 +39,13 @@ describe('a transaction PostgreSQL rolls back for a concurrent one', () => {
       });
       return { done: true };
     });
-    other = new pg.Client({ connectionString: database.url });
-    await other.connect();
+    // A connection of its own, not a pool: it holds locks across the request's statements.
+    other = new pg.Client({ connectionString: testApp.database.url });
+    return other.connect();
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await other?.end();
-    await app?.close();
   });
 
   /** Sessions of this test's own database waiting for a lock (others share the server). */
@@ -72,7 +66,7 @@ describe('a transaction PostgreSQL rolls back for a concurrent one', () => {
     expect(response.json()).toMatchObject({ status: 503, code: 'DATABASE_CONFLICT' });
   }
 
-  it('answers a deadlock (40P01) with 503 DATABASE_CONFLICT and Retry-After', async () => {
+  it('answers a deadlock (40P01) with 503 DATABASE_CONFLICT and Retry-After', async ({ app }) => {
     step = { lockedFirst: signal(), goOn: signal() };
     // The other transaction detects late, so the request's is the one PostgreSQL ends.
     await other.query("set deadlock_timeout = '20s'");
@@ -91,7 +85,7 @@ describe('a transaction PostgreSQL rolls back for a concurrent one', () => {
     expectConflict(response);
   });
 
-  it('answers a serialization failure (40001) with 503 DATABASE_CONFLICT', async () => {
+  it('answers a serialization failure (40001) with 503 DATABASE_CONFLICT', async ({ app }) => {
     step = { lockedFirst: signal(), goOn: signal() };
     const answer = app.inject({ method: 'POST', url: '/api/test-serialization' });
     await step.lockedFirst.promise;
@@ -101,7 +95,7 @@ describe('a transaction PostgreSQL rolls back for a concurrent one', () => {
     expectConflict(await answer);
   });
 
-  it('lets the same request succeed when nothing collides', async () => {
+  it('lets the same request succeed when nothing collides', async ({ app }) => {
     step = { lockedFirst: signal(), goOn: signal() };
     step.goOn.resolve();
     const response = await app.inject({ method: 'POST', url: '/api/test-serialization' });

@@ -1,5 +1,5 @@
 import { type DemoDataIds, prepareDemoDatabase } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import {
   type DisposablePostgres,
   type DisposableRedis,
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApiApp } from './app.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
+import { type UserClient, userClient } from './test-support/api-client.ts';
 
 // PostgreSQL and Redis of this file's own, which it drops, pauses and stops: the service must
 // answer 503 quickly while one is gone, never hang, and serve again by itself once it is back.
@@ -27,7 +28,7 @@ describe('when PostgreSQL or Redis fails', () => {
   let ids: DemoDataIds;
   let app: ApiApp;
   let admin: pg.Client;
-  let alice: SignedInClient;
+  let alice: UserClient;
 
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startDisposablePostgres(), startDisposableRedis()]);
@@ -47,7 +48,7 @@ describe('when PostgreSQL or Redis fails', () => {
         POOL_STALLED_LIVENESS_MS: String(STALLED_LIMIT_MS),
       }),
     );
-    alice = await signInAs(app, ids.users.alice);
+    alice = userClient(app, await signInAs(app, ids.users.alice));
   }, 120_000);
 
   afterAll(async () => {
@@ -58,21 +59,11 @@ describe('when PostgreSQL or Redis fails', () => {
     await Promise.all([postgres?.dispose(), redis?.dispose()]);
   }, 60_000);
 
-  const readMessages = (client: SignedInClient) =>
-    app.inject({
-      method: 'GET',
-      url: `/api/conversations/${ids.conversationId}/messages`,
-      cookies: client.cookies,
-    });
+  const readMessages = (client: UserClient) =>
+    client.get(`/api/conversations/${ids.conversationId}/messages`);
 
-  const sendMessage = (client: SignedInClient, body: string) =>
-    app.inject({
-      method: 'POST',
-      url: `/api/conversations/${ids.conversationId}/messages`,
-      cookies: client.cookies,
-      headers: client.headers,
-      payload: { body },
-    });
+  const sendMessage = (client: UserClient, body: string) =>
+    client.post(`/api/conversations/${ids.conversationId}/messages`, { body });
 
   /** The answer and how long it took, or 'hung' once the bound has passed. */
   async function timed<T>(request: Promise<T>, boundMs: number) {
@@ -225,12 +216,14 @@ describe('when PostgreSQL or Redis fails', () => {
       await redis.start();
     }
     // The sessions went with the stopped Redis (it keeps nothing on disk): a new one.
-    let again: SignedInClient | undefined;
+    let again: UserClient | undefined;
     for (const deadline = Date.now() + 5_000; !again && Date.now() < deadline;) {
-      again = await signInAs(app, ids.users.alice).catch(async () => {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        return undefined;
-      });
+      again = await signInAs(app, ids.users.alice)
+        .then((session) => userClient(app, session))
+        .catch(async () => {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return undefined;
+        });
     }
     expect(again).toBeDefined();
     expect(await servesAgainWithin(5_000, again)).toBe(200);

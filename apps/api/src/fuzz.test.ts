@@ -1,31 +1,16 @@
-import { signInAs } from '@foodshare/server-kit/test-support';
 import {
-  changedTables,
   databaseFingerprint,
   type DatabaseFingerprint,
+  FUZZ_RUNS,
+  fuzzOperations,
   hostileValue,
   type JsonSchema,
   parameterValue,
   schemaValue,
 } from '@foodshare/testing/fuzz';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from './app.ts';
 import { phpFormEncode } from './compat/platform-client.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
-
-const ids = inject('demoIds');
-
-/** Runs per operation: enough to reach every branch of the generators, bounded for CI. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-/** FUZZ_SEED replays a run that failed (its seed is in the failure). */
-// CI replays one fixed seed, so that a landing is not decided by chance; elsewhere every run
-// explores new inputs.
-const SEED = process.env.FUZZ_SEED
-  ? { seed: Number(process.env.FUZZ_SEED) }
-  : process.env.CI
-    ? { seed: 20261125 }
-    : {};
+import { describe, expect, it, test } from './test-support/fixtures.ts';
 
 interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
@@ -107,23 +92,19 @@ function formOf(body: unknown): string {
 }
 
 describe('fuzzing every REST operation from the OpenAPI document', () => {
-  let app: ApiApp;
   let fingerprint: DatabaseFingerprint;
   let operations: Operation[];
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    fingerprint = await databaseFingerprint(built.database.url);
-    const document = (await app.inject({ url: '/api/openapi.json' })).json<OpenApiDocument>();
+  test.beforeAll(async ({ testApp, anonymous }) => {
+    fingerprint = await databaseFingerprint(testApp.database.url);
+    const document = (await anonymous.get('/api/openapi.json')).json<OpenApiDocument>();
     operations = operationsOf(document).filter((operation) =>
       operation.path.includes(process.env.FUZZ_ONLY ?? ''),
     );
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await fingerprint?.close();
-    await app?.close();
   });
 
   it('covers every operation the service registers', () => {
@@ -131,77 +112,60 @@ describe('fuzzing every REST operation from the OpenAPI document', () => {
     expect(operations.length).toBeGreaterThanOrEqual(18);
   });
 
-  it('answers every generated request without a 5xx, and a refused write changes nothing', async () => {
-    const failures: string[] = [];
-    let sent = 0;
-    for (const operation of operations) {
-      const isWrite = !['GET', 'HEAD', 'OPTIONS'].includes(operation.method);
-      const failuresBefore = failures.length;
-      const details = await fc.check(
-        fc.asyncProperty(requestOf(operation), async (generated) => {
-          let url = operation.path;
-          for (const [name, value] of generated.path) {
-            url = url.replace(`{${name}}`, encodeSegment(value));
-          }
-          const query = new URLSearchParams(
-            generated.query.map(
-              ([key, value]) => [key.toWellFormed(), value.toWellFormed()] as [string, string],
-            ),
-          ).toString();
-          if (query) url += `?${query}`;
+  it('answers every generated request without a 5xx, and a refused write changes nothing', async ({
+    app,
+    as,
+  }) => {
+    const { failures, sent } = await fuzzOperations({
+      operations,
+      fingerprint,
+      nameOf: (operation) => `${operation.method} ${operation.path}`,
+      requestOf,
+      async prepare(operation, generated) {
+        let url = operation.path;
+        for (const [name, value] of generated.path) {
+          url = url.replace(`{${name}}`, encodeSegment(value));
+        }
+        const query = new URLSearchParams(
+          generated.query.map(
+            ([key, value]) => [key.toWellFormed(), value.toWellFormed()] as [string, string],
+          ),
+        ).toString();
+        if (query) url += `?${query}`;
 
-          const headers: Record<string, string> = {};
-          let cookies: Record<string, string> | undefined;
-          if (generated.caller !== 'anonymous') {
-            const client = await signInAs(app, ids.users[generated.caller]);
-            cookies = client.cookies;
-            if (generated.csrf) Object.assign(headers, client.headers);
-          }
-          let payload: string | undefined;
-          if (generated.wire === 'json') {
-            headers['content-type'] = 'application/json';
-            payload = JSON.stringify(generated.body) ?? '';
-          } else if (generated.wire === 'form') {
-            headers['content-type'] = 'application/x-www-form-urlencoded';
-            payload = formOf(generated.body);
-          } else if (generated.wire === 'broken-json') {
-            headers['content-type'] = 'application/json';
-            payload = `${JSON.stringify(generated.body) ?? ''}{`;
-          }
-
-          const before = isWrite ? await fingerprint.take() : undefined;
-          const response = await app.inject({
-            method: operation.method as 'GET',
-            url,
-            headers,
-            ...(cookies ? { cookies } : {}),
-            ...(payload === undefined ? {} : { payload }),
-          });
-          const label = `${operation.method} ${url} as ${generated.caller} (${generated.wire})`;
-          if (response.statusCode >= 500) {
-            failures.push(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}`);
-            return false;
-          }
-          if (before && response.statusCode >= 400) {
-            const changed = changedTables(before, await fingerprint.take());
-            if (changed.length) {
-              failures.push(`${label} → ${response.statusCode} but changed ${changed.join(', ')}`);
-              return false;
-            }
-          }
-          sent += 1;
-          return true;
-        }),
-        { numRuns: RUNS, endOnFailure: true, ...SEED },
-      );
-      // A property that threw (a generator or the harness itself) is a failure too, not a skip.
-      if (details.failed && failures.length === failuresBefore) {
-        failures.push(
-          `${operation.method} ${operation.path}: ${String((details.errorInstance as Error).stack)} seed ${details.seed}`,
-        );
-      }
-    }
+        const headers: Record<string, string> = {};
+        let cookies: Record<string, string> | undefined;
+        if (generated.caller !== 'anonymous') {
+          const client = await as(generated.caller);
+          cookies = client.cookies;
+          if (generated.csrf) Object.assign(headers, client.headers);
+        }
+        let payload: string | undefined;
+        if (generated.wire === 'json') {
+          headers['content-type'] = 'application/json';
+          payload = JSON.stringify(generated.body) ?? '';
+        } else if (generated.wire === 'form') {
+          headers['content-type'] = 'application/x-www-form-urlencoded';
+          payload = formOf(generated.body);
+        } else if (generated.wire === 'broken-json') {
+          headers['content-type'] = 'application/json';
+          payload = `${JSON.stringify(generated.body) ?? ''}{`;
+        }
+        return {
+          label: `${operation.method} ${url} as ${generated.caller} (${generated.wire})`,
+          isWrite: !['GET', 'HEAD', 'OPTIONS'].includes(operation.method),
+          send: () =>
+            app.inject({
+              method: operation.method as 'GET',
+              url,
+              headers,
+              ...(cookies ? { cookies } : {}),
+              ...(payload === undefined ? {} : { payload }),
+            }),
+        };
+      },
+    });
     expect(failures).toEqual([]);
-    expect(sent).toBe(operations.length * RUNS);
+    expect(sent).toBe(operations.length * FUZZ_RUNS);
   }, 300_000);
 });

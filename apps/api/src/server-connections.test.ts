@@ -1,47 +1,12 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect, type Socket } from 'node:net';
-import path from 'node:path';
-import { workerDatabase, workerRedis } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ServerProcess, startServerProcess } from './test-support/server-process.ts';
 
 // server.ts as deployed, with short request bounds: what a slow or lingering client can do
 // to it, and to its stop.
 
 const REQUEST_TIMEOUT_MS = 1_500;
-
-async function startServer(): Promise<{ child: ChildProcess; port: number }> {
-  const database = await workerDatabase('api');
-  const redis = workerRedis('api');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', path.join(import.meta.dirname, 'server.ts')],
-    {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: redis.keyPrefix,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
-        HEADERS_TIMEOUT_MS: '1000',
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const port = await new Promise<number>((resolve, reject) => {
-    child.stdout?.on('data', (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = /Server listening at http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match?.[1]) resolve(Number(match[1]));
-    });
-    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
-  });
-  return { child, port };
-}
 
 /** A raw connection that records what arrives and how it ended. */
 async function open(port: number) {
@@ -78,12 +43,15 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | 'timed out'> {
 }
 
 describe('server.ts and its connections', () => {
-  let server: { child: ChildProcess; port: number };
+  let server: ServerProcess;
   const timers: NodeJS.Timeout[] = [];
 
   // One process for all: starting one takes seconds, and the last test stops it.
   beforeAll(async () => {
-    server = await startServer();
+    server = await startServerProcess({
+      REQUEST_TIMEOUT_MS: String(REQUEST_TIMEOUT_MS),
+      HEADERS_TIMEOUT_MS: '1000',
+    });
   }, 60_000);
 
   afterAll(() => {

@@ -1,13 +1,10 @@
-import { type EntityManager, openOrm, type MikroORM } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildTestApp } from './test-support/build-test-app.ts';
+import { describe, expect, ids, it, type Sql, test } from './test-support/fixtures.ts';
 import { storeFactsQuery } from './shared/store-facts.repository.ts';
 import { teamRequestsQuery } from './features/stores/stores.sql.ts';
 import type { SqlQuery } from './shared/sql.ts';
 import { storeLogPageQuery } from './features/store-log/store-log.sql.ts';
 import type { StoreLogAction } from '@foodshare/domain';
 
-const ids = inject('demoIds');
 const LOG_ROWS = 1_000_000;
 const STORES = 1000;
 const USERS = 50_000;
@@ -27,21 +24,23 @@ function nodes(plan: PlanNode): PlanNode[] {
   return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
 }
 
+// The bulk fill below runs statements of many seconds (a million rows, the users' row triggers),
+// far beyond the bound a request's statement has in the test app.
+test.override('appEnv', { scope: 'file' }, { DATABASE_STATEMENT_TIMEOUT_MS: '600000' });
+
 /**
  * The index plan of the very SQL the routes run (their query builders), on a store log of a
  * million entries over a thousand stores and 200,000 team memberships. No timing: the plan is
  * what stays true on a slower machine.
  */
 describe('the store queries use indexes on a million log entries', () => {
-  let orm: MikroORM;
-  let em: EntityManager;
   let busyStore: number;
   let crowdedStore: number;
 
-  async function explain({ sql, params }: SqlQuery): Promise<PlanNode[]> {
-    const rows = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
-      `explain (format json) ${sql}`,
-      params,
+  async function explain(sql: Sql, query: SqlQuery): Promise<PlanNode[]> {
+    const rows = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
+      `explain (format json) ${query.sql}`,
+      query.params,
     );
     return nodes(rows[0]!['QUERY PLAN'][0].Plan);
   }
@@ -56,39 +55,40 @@ describe('the store queries use indexes on a million log entries', () => {
    * keys and secondary indexes dropped during the insert and then recreated from their own
    * catalog definitions, so the plans below run on exactly the migrated indexes.
    */
-  async function bulkLoad(table: string, insert: string, params: unknown[]): Promise<void> {
-    const indexes = await em.execute<{ indexdef: string; indexname: string }[]>(
+  async function bulkLoad(
+    sql: Sql,
+    table: string,
+    insert: string,
+    params: unknown[],
+  ): Promise<void> {
+    const indexes = await sql<{ indexdef: string; indexname: string }[]>(
       `select indexname, indexdef from pg_indexes
         where schemaname = current_schema() and tablename = ?
           and indexname not in (select conname from pg_constraint where conrelid = ?::regclass)`,
       [table, table],
     );
-    const keys = await em.execute<{ conname: string; def: string }[]>(
+    const keys = await sql<{ conname: string; def: string }[]>(
       `select conname, pg_get_constraintdef(oid) as def from pg_constraint
         where conrelid = ?::regclass and contype = 'f'`,
       [table],
     );
-    await em.execute(`alter table ${table} set unlogged`);
-    for (const key of keys) await em.execute(`alter table ${table} drop constraint ${key.conname}`);
-    for (const index of indexes) await em.execute(`drop index ${index.indexname}`);
-    await em.execute(insert, params);
-    for (const index of indexes) await em.execute(index.indexdef);
+    await sql(`alter table ${table} set unlogged`);
+    for (const key of keys) await sql(`alter table ${table} drop constraint ${key.conname}`);
+    for (const index of indexes) await sql(`drop index ${index.indexname}`);
+    await sql(insert, params);
+    for (const index of indexes) await sql(index.indexdef);
     for (const key of keys) {
-      await em.execute(`alter table ${table} add constraint ${key.conname} ${key.def}`);
+      await sql(`alter table ${table} add constraint ${key.conname} ${key.def}`);
     }
   }
 
-  beforeAll(async () => {
-    const { app, database } = await buildTestApp();
-    await app.close();
-    orm = await openOrm({ url: database.url });
-    em = orm.em.fork();
-    await em.execute(
+  test.beforeAll(async ({ sql }) => {
+    await sql(
       `insert into stores (name, region_id, latitude, longitude)
        select 'Laden ' || g, 3, 52 + g / 10000.0, 9 + g / 10000.0 from generate_series(0, ? - 1) g`,
       [STORES],
     );
-    await em.execute(
+    await sql(
       `insert into users (first_name, last_name, email, password_hash, role, latitude, longitude)
        select 'Person ' || g, 'Test', 'person' || g || '@explain.example.org', 'x', 1,
               case when g % 7 = 0 then null else 52 + g / 100000.0 end,
@@ -97,13 +97,14 @@ describe('the store queries use indexes on a million log entries', () => {
       [USERS],
     );
     // Identity ids of one insert are consecutive: series number n is row first + n.
-    const [first] = await em.execute<{ store: number; user: number }[]>(
+    const [first] = await sql<{ store: number; user: number }[]>(
       `select (select min(id) from stores where name like 'Laden %') as store,
               (select min(id) from users where email like '%@explain.example.org') as user`,
     );
     const { store, user } = first!;
     // Each user belongs or applies to four stores: 200 people per store, 20 of them pending.
     await bulkLoad(
+      sql,
       'store_team_memberships',
       `insert into store_team_memberships (store_id, user_id, status, applied_at, joined_at)
        select ? + (g % 4) * (? / 4) + (g / 4) % (? / 4), ? + g / 4,
@@ -115,6 +116,7 @@ describe('the store queries use indexes on a million log entries', () => {
     );
     // A thousand entries per store over 13 months, every action type in every store.
     await bulkLoad(
+      sql,
       'store_log_entries',
       `insert into store_log_entries (store_id, action_type, actor_id, target_id, performed_at)
        select ? + g % ?, 1 + (g / ?) % 20, ? + g % ?, ? + (g * 7) % ?,
@@ -125,22 +127,18 @@ describe('the store queries use indexes on a million log entries', () => {
     // One store that people queue for, as the demo store of the bench's large data: 2,000
     // pending requests, of which a page must not sort all.
     crowdedStore = store + 1;
-    await em.execute(
+    await sql(
       `insert into store_team_memberships (store_id, user_id, status, applied_at)
        select ?, ? + g, 0, now() - g * interval '1 hour' from generate_series(0, 1999) g
        on conflict do nothing`,
       [crowdedStore, user],
     );
-    await em.execute('analyze stores, users, store_team_memberships, store_log_entries');
+    await sql('analyze stores, users, store_team_memberships, store_log_entries');
     busyStore = store + STORES / 2;
   }, 120_000);
 
-  afterAll(async () => {
-    await orm.close();
-  });
-
-  it('holds a million log entries and 200,000 team memberships', async () => {
-    const [counts] = await em.execute<{ log: string; team: string; busy: string }[]>(
+  it('holds a million log entries and 200,000 team memberships', async ({ sql }) => {
+    const [counts] = await sql<{ log: string; team: string; busy: string }[]>(
       `select (select count(*) from store_log_entries) as log,
               (select count(*) from store_team_memberships) as team,
               (select count(*) from store_log_entries where store_id = ?) as busy`,
@@ -162,10 +160,11 @@ describe('the store queries use indexes on a million log entries', () => {
     ['three action types', [1, 2, 3], 1000, 0],
   ];
 
-  it.each(pages)(
+  it.for(pages)(
     'the store log page (%s) reads store_log_entries through its indexes',
-    async (_why, actions, limit, offset) => {
+    async ([_why, actions, limit, offset], { sql }) => {
       const plan = await explain(
+        sql,
         storeLogPageQuery({ storeId: busyStore, ...window, actionTypes: actions, limit, offset }),
       );
       expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
@@ -182,8 +181,10 @@ describe('the store queries use indexes on a million log entries', () => {
     },
   );
 
-  it('a page of team requests comes in order from the (store_id, status, applied_at) index', async () => {
-    const plan = await explain(teamRequestsQuery(crowdedStore));
+  it('a page of team requests comes in order from the (store_id, status, applied_at) index', async ({
+    sql,
+  }) => {
+    const plan = await explain(sql, teamRequestsQuery(crowdedStore));
     expect(plan.filter((node) => node['Node Type'] === 'Seq Scan')).toEqual([]);
     // Newest first straight from the index: no sort of all the store's requests for one page.
     expect(plan.filter((node) => String(node['Node Type']).endsWith('Sort'))).toEqual([]);
@@ -195,12 +196,12 @@ describe('the store queries use indexes on a million log entries', () => {
     );
   });
 
-  it('the permission facts read stores and team memberships by key', async () => {
-    const manager = await em.execute<{ user_id: number }[]>(
+  it('the permission facts read stores and team memberships by key', async ({ sql }) => {
+    const manager = await sql<{ user_id: number }[]>(
       'select user_id from store_team_memberships where store_id = ? limit 1',
       [busyStore],
     );
-    const plan = await explain(storeFactsQuery(manager[0]!.user_id, busyStore));
+    const plan = await explain(sql, storeFactsQuery(manager[0]!.user_id, busyStore));
     for (const table of ['stores', 'store_team_memberships']) {
       const reads = scansOf(plan, table);
       expect(reads.length).toBeGreaterThan(0);
@@ -208,11 +209,13 @@ describe('the store queries use indexes on a million log entries', () => {
     }
   });
 
-  it('the same queries still answer for the demo store', async () => {
+  it('the same queries still answer for the demo store', async ({ sql }) => {
     const page = { storeId: ids.storeId, ...window, actionTypes: all, limit: 100, offset: 0 };
-    const { sql, params } = storeLogPageQuery(page);
-    expect(await em.execute(sql, params)).toHaveLength(8);
+    const log = storeLogPageQuery(page);
+    expect(await sql<object[]>(log.sql, log.params)).toHaveLength(8);
     const requests = teamRequestsQuery(busyStore);
-    expect(await em.execute(requests.sql, requests.params)).toHaveLength(MEMBERSHIPS / STORES / 10);
+    expect(await sql<object[]>(requests.sql, requests.params)).toHaveLength(
+      MEMBERSHIPS / STORES / 10,
+    );
   });
 });

@@ -1,7 +1,5 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { NOT_BLANK_PATTERN, trimSpace } from '@foodshare/schemas';
-import { testServiceEnv } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, type Sql } from './test-support/fixtures.ts';
 
 /**
  * The schemas' idea of a blank text must include PostgreSQL's, or a text the schema accepts
@@ -10,41 +8,31 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
  * and under every ICU collation a production database might use.
  */
 describe('white space of the schemas and of PostgreSQL', () => {
-  let orm: MikroORM;
   const notBlank = new RegExp(NOT_BLANK_PATTERN, 'u');
 
-  beforeAll(async () => {
-    const { database } = await testServiceEnv('api');
-    orm = await openOrm({ url: database.url, poolSize: 1 });
-  });
-
-  afterAll(async () => {
-    await orm.close();
-  });
-
-  async function spaceCodePoints(collation: string | null): Promise<number[]> {
+  async function spaceCodePoints(sql: Sql, collation: string | null): Promise<number[]> {
     const text = collation === null ? 'chr(c)' : `chr(c) collate "${collation}"`;
-    const rows = await orm.em.fork().execute<{ c: number }[]>(
+    const rows = await sql<{ c: number }[]>(
       `select c from generate_series(1, 65535) c
         where c not between 55296 and 57343 and ${text} ~ '^[[:space:]]$'`,
     );
     return rows.map((row) => row.c);
   }
 
-  async function collations(): Promise<(string | null)[]> {
-    const rows = await orm.em
-      .fork()
-      .execute<{ name: string }[]>(
-        `select collname as name from pg_collation where collprovider = 'i' and collname in ('und-x-icu', 'de-x-icu', 'de-DE-x-icu')`,
-      );
+  async function collations(sql: Sql): Promise<(string | null)[]> {
+    const rows = await sql<{ name: string }[]>(
+      `select collname as name from pg_collation where collprovider = 'i' and collname in ('und-x-icu', 'de-x-icu', 'de-DE-x-icu')`,
+    );
     return [null, ...rows.map((row) => row.name)];
   }
 
-  it('counts as blank every character PostgreSQL counts as space, under every collation', async () => {
-    const checked = await collations();
+  it('counts as blank every character PostgreSQL counts as space, under every collation', async ({
+    sql,
+  }) => {
+    const checked = await collations(sql);
     expect(checked.length).toBeGreaterThan(1);
     for (const collation of checked) {
-      const spaces = await spaceCodePoints(collation);
+      const spaces = await spaceCodePoints(sql, collation);
       expect(spaces.length).toBeGreaterThan(5);
       const missed = spaces.filter((c) => {
         const character = String.fromCodePoint(c);

@@ -1,8 +1,9 @@
 import { signInAs } from '@foodshare/server-kit/test-support';
 import {
-  changedTables,
   databaseFingerprint,
   type DatabaseFingerprint,
+  FUZZ_RUNS,
+  fuzzOperations,
   parameterValue,
 } from '@foodshare/testing/fuzz';
 import fc from 'fast-check';
@@ -11,16 +12,6 @@ import type { AuthApp } from './app.ts';
 import { buildTestApp } from './test-support/build-test-app.ts';
 
 const ids = inject('demoIds');
-
-/** Runs per operation, bounded for CI; FUZZ_RUNS and FUZZ_SEED replay or widen a run. */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 25);
-// CI replays one fixed seed, so that a landing is not decided by chance; elsewhere every run
-// explores new inputs.
-const SEED = process.env.FUZZ_SEED
-  ? { seed: Number(process.env.FUZZ_SEED) }
-  : process.env.CI
-    ? { seed: 20261125 }
-    : {};
 
 /** A parameter's value: one a client would send, or anything that has broken servers. */
 const oneOf = (...good: string[]) =>
@@ -201,61 +192,43 @@ describe('fuzzing every OAuth endpoint and page', () => {
   });
 
   it('answers every generated request without a 5xx, and a refused write changes nothing', async () => {
-    const failures: string[] = [];
-    let sent = 0;
-    for (const operation of OPERATIONS) {
-      const failuresBefore = failures.length;
-      const details = await fc.check(
-        fc.asyncProperty(requestOf(operation), async (generated) => {
-          const pairs = Object.entries(generated.values).map(
-            ([key, value]) => [key, String(value).toWellFormed()] as [string, string],
-          );
-          if (generated.repeated) pairs.push([generated.repeated, 'again']);
-          const encoded = new URLSearchParams(pairs).toString();
+    const { failures, sent } = await fuzzOperations({
+      operations: OPERATIONS,
+      fingerprint,
+      nameOf: (operation) => `${operation.method} ${operation.url}`,
+      requestOf,
+      async prepare(operation, generated) {
+        const pairs = Object.entries(generated.values).map(
+          ([key, value]) => [key, String(value).toWellFormed()] as [string, string],
+        );
+        if (generated.repeated) pairs.push([generated.repeated, 'again']);
+        const encoded = new URLSearchParams(pairs).toString();
 
-          const headers: Record<string, string> = {};
-          if (generated.authorization) headers.authorization = generated.authorization;
-          let cookies: Record<string, string> | undefined;
-          if (generated.caller !== 'anonymous') {
-            const client = await signInAs(app, ids.users[generated.caller]);
-            cookies = client.cookies;
-            if (generated.csrfHeader) Object.assign(headers, client.headers);
-          }
-          const isPost = operation.method === 'POST';
-          if (isPost) headers['content-type'] = 'application/x-www-form-urlencoded';
-
-          const before = isPost ? await fingerprint.take() : undefined;
-          const response = await app.inject({
-            method: operation.method,
-            url: isPost || !encoded ? operation.url : `${operation.url}?${encoded}`,
-            headers,
-            ...(cookies ? { cookies } : {}),
-            ...(isPost ? { payload: encoded } : {}),
-          });
-          const label = `${operation.method} ${operation.url} ${encoded.slice(0, 300)} as ${generated.caller}`;
-          if (response.statusCode >= 500) {
-            failures.push(`${label} → ${response.statusCode} ${response.body.slice(0, 200)}`);
-            return false;
-          }
-          if (before && response.statusCode >= 400) {
-            const changed = changedTables(before, await fingerprint.take());
-            if (changed.length) {
-              failures.push(`${label} → ${response.statusCode} but changed ${changed.join(', ')}`);
-              return false;
-            }
-          }
-          sent += 1;
-          return true;
-        }),
-        { numRuns: RUNS, endOnFailure: true, ...SEED },
-      );
-      // A property that threw (a generator or the harness itself) is a failure too, not a skip.
-      if (details.failed && failures.length === failuresBefore) {
-        const error = details.errorInstance as Error;
-        failures.push(`${operation.method} ${operation.url}: ${error.stack} seed ${details.seed}`);
-      }
-    }
+        const headers: Record<string, string> = {};
+        if (generated.authorization) headers.authorization = generated.authorization;
+        let cookies: Record<string, string> | undefined;
+        if (generated.caller !== 'anonymous') {
+          const client = await signInAs(app, ids.users[generated.caller]);
+          cookies = client.cookies;
+          if (generated.csrfHeader) Object.assign(headers, client.headers);
+        }
+        const isPost = operation.method === 'POST';
+        if (isPost) headers['content-type'] = 'application/x-www-form-urlencoded';
+        return {
+          label: `${operation.method} ${operation.url} ${encoded.slice(0, 300)} as ${generated.caller}`,
+          isWrite: isPost,
+          send: () =>
+            app.inject({
+              method: operation.method,
+              url: isPost || !encoded ? operation.url : `${operation.url}?${encoded}`,
+              headers,
+              ...(cookies ? { cookies } : {}),
+              ...(isPost ? { payload: encoded } : {}),
+            }),
+        };
+      },
+    });
     expect(failures).toEqual([]);
-    expect(sent).toBe(OPERATIONS.length * RUNS);
+    expect(sent).toBe(OPERATIONS.length * FUZZ_RUNS);
   }, 300_000);
 });

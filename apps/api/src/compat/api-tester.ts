@@ -1,7 +1,6 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
+import type { MikroORM } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 
 type Rows = Record<string, unknown>[];
 
@@ -26,30 +25,15 @@ const unique = (): string => `${(uniqueCount += 1)}.${process.pid}.${START}`;
 export class ApiTester {
   readonly app: ApiApp;
   private readonly orm: MikroORM;
-  /** Whether `stop` closes the app and the ORM: only when `start` opened them. */
-  private readonly owned: boolean;
 
-  private constructor(app: ApiApp, orm: MikroORM, owned: boolean) {
+  private constructor(app: ApiApp, orm: MikroORM) {
     this.app = app;
     this.orm = orm;
-    this.owned = owned;
   }
 
-  /** A test app and an ORM on its database, both closed by `stop`. */
-  static async start(): Promise<ApiTester> {
-    const built = await buildTestApp();
-    return new ApiTester(built.app, await openOrm({ url: built.database.url }), true);
-  }
-
-  /** Over an app and an ORM the caller opened and closes. */
+  /** Over an app and an ORM the caller opened and closes (the fixtures: compat/fixtures.ts). */
   static over(app: ApiApp, orm: MikroORM): ApiTester {
-    return new ApiTester(app, orm, false);
-  }
-
-  async stop(): Promise<void> {
-    if (!this.owned) return;
-    await this.app.close();
-    await this.orm.close();
+    return new ApiTester(app, orm);
   }
 
   sql<T extends object[] = Rows>(query: string, params: unknown[] = []): Promise<T> {

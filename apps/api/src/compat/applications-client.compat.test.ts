@@ -1,6 +1,6 @@
 import { RegionType } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTester } from './api-tester.ts';
+import { describe, expect, it } from './fixtures.ts';
+import type { ApiTester } from './api-tester.ts';
 import { webClient } from './web-client.ts';
 
 /**
@@ -8,14 +8,7 @@ import { webClient } from './web-client.ts';
  * `remove()`, a DELETE with `Content-Type: application/json; charset=utf-8` and the body `{}`.
  */
 describe('web client: applications.js', () => {
-  let I: ApiTester;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-
-  async function groupWithApplicant() {
+  async function groupWithApplicant(I: ApiTester) {
     const [group] = await I.sql<{ id: number }[]>(
       `insert into regions (name, type) values ('Compat AG', ?) returning id`,
       [RegionType.WorkingGroup],
@@ -33,22 +26,22 @@ describe('web client: applications.js', () => {
     return { groupId: group!.id, admin, applicant };
   }
 
-  const pending = (groupId: number, userId: number) =>
+  const pending = (I: ApiTester, groupId: number, userId: number) =>
     I.count('from work_group_applications where group_id = ? and user_id = ?', [groupId, userId]);
 
-  it('declineApplication', async () => {
-    const { groupId, admin, applicant } = await groupWithApplicant();
+  it('declineApplication', async ({ I }) => {
+    const { groupId, admin, applicant } = await groupWithApplicant(I);
     const client = await I.login(admin);
     const path = `/groups/${groupId}/applications/${applicant.id}`;
     const response = await webClient.remove(I.app, client, path);
     expect(response.statusCode).toBe(200);
-    expect(await pending(groupId, applicant.id)).toBe(0);
+    expect(await pending(I, groupId, applicant.id)).toBe(0);
     // Declining again finds nothing to decline and is still a success.
     expect((await webClient.remove(I.app, client, path)).statusCode).toBe(200);
   });
 
-  it('declineApplication by a member who is not an admin', async () => {
-    const { groupId, applicant } = await groupWithApplicant();
+  it('declineApplication by a member who is not an admin', async ({ I }) => {
+    const { groupId, applicant } = await groupWithApplicant(I);
     const stranger = await I.createFoodsaver();
     const response = await webClient.remove(
       I.app,
@@ -56,10 +49,10 @@ describe('web client: applications.js', () => {
       `/groups/${groupId}/applications/${applicant.id}`,
     );
     expect(response.statusCode).toBe(403);
-    expect(await pending(groupId, applicant.id)).toBe(1);
+    expect(await pending(I, groupId, applicant.id)).toBe(1);
   });
 
-  it('declineApplication for a group that does not exist', async () => {
+  it('declineApplication for a group that does not exist', async ({ I }) => {
     const orga = await I.createOrga();
     const response = await webClient.remove(
       I.app,

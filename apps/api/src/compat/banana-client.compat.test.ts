@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTester, randomText } from './api-tester.ts';
+import { describe, expect, it } from './fixtures.ts';
+import { randomText } from './api-tester.ts';
 import { webClient } from './web-client.ts';
 
 /** The calls of the platform's web client, client/src/api/banana.js, for giving and removing. */
 describe('web client: banana.js', () => {
-  let I: ApiTester;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-
-  it('sendBanana', async () => {
+  it('sendBanana', async ({ I }) => {
     const sender = await I.createFoodsaver();
     const recipient = await I.createFoodsaver();
     const message = randomText(100);
@@ -25,7 +18,7 @@ describe('web client: banana.js', () => {
     expect(response.json()).toMatchObject({ message, user: { id: sender.id } });
   });
 
-  it('deleteBanana', async () => {
+  it('deleteBanana', async ({ I }) => {
     const sender = await I.createFoodsaver();
     const recipient = await I.createFoodsaver();
     await I.giveBanana(recipient.id, sender.id, randomText(100));
@@ -43,7 +36,7 @@ describe('web client: banana.js', () => {
     ).toBe(0);
   });
 
-  it('deleteBanana of a banana that was never given', async () => {
+  it('deleteBanana of a banana that was never given', async ({ I }) => {
     const sender = await I.createFoodsaver();
     const recipient = await I.createFoodsaver();
     const response = await webClient.remove(

@@ -1,24 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTester } from './api-tester.ts';
+import { describe, expect, it } from './fixtures.ts';
+import type { ApiTester } from './api-tester.ts';
 import { webClient } from './web-client.ts';
 
 /** The calls of the platform's web client, client/src/api/conversations.js, for sending and read status. */
 describe('web client: conversations.js', () => {
-  let I: ApiTester;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-
-  async function conversationOfTwo() {
+  async function conversationOfTwo(I: ApiTester) {
     const me = await I.createFoodsaver();
     const other = await I.createFoodsaver();
     const conversationId = await I.conversation([me.id, other.id]);
     return { me, other, conversationId, client: await I.login(me) };
   }
 
-  const unreadOf = async (conversationId: number, userId: number) =>
+  const unreadOf = async (I: ApiTester, conversationId: number, userId: number) =>
     (
       await I.sql<{ unread: boolean }[]>(
         'select unread from conversation_members where conversation_id = ? and user_id = ?',
@@ -26,8 +19,8 @@ describe('web client: conversations.js', () => {
       )
     )[0]!.unread;
 
-  it('sendMessage', async () => {
-    const { me, other, conversationId, client } = await conversationOfTwo();
+  it('sendMessage', async ({ I }) => {
+    const { me, other, conversationId, client } = await conversationOfTwo(I);
     const response = await webClient.post(
       I.app,
       client,
@@ -36,19 +29,19 @@ describe('web client: conversations.js', () => {
     );
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ body: 'Hallo aus dem Browser', authorId: me.id });
-    expect(await unreadOf(conversationId, other.id)).toBe(true);
+    expect(await unreadOf(I, conversationId, other.id)).toBe(true);
   });
 
-  it('sendMessage to a conversation that does not exist', async () => {
-    const { client } = await conversationOfTwo();
+  it('sendMessage to a conversation that does not exist', async ({ I }) => {
+    const { client } = await conversationOfTwo(I);
     const response = await webClient.post(I.app, client, '/conversations/999999/messages', {
       body: 'Hallo?',
     });
     expect(response.statusCode).toBe(403);
   });
 
-  it('setReadStatus (read)', async () => {
-    const { me, conversationId, client } = await conversationOfTwo();
+  it('setReadStatus (read)', async ({ I }) => {
+    const { me, conversationId, client } = await conversationOfTwo(I);
     await I.sql('update conversation_members set unread = true where conversation_id = ?', [
       conversationId,
     ]);
@@ -58,18 +51,18 @@ describe('web client: conversations.js', () => {
       `/conversations/${conversationId}/readStatus?read=1`,
     );
     expect(response.statusCode).toBe(200);
-    expect(await unreadOf(conversationId, me.id)).toBe(false);
+    expect(await unreadOf(I, conversationId, me.id)).toBe(false);
   });
 
-  it('setReadStatus (unread)', async () => {
-    const { me, other, conversationId, client } = await conversationOfTwo();
+  it('setReadStatus (unread)', async ({ I }) => {
+    const { me, other, conversationId, client } = await conversationOfTwo(I);
     const response = await webClient.post(
       I.app,
       client,
       `/conversations/${conversationId}/readStatus?read=0`,
     );
     expect(response.statusCode).toBe(200);
-    expect(await unreadOf(conversationId, me.id)).toBe(true);
-    expect(await unreadOf(conversationId, other.id)).toBe(false);
+    expect(await unreadOf(I, conversationId, me.id)).toBe(true);
+    expect(await unreadOf(I, conversationId, other.id)).toBe(false);
   });
 });

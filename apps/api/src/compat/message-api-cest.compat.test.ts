@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { ApiTester, randomClientKey, type TestUser } from './api-tester.ts';
+import { describe, expect, it, test } from './fixtures.ts';
+import { randomClientKey, type TestUser } from './api-tester.ts';
 import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 
 /** The platform's tests/Api/MessageApiCest.php, scenario by scenario, for sending messages. */
 describe('MessageApiCest', () => {
-  let I: ApiTester;
   let user: TestUser;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-  beforeEach(async () => {
+  test.beforeEach(async ({ I }) => {
     user = await I.createFoodsaver();
   });
 
@@ -19,7 +13,7 @@ describe('MessageApiCest', () => {
     `from messages where conversation_id = ${conversationId}`;
 
   describe.each(BODY_ENCODINGS)('bodies as %s', (encoding) => {
-    it('resendWithSameClientKeyIsIdempotent', async () => {
+    it('resendWithSameClientKeyIsIdempotent', async ({ I }) => {
       const other = await I.createFoodsaver();
       const conv = await I.conversation([user.id, other.id]);
       const client = await I.login(user);
@@ -42,7 +36,7 @@ describe('MessageApiCest', () => {
       expect(await I.count(`${messagesOf(conv)} and client_key = ?`, [clientKey])).toBe(1);
     });
 
-    it('differentClientKeysCreateSeparateMessages', async () => {
+    it('differentClientKeysCreateSeparateMessages', async ({ I }) => {
       const other = await I.createFoodsaver();
       const conv = await I.conversation([user.id, other.id]);
       const client = await I.login(user);
@@ -58,7 +52,7 @@ describe('MessageApiCest', () => {
       expect(await I.count(`${messagesOf(conv)} and body = 'same text'`)).toBe(2);
     });
 
-    it('sendingWithoutClientKeyStillWorks', async () => {
+    it('sendingWithoutClientKeyStillWorks', async ({ I }) => {
       const other = await I.createFoodsaver();
       const conv = await I.conversation([user.id, other.id]);
       const response = await platformRequest(I.app, await I.login(user), {
@@ -71,7 +65,7 @@ describe('MessageApiCest', () => {
       expect(await I.count(`${messagesOf(conv)} and body = 'no key here'`)).toBe(1);
     });
 
-    it('sameClientKeyFromAnotherSenderIsNotSwallowed', async () => {
+    it('sameClientKeyFromAnotherSenderIsNotSwallowed', async ({ I }) => {
       const other = await I.createFoodsaver();
       const conv = await I.conversation([user.id, other.id]);
       const clientKey = randomClientKey();
@@ -101,7 +95,7 @@ describe('MessageApiCest', () => {
     });
   });
 
-  it('getSingleConversation', async () => {
+  it('getSingleConversation', async ({ I }) => {
     // The platform's test only asks for JSON: conversation 1 is not this new user's.
     const response = await platformRequest(I.app, await I.login(user), {
       method: 'GET',

@@ -1,6 +1,5 @@
 import { QuizSessionStatus, Role } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTester } from './api-tester.ts';
+import { describe, expect, it } from './fixtures.ts';
 import { webClient } from './web-client.ts';
 
 /**
@@ -8,14 +7,7 @@ import { webClient } from './web-client.ts';
  * so it sends `Content-Type: application/json; charset=utf-8` and nothing else.
  */
 describe('web client: quiz.js', () => {
-  let I: ApiTester;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-
-  it('confirmQuiz', async () => {
+  it('confirmQuiz', async ({ I }) => {
     const user = await I.createFoodsaver();
     await I.haveQuizSession(user.id, 2, QuizSessionStatus.Passed);
     const response = await webClient.post(
@@ -27,7 +19,7 @@ describe('web client: quiz.js', () => {
     expect(await I.roleOf(user.id)).toBe(Role.StoreManager);
   });
 
-  it('confirmQuiz of a quiz not passed', async () => {
+  it('confirmQuiz of a quiz not passed', async ({ I }) => {
     const user = await I.createFoodsaver();
     await I.haveQuizSession(user.id, 2, QuizSessionStatus.Failed);
     const response = await webClient.post(

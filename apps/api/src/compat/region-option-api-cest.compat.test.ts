@@ -1,9 +1,8 @@
-import { openOrm, type MikroORM, Role, WorkGroupFunction } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { Role, WorkGroupFunction } from '@foodshare/domain';
+import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
-import { ApiTester } from './api-tester.ts';
+import type { Sql } from '../test-support/fixtures.ts';
+import { describe, expect, it, test } from './fixtures.ts';
 import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 
 /** The stored options, by their column names. */
@@ -41,15 +40,12 @@ const CEST_OPTIONS = {
  * carries beside the names the POST takes.
  */
 describe('RegionOptionApiCest', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let community: ApiTester;
   let region: number;
   let userBot: SignedInClient;
 
-  const stored = async (regionId: number) =>
+  const stored = async (sql: Sql, regionId: number) =>
     (
-      await community.sql<StoredOptions[]>(
+      await sql<StoredOptions[]>(
         `select enable_report_button, enable_mediation_button, selected_report_reason_options,
                 enable_report_reason_other, region_pickup_rule_active, region_pickup_rule_timespan,
                 region_pickup_rule_limit, region_pickup_rule_limit_day, region_pickup_rule_inactive
@@ -59,12 +55,12 @@ describe('RegionOptionApiCest', () => {
     )[0];
 
   /** _before: options initialised with random values (within the ranges the API keeps). */
-  async function seedRandomOptions(regionId: number): Promise<void> {
+  async function seedRandomOptions(sql: Sql, regionId: number): Promise<void> {
     const coin = () => Math.random() < 0.5;
     const between = (low: number, high: number) =>
       low + Math.floor(Math.random() * (high - low + 1));
     const limit = between(1, 14);
-    await community.sql(
+    await sql(
       `insert into region_options (region_id, enable_report_button, enable_mediation_button,
                                    region_pickup_rule_active, region_pickup_rule_timespan,
                                    region_pickup_rule_limit, region_pickup_rule_limit_day,
@@ -87,6 +83,7 @@ describe('RegionOptionApiCest', () => {
   }
 
   const postOptions = (
+    app: ApiApp,
     client: SignedInClient | null,
     regionId: number,
     body: Record<string, unknown>,
@@ -99,32 +96,20 @@ describe('RegionOptionApiCest', () => {
       encoding,
     });
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    community = ApiTester.over(app, orm);
-  });
-
-  beforeEach(async () => {
-    region = await community.region('Optionsstadt');
-    const ambassador = await community.user(Role.Ambassador);
-    await community.addAdmin(region, ambassador);
-    userBot = await signInAs(app, ambassador);
-    await seedRandomOptions(region);
-  });
-
-  afterAll(async () => {
-    await orm.close();
-    await app.close();
+  test.beforeEach(async ({ I, as, sql }) => {
+    region = await I.region('Optionsstadt');
+    const ambassador = await I.user(Role.Ambassador);
+    await I.addAdmin(region, ambassador);
+    userBot = await as(ambassador);
+    await seedRandomOptions(sql, region);
   });
 
   describe.each(BODY_ENCODINGS)('as %s', (encoding) => {
-    it('addRegionOption', async () => {
-      const response = await postOptions(userBot, region, CEST_OPTIONS, encoding);
+    it('addRegionOption', async ({ app, sql }) => {
+      const response = await postOptions(app, userBot, region, CEST_OPTIONS, encoding);
       expect(response.statusCode).toBe(200);
       expect(response.headers['content-type']).toContain('application/json');
-      expect(await stored(region)).toEqual({
+      expect(await stored(sql, region)).toEqual({
         enable_report_button: true,
         selected_report_reason_options: 1,
         enable_report_reason_other: true,
@@ -138,20 +123,17 @@ describe('RegionOptionApiCest', () => {
     });
   });
 
-  it('canFetchRegionOptions', async () => {
+  it('canFetchRegionOptions', async ({ app, sql }) => {
     // _before also sets the forum option at random; here it is the region's own flag.
     const allowHiding = Math.random() < 0.5;
-    await community.sql('update regions set allow_hiding_in_forum = ? where id = ?', [
-      allowHiding,
-      region,
-    ]);
+    await sql('update regions set allow_hiding_in_forum = ? where id = ?', [allowHiding, region]);
     const response = await platformRequest(app, userBot, {
       method: 'GET',
       url: `/api/region/${region}/options`,
     });
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toContain('application/json');
-    const row = (await stored(region))!;
+    const row = (await stored(sql, region))!;
     expect(response.json()).toMatchObject({
       isReportButtonEnabled: row.enable_report_button,
       isMediationButtonEnabled: row.enable_mediation_button,
@@ -176,7 +158,7 @@ describe('RegionOptionApiCest', () => {
       enableAddressChangeNotification: true,
     };
 
-    const save = (client: SignedInClient, regionId: number) =>
+    const save = (app: ApiApp, client: SignedInClient, regionId: number) =>
       platformRequest(app, client, {
         method: 'POST',
         url: `/api/region/${regionId}/options`,
@@ -184,38 +166,46 @@ describe('RegionOptionApiCest', () => {
         headers: JSON_UTF8,
       });
 
-    it('stores every option for the ambassador of a region without delegate groups', async () => {
-      const response = await save(userBot, region);
+    it('stores every option for the ambassador of a region without delegate groups', async ({
+      app,
+      sql,
+    }) => {
+      const response = await save(app, userBot, region);
       expect(response.statusCode).toBe(200);
-      expect(await stored(region)).toMatchObject({
+      expect(await stored(sql, region)).toMatchObject({
         enable_report_button: false,
         region_pickup_rule_timespan: 14,
         region_pickup_rule_limit_day: 2,
       });
     });
 
-    it('stores every option for orga, who holds both duties everywhere', async () => {
-      const response = await save(await signInAs(app, await community.user(Role.Orga)), region);
+    it('stores every option for orga, who holds both duties everywhere', async ({
+      app,
+      as,
+      sql,
+      I,
+    }) => {
+      const response = await save(app, await as(await I.user(Role.Orga)), region);
       expect(response.statusCode).toBe(200);
-      expect(await stored(region)).toMatchObject({
+      expect(await stored(sql, region)).toMatchObject({
         enable_report_button: false,
         region_pickup_rule_timespan: 14,
       });
     });
 
-    it('stores the report options of the report group admin and skips the pickup rule', async () => {
-      const reportGroup = await community.region(
-        'Meldegruppe',
-        7,
-        region,
-        WorkGroupFunction.Report,
-      );
-      const reportAdmin = await community.user(Role.Foodsaver);
-      await community.addAdmin(reportGroup, reportAdmin);
-      const before = (await stored(region))!;
-      const response = await save(await signInAs(app, reportAdmin), region);
+    it('stores the report options of the report group admin and skips the pickup rule', async ({
+      app,
+      as,
+      sql,
+      I,
+    }) => {
+      const reportGroup = await I.region('Meldegruppe', 7, region, WorkGroupFunction.Report);
+      const reportAdmin = await I.user(Role.Foodsaver);
+      await I.addAdmin(reportGroup, reportAdmin);
+      const before = (await stored(sql, region))!;
+      const response = await save(app, await as(reportAdmin), region);
       expect(response.statusCode).toBe(200);
-      expect(await stored(region)).toEqual({
+      expect(await stored(sql, region)).toEqual({
         ...before,
         enable_report_button: false,
         enable_mediation_button: true,
@@ -224,14 +214,16 @@ describe('RegionOptionApiCest', () => {
       });
     });
 
-    it('refuses a foodsaver who holds neither duty and stores nothing', async () => {
-      const before = await stored(region);
-      const response = await save(
-        await signInAs(app, await community.user(Role.Foodsaver)),
-        region,
-      );
+    it('refuses a foodsaver who holds neither duty and stores nothing', async ({
+      app,
+      as,
+      sql,
+      I,
+    }) => {
+      const before = await stored(sql, region);
+      const response = await save(app, await as(await I.user(Role.Foodsaver)), region);
       expect(response.statusCode).toBe(403);
-      expect(await stored(region)).toEqual(before);
+      expect(await stored(sql, region)).toEqual(before);
     });
   });
 });

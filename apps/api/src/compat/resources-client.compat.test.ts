@@ -1,17 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiTester } from './api-tester.ts';
+import { describe, expect, it } from './fixtures.ts';
 import { webClient } from './web-client.ts';
 
 /** The platform's web client, client/src/api/resources.js: `getOwnResources`. */
 describe('web client: resources.js', () => {
-  let I: ApiTester;
-
-  beforeAll(async () => {
-    I = await ApiTester.start();
-  });
-  afterAll(() => I.stop());
-
-  it('getOwnResources', async () => {
+  it('getOwnResources', async ({ I }) => {
     const user = await I.createFoodsaver();
     const [region] = await I.sql<{ id: number }[]>(
       `insert into regions (name, type) values ('Compat Stadt', 1) returning id`,
@@ -33,14 +25,14 @@ describe('web client: resources.js', () => {
     ]);
   });
 
-  it('getOwnResources of a user without any', async () => {
+  it('getOwnResources of a user without any', async ({ I }) => {
     const user = await I.createFoodsaver();
     const response = await webClient.get(I.app, await I.login(user), '/resources/own');
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual([]);
   });
 
-  it('getOwnResources without a session', async () => {
+  it('getOwnResources without a session', async ({ I }) => {
     expect((await webClient.get(I.app, null, '/resources/own')).statusCode).toBe(401);
   });
 });

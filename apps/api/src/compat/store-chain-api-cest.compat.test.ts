@@ -1,11 +1,10 @@
-import { openOrm, type MikroORM, WellKnownUnit } from '@foodshare/domain';
+import { WellKnownUnit } from '@foodshare/domain';
 import { StoreChainReadSchema } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
+import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
-import { ApiTester } from './api-tester.ts';
+import type { ApiTester } from './api-tester.ts';
+import { describe, expect, it, test } from './fixtures.ts';
 import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
 
 /**
@@ -16,9 +15,6 @@ import { BODY_ENCODINGS, platformRequest } from './platform-client.ts';
  * canNotCreateStoreAsUser) concern GET and POST /api/chains, which this API does not offer.
  */
 describe('StoreChainApiCest', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let community: ApiTester;
   /** Admin of the store-chain group (332). */
   let admin: SignedInClient;
   /** A foodsaver outside the group. */
@@ -26,9 +22,9 @@ describe('StoreChainApiCest', () => {
   let chains: number[];
   let round = 0;
 
-  const chainRow = async (chainId: number) =>
+  const chainRow = async (I: ApiTester, chainId: number) =>
     (
-      await community.sql<{ name: string; kams: number[] }[]>(
+      await I.sql<{ name: string; kams: number[] }[]>(
         `select c.name,
                 array(select k.user_id from store_chain_kams k where k.chain_id = c.id
                        order by k.user_id) as kams
@@ -38,9 +34,9 @@ describe('StoreChainApiCest', () => {
     )[0]!;
 
   /** The Cest's randomStoreChain(): every field, `modificationDate` and an empty KAM list too. */
-  async function randomStoreChain(adminId: number) {
+  async function randomStoreChain(I: ApiTester, adminId: number) {
     round += 1;
-    const thread = await community.forumThread(WellKnownUnit.StoreChainGroup, adminId);
+    const thread = await I.forumThread(WellKnownUnit.StoreChainGroup, adminId);
     return {
       name: `chain_Firma ${round} GmbH`,
       status: round % 5,
@@ -59,34 +55,20 @@ describe('StoreChainApiCest', () => {
 
   const randomChain = () => chains[round % chains.length]!;
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    community = ApiTester.over(app, orm);
-  });
-
-  beforeEach(async () => {
-    const adminId = await community.user(1);
-    await community.addMember(WellKnownUnit.StoreChainGroup, adminId);
-    await community.addAdmin(WellKnownUnit.StoreChainGroup, adminId);
-    admin = await signInAs(app, adminId);
-    user = await signInAs(app, await community.user(1));
+  test.beforeEach(async ({ I, as }) => {
+    const adminId = await I.user(1);
+    await I.addMember(WellKnownUnit.StoreChainGroup, adminId);
+    await I.addAdmin(WellKnownUnit.StoreChainGroup, adminId);
+    admin = await as(adminId);
+    user = await as(await I.user(1));
     chains = [];
-    for (let i = 0; i < 5; i += 1) chains.push(await community.chain());
+    for (let i = 0; i < 5; i += 1) chains.push(await I.chain());
   });
 
-  afterAll(async () => {
-    await orm.close();
-    await app.close();
-  });
-
-  it('canGetSingleStoreChain', async () => {
+  it('canGetSingleStoreChain', async ({ app, I }) => {
     const chainId = randomChain();
     const stored = (
-      await community.sql<Record<string, unknown>[]>('select * from store_chains where id = ?', [
-        chainId,
-      ])
+      await I.sql<Record<string, unknown>[]>('select * from store_chains where id = ?', [chainId])
     )[0]!;
     const response = await platformRequest(app, admin, {
       method: 'GET',
@@ -107,7 +89,7 @@ describe('StoreChainApiCest', () => {
     });
   });
 
-  it('canNotGetNonExistingStoreChain', async () => {
+  it('canNotGetNonExistingStoreChain', async ({ app }) => {
     const response = await platformRequest(app, admin, {
       method: 'GET',
       url: '/api/chains/999999',
@@ -116,9 +98,9 @@ describe('StoreChainApiCest', () => {
   });
 
   describe.each(BODY_ENCODINGS)('PATCH as %s', (encoding) => {
-    it('canPatchStoreChain', async () => {
+    it('canPatchStoreChain', async ({ app, I }) => {
       const chainId = randomChain();
-      const newValues = await randomStoreChain(admin.userId);
+      const newValues = await randomStoreChain(I, admin.userId);
       const response = await platformRequest(app, admin, {
         method: 'PATCH',
         url: `/api/chains/${chainId}`,
@@ -126,30 +108,30 @@ describe('StoreChainApiCest', () => {
         encoding,
       });
       expect(response.statusCode).toBe(200);
-      expect((await chainRow(chainId)).name).toBe(newValues.name);
+      expect((await chainRow(I, chainId)).name).toBe(newValues.name);
       expect(Value.Check(StoreChainReadSchema, response.json())).toBe(true);
       const { modificationDate: _sent, kams: _kams, ...fields } = newValues;
       expect(response.json().chain).toMatchObject(fields);
     });
 
-    it('canNotPatchStoreChainWithoutPermission', async () => {
+    it('canNotPatchStoreChainWithoutPermission', async ({ app, I }) => {
       const chainId = randomChain();
-      const before = await chainRow(chainId);
+      const before = await chainRow(I, chainId);
       const response = await platformRequest(app, user, {
         method: 'PATCH',
         url: `/api/chains/${chainId}`,
-        body: await randomStoreChain(admin.userId),
+        body: await randomStoreChain(I, admin.userId),
         encoding,
       });
       expect(response.statusCode).toBe(403);
-      expect(await chainRow(chainId)).toEqual(before);
+      expect(await chainRow(I, chainId)).toEqual(before);
     });
 
-    it('canNotPatchNonExistingStoreChain', async () => {
+    it('canNotPatchNonExistingStoreChain', async ({ app, I }) => {
       const response = await platformRequest(app, admin, {
         method: 'PATCH',
         url: '/api/chains/999999',
-        body: await randomStoreChain(admin.userId),
+        body: await randomStoreChain(I, admin.userId),
         encoding,
       });
       expect(response.statusCode).toBe(404);
@@ -160,7 +142,7 @@ describe('StoreChainApiCest', () => {
     const JSON_UTF8 = { 'content-type': 'application/json; charset=utf-8' };
 
     /** The edit form sends the chain as it read it, changed, with the KAM ids it shows. */
-    async function editForm(client: SignedInClient, chainId: number, kams: number[]) {
+    async function editForm(app: ApiApp, client: SignedInClient, chainId: number, kams: number[]) {
       const read = await platformRequest(app, client, {
         method: 'GET',
         url: `/api/chains/${chainId}`,
@@ -170,20 +152,18 @@ describe('StoreChainApiCest', () => {
       return { ...chain, name: `${chain.name} (geändert)`, kams };
     }
 
-    it('saves a KAM’s edit and ignores the KAM list the form sends along', async () => {
+    it('saves a KAM’s edit and ignores the KAM list the form sends along', async ({
+      app,
+      as,
+      I,
+    }) => {
       const chainId = randomChain();
-      const kam = await community.user(2);
-      const thread = await community.forumThread(WellKnownUnit.StoreChainGroup, kam);
-      await community.sql('update store_chains set forum_thread_id = ? where id = ?', [
-        thread,
-        chainId,
-      ]);
-      await community.sql('insert into store_chain_kams (chain_id, user_id) values (?, ?)', [
-        chainId,
-        kam,
-      ]);
-      const client = await signInAs(app, kam);
-      const body = await editForm(client, chainId, [kam, admin.userId]);
+      const kam = await I.user(2);
+      const thread = await I.forumThread(WellKnownUnit.StoreChainGroup, kam);
+      await I.sql('update store_chains set forum_thread_id = ? where id = ?', [thread, chainId]);
+      await I.sql('insert into store_chain_kams (chain_id, user_id) values (?, ?)', [chainId, kam]);
+      const client = await as(kam);
+      const body = await editForm(app, client, chainId, [kam, admin.userId]);
       const response = await platformRequest(app, client, {
         method: 'PATCH',
         url: `/api/chains/${chainId}`,
@@ -191,17 +171,17 @@ describe('StoreChainApiCest', () => {
         headers: JSON_UTF8,
       });
       expect(response.statusCode).toBe(200);
-      expect(await chainRow(chainId)).toEqual({ name: body.name, kams: [kam] });
+      expect(await chainRow(I, chainId)).toEqual({ name: body.name, kams: [kam] });
     });
 
-    it('lets an admin of the store-chain group replace the KAMs with the same call', async () => {
+    it('lets an admin of the store-chain group replace the KAMs with the same call', async ({
+      app,
+      I,
+    }) => {
       const chainId = randomChain();
-      const thread = await community.forumThread(WellKnownUnit.StoreChainGroup, admin.userId);
-      await community.sql('update store_chains set forum_thread_id = ? where id = ?', [
-        thread,
-        chainId,
-      ]);
-      const body = await editForm(admin, chainId, [admin.userId]);
+      const thread = await I.forumThread(WellKnownUnit.StoreChainGroup, admin.userId);
+      await I.sql('update store_chains set forum_thread_id = ? where id = ?', [thread, chainId]);
+      const body = await editForm(app, admin, chainId, [admin.userId]);
       const response = await platformRequest(app, admin, {
         method: 'PATCH',
         url: `/api/chains/${chainId}`,
@@ -209,7 +189,7 @@ describe('StoreChainApiCest', () => {
         headers: JSON_UTF8,
       });
       expect(response.statusCode).toBe(200);
-      expect(await chainRow(chainId)).toEqual({ name: body.name, kams: [admin.userId] });
+      expect(await chainRow(I, chainId)).toEqual({ name: body.name, kams: [admin.userId] });
     });
   });
 });

@@ -1,8 +1,5 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import type { Sql } from '../test-support/fixtures.ts';
+import { describe, expect, it, test } from './fixtures.ts';
 import { platformRequest } from './platform-client.ts';
 
 /**
@@ -12,16 +9,11 @@ import { platformRequest } from './platform-client.ts';
  * team requests, which the platform grants to whoever may edit the store.
  */
 describe('StoreTeamApiCest', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
   const people: Record<string, number> = {};
   let regionId = 0;
   let storeId = 0;
 
-  const sql = <T extends object[] = object[]>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(tag: string, role: number): Promise<number> {
+  async function createUser(sql: Sql, tag: string, role: number): Promise<number> {
     const rows = await sql<{ id: number }[]>(
       `insert into users (first_name, last_name, email, password_hash, role, verified,
                           home_region_id)
@@ -32,13 +24,13 @@ describe('StoreTeamApiCest', () => {
   }
 
   /** createBeKo(): a stores-coordination group under the region, with its own admin. */
-  async function createBeKo(): Promise<number> {
+  async function createBeKo(sql: Sql): Promise<number> {
     const group = await sql<{ id: number }[]>(
       `insert into regions (name, type, parent_id, workgroup_function, mailbox)
        values ('Betriebskoordination', 7, ?, 4, 'beko') returning id`,
       [regionId],
     );
-    people.beko ??= await createUser('beko', 2);
+    people.beko ??= await createUser(sql, 'beko', 2);
     await sql('insert into region_memberships (region_id, user_id) values (?, ?)', [
       group[0]!.id,
       people.beko,
@@ -50,16 +42,7 @@ describe('StoreTeamApiCest', () => {
     return group[0]!.id;
   }
 
-  const readAs = async (who: string | null, url: string) =>
-    platformRequest(app, who === null ? null : await signInAs(app, people[who]!), {
-      method: 'GET',
-      url,
-    });
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
+  test.beforeAll(async ({ sql }) => {
     // _before(): a region, a store in it, two foodsavers (user2 in the team), two store
     // coordinators (manager running the store, manager2 not in its team), the region's
     // ambassador and an orga user.
@@ -72,12 +55,12 @@ describe('StoreTeamApiCest', () => {
       [regionId],
     );
     storeId = store[0]!.id;
-    people.user = await createUser('user', 1);
-    people.user2 = await createUser('user2', 1);
-    people.manager = await createUser('manager', 2);
-    people.manager2 = await createUser('manager2', 2);
-    people.ambassador = await createUser('ambassador', 3);
-    people.orga = await createUser('orga', 4);
+    people.user = await createUser(sql, 'user', 1);
+    people.user2 = await createUser(sql, 'user2', 1);
+    people.manager = await createUser(sql, 'manager', 2);
+    people.manager2 = await createUser(sql, 'manager2', 2);
+    people.ambassador = await createUser(sql, 'ambassador', 3);
+    people.orga = await createUser(sql, 'orga', 4);
     await sql(
       `insert into store_team_memberships (store_id, user_id, status, is_manager, joined_at)
        values (?, ?, 1, false, now()), (?, ?, 1, true, now())`,
@@ -89,21 +72,18 @@ describe('StoreTeamApiCest', () => {
     ]);
   });
 
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
   const window = () => {
     const from = new Date(Date.now() - 7 * 24 * 60 * 60 * 1000).toISOString();
     const to = new Date(Date.now() + 60_000).toISOString();
     return `/log/${from}/${to}/actions/1,2,3`;
   };
 
-  it.each([
+  it.for<[string, () => string]>([
     ['the store log', () => window()],
     ['the team requests', () => '/requests'],
-  ])('canOnlySeeStoreInternalsIfAllowed: %s', async (_what, suffix) => {
+  ])('canOnlySeeStoreInternalsIfAllowed: %s', async ([_what, suffix], { app, as, sql }) => {
+    const readAs = async (who: string | null, url: string) =>
+      platformRequest(app, who === null ? null : await as(people[who]!), { method: 'GET', url });
     const url = () => `/api/stores/${storeId}${suffix()}`;
     // Not logged in.
     expect((await readAs(null, url())).statusCode).toBe(401);
@@ -120,7 +100,7 @@ describe('StoreTeamApiCest', () => {
       expect(response.json()).toEqual([]);
     }
     // Once a BeKo group exists it holds the duty, and the ambassador no longer does.
-    const beko = await createBeKo();
+    const beko = await createBeKo(sql);
     try {
       expect((await readAs('ambassador', url())).statusCode).toBe(403);
       expect((await readAs('beko', url())).statusCode).toBe(200);

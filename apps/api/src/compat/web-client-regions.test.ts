@@ -1,28 +1,13 @@
 import { RegionSchema, type Region } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, it } from './fixtures.ts';
 import { platformRequest } from './platform-client.ts';
-
-const ids = inject('demoIds');
 
 // The call of the platform's web client in client/src/api/regions.js that reads a region.
 describe('web client regions.js against GET /api/regions/{regionId}', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('getRegionData', async () => {
+  it('getRegionData', async ({ app, as }) => {
     // get(`/regions/${regionId}`) from the region administration page, which orga opens.
-    const orga = await signInAs(app, ids.users.orga);
+    const orga = await as('orga');
     const city = await platformRequest(app, orga, { method: 'GET', url: '/api/regions/3' });
     expect(city.statusCode).toBe(200);
     expect(Value.Errors(RegionSchema, city.json())).toEqual([]);
@@ -44,8 +29,8 @@ describe('web client regions.js against GET /api/regions/{regionId}', () => {
     });
   });
 
-  it('getRegionData as the region’s own ambassador', async () => {
-    const dana = await signInAs(app, ids.users.dana);
+  it('getRegionData as the region’s own ambassador', async ({ app, as }) => {
+    const dana = await as('dana');
     const response = await platformRequest(app, dana, { method: 'GET', url: '/api/regions/3' });
     expect(response.statusCode).toBe(403);
   });

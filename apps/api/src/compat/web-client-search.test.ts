@@ -1,28 +1,13 @@
 import { SearchIndexSchema, type SearchIndex } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, ids, it } from './fixtures.ts';
 import { platformRequest } from './platform-client.ts';
-
-const ids = inject('demoIds');
 
 // The calls of the platform's web client in client/src/api/search.js that read the index.
 describe('web client search.js against GET /api/search/index', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('getSearchIndex', async () => {
+  it('getSearchIndex', async ({ app, as }) => {
     // get('/search/index'): no body, the session cookie.
-    const response = await platformRequest(app, await signInAs(app, ids.users.bob), {
+    const response = await platformRequest(app, await as('bob'), {
       method: 'GET',
       url: '/api/search/index',
     });
@@ -43,7 +28,7 @@ describe('web client search.js against GET /api/search/index', () => {
     ]);
   });
 
-  it('getSearchIndex without a session', async () => {
+  it('getSearchIndex without a session', async ({ app }) => {
     const response = await platformRequest(app, null, { method: 'GET', url: '/api/search/index' });
     expect(response.statusCode).toBe(401);
   });

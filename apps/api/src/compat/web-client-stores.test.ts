@@ -1,12 +1,8 @@
 import { StoreLogSchema, StoreTeamRequestListSchema, type StoreLog } from '@foodshare/schemas';
-import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, ids, it } from './fixtures.ts';
 import { platformRequest } from './platform-client.ts';
 
-const ids = inject('demoIds');
 const ALL_ACTIONS = Array.from({ length: 20 }, (_, i) => i + 1);
 
 /**
@@ -26,18 +22,8 @@ const daysAgo = (days: number) => new Date(Date.now() - days * 24 * 60 * 60 * 10
 // The calls of the platform's web client in client/src/api/stores.js for the store log and
 // the team requests.
 describe('web client stores.js against the store log and team requests', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('getStoreLog', async () => {
-    const alice = await signInAs(app, ids.users.alice);
+  it('getStoreLog', async ({ app, as }) => {
+    const alice = await as('alice');
     const path = webClientLogPath(ids.storeId, ALL_ACTIONS, [daysAgo(180), new Date()]);
     const response = await platformRequest(app, alice, { method: 'GET', url: path });
     expect(response.statusCode).toBe(200);
@@ -52,15 +38,15 @@ describe('web client stores.js against the store log and team requests', () => {
     expect(paged.json()).toEqual(log.slice(6));
   });
 
-  it('getStoreLog for a team member who does not run the store', async () => {
-    const kim = await signInAs(app, ids.users.kim);
+  it('getStoreLog for a team member who does not run the store', async ({ app, as }) => {
+    const kim = await as('kim');
     const path = webClientLogPath(ids.storeId, ALL_ACTIONS, [daysAgo(7), new Date()]);
     const response = await platformRequest(app, kim, { method: 'GET', url: path });
     expect(response.statusCode).toBe(403);
   });
 
-  it('listStoreTeamMembershipRequests', async () => {
-    const alice = await signInAs(app, ids.users.alice);
+  it('listStoreTeamMembershipRequests', async ({ app, as }) => {
+    const alice = await as('alice');
     const response = await platformRequest(app, alice, {
       method: 'GET',
       url: `/api/stores/${ids.storeId}/requests`,

@@ -1,26 +1,11 @@
-import { signInAs } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, it } from './fixtures.ts';
 import { platformRequest } from './platform-client.ts';
-
-const ids = inject('demoIds');
 
 // The call of the platform's web client in client/src/api/verification.js that makes the
 // user's own passport: post('/user/current/passport', {}, { responseType: 'blob' }).
 describe('web client verification.js against POST /api/user/current/passport', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('createPassportAsUser', async () => {
-    const alice = await signInAs(app, ids.users.alice);
+  it('createPassportAsUser', async ({ app, as }) => {
+    const alice = await as('alice');
     const response = await platformRequest(app, alice, {
       method: 'POST',
       url: '/api/user/current/passport',
@@ -31,8 +16,8 @@ describe('web client verification.js against POST /api/user/current/passport', (
     expect(response.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
   });
 
-  it('createPassportAsUser for an unverified user', async () => {
-    const carla = await signInAs(app, ids.users.carla);
+  it('createPassportAsUser for an unverified user', async ({ app, as }) => {
+    const carla = await as('carla');
     const response = await platformRequest(app, carla, {
       method: 'POST',
       url: '/api/user/current/passport',

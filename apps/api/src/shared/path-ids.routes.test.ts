@@ -1,10 +1,4 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { ApiApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
-
-const ids = inject('demoIds');
+import { type ApiClient, describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
 /** Beyond a 32-bit id: it matches the path pattern, and idFromPath turns it into a 404. */
 const TOO_BIG = '4294967296';
@@ -39,50 +33,32 @@ const routes: [method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string][] = [
  * order of docs/adding-an-endpoint.md §2.2 and §2.4: 401, then 404, then 403.
  */
 describe('path ids are parsed after the caller is known', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-  let gone: SignedInClient;
+  let gone: ApiClient;
 
-  const call = (client: SignedInClient, method: string, url: string) =>
-    app.inject({
-      method: method as 'GET',
-      url,
-      cookies: client.cookies,
-      headers: client.headers,
-      ...(method === 'POST' || method === 'PATCH' ? { payload: {} } : {}),
-    });
+  const call = (client: ApiClient, method: (typeof routes)[number][0], url: string) =>
+    client.request(method, url, method === 'POST' || method === 'PATCH' ? { payload: {} } : {});
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-    const em = orm.em.fork();
-    const [user] = await em.execute<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values ('Gone', 'Away', 'gone@path-ids.example.org', 'x', 4, true) returning id`,
-    );
-    gone = await signInAs(app, user!.id);
+  test.beforeAll(async ({ as, factory, sql }) => {
+    const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
+    gone = await as(user);
     // The session outlives the account: the handler's own look-up of the caller refuses it.
-    await em.execute('update users set activated = false where id = ?', [user!.id]);
+    await sql('update users set activated = false where id = ?', [user]);
   });
 
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it.each(routes)('%s %s answers 401 to an account that is gone', async (method, url) => {
+  it.for(routes)('%s %s answers 401 to an account that is gone', async ([method, url]) => {
     const response = await call(gone, method, url);
     expect(response.statusCode).toBe(401);
   });
 
-  it.each(routes)('%s %s answers 404 to a caller who is known', async (method, url) => {
-    const response = await call(await signInAs(app, ids.users.orga), method, url);
+  it.for(routes)('%s %s answers 404 to a caller who is known', async ([method, url], { as }) => {
+    const response = await call(await as('orga'), method, url);
     expect(response.statusCode).toBe(404);
   });
 
-  it('answers 404, not 403, to a caller who may not read a region, when the id names none', async () => {
-    const alice = await signInAs(app, ids.users.alice);
+  it('answers 404, not 403, to a caller who may not read a region, when the id names none', async ({
+    as,
+  }) => {
+    const alice = await as('alice');
     expect((await call(alice, 'GET', `/api/regions/${TOO_BIG}`)).statusCode).toBe(404);
     expect((await call(alice, 'GET', '/api/regions/abc')).statusCode).toBe(404);
   });

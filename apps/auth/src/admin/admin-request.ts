@@ -2,6 +2,7 @@ import { AccountError } from '@foodshare/domain';
 import { parseIdParam } from '@foodshare/schemas';
 import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuditEvent } from '../observability/audit.ts';
 import { Type } from 'typebox';
 import { pickLocale, type Locale } from '../pages/locale.ts';
 import { sendAdminMessage } from './admin.page.ts';
@@ -52,4 +53,44 @@ export async function loadClient(
 ): Promise<ClientDetail | null> {
   const rowId = parseIdParam(id);
   return rowId === undefined ? null : findClient(request.em, rowId);
+}
+
+/** What a change to one client leads to. */
+export interface ClientChange {
+  /** The audit event of docs/oauth.md §6.6 and its fields; none when nothing changed. */
+  audit: { event: AuditEvent; clientId: string; fields?: string[] } | null;
+  /** The page the admin is sent to (303), which shows the result. */
+  redirectTo: string;
+  /** A step after the audit entry, e.g. keeping a new secret for the one page that shows it. */
+  afterwards?: () => Promise<void>;
+}
+
+/**
+ * A form POST that changes the client named in the path, in the one order they all follow: the
+ * id (the admin's 404 page for a malformed one), the acting admin, the change (the 404 page
+ * for a client deleted meanwhile), its audit entry, and the 303 to the page showing the result.
+ * The form's CSRF field was checked before the handler ran (`formRoute`).
+ */
+export async function changeClient(
+  app: FastifyInstance,
+  request: FastifyRequest & { params: { id: string } },
+  reply: FastifyReply,
+  change: (id: number, actorId: number) => Promise<ClientChange>,
+) {
+  const id = parseIdParam(request.params.id);
+  if (id === undefined) return sendNotFound(request, reply);
+  const actor = await actorId(request);
+  let changed: ClientChange;
+  try {
+    changed = await change(id, actor);
+  } catch (error) {
+    if (isClientGone(error)) return sendNotFound(request, reply);
+    throw error;
+  }
+  if (changed.audit) {
+    const { event, clientId, fields } = changed.audit;
+    app.oauth.audit(request, event, { clientId, actorId: actor, ...(fields ? { fields } : {}) });
+  }
+  await changed.afterwards?.();
+  return reply.redirect(changed.redirectTo, 303);
 }

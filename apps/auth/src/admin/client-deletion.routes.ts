@@ -1,14 +1,12 @@
 import { deleteOAuthClient } from '@foodshare/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { parseIdParam } from '@foodshare/schemas';
 import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin.page.ts';
 import {
-  actorId,
+  changeClient,
   ClientParamsSchema,
   csrfToken,
   endGrantsOf,
   formRoute,
-  isClientGone,
   loadClient,
   localeOf,
   sendNotFound,
@@ -37,19 +35,13 @@ export const clientDeletionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${ADMIN_BASE_PATH}/:id/delete`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
-    async (request, reply) => {
-      const id = parseIdParam(request.params.id);
-      if (id === undefined) return sendNotFound(request, reply);
-      const actor = await actorId(request);
-      let deleted;
-      try {
-        deleted = await deleteOAuthClient(request.em, { id }, { actorId: actor, endGrants });
-      } catch (error) {
-        if (isClientGone(error)) return sendNotFound(request, reply);
-        throw error;
-      }
-      app.oauth.audit(request, 'client_deleted', { clientId: deleted.clientId, actorId: actor });
-      return reply.redirect(`${adminPaths.list}?done=deleted`, 303);
-    },
+    (request, reply) =>
+      changeClient(app, request, reply, async (id, actorId) => {
+        const deleted = await deleteOAuthClient(request.em, { id }, { actorId, endGrants });
+        return {
+          audit: { event: 'client_deleted', clientId: deleted.clientId },
+          redirectTo: `${adminPaths.list}?done=deleted`,
+        };
+      }),
   );
 };

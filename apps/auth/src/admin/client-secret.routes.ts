@@ -3,15 +3,13 @@ import {
   endPreviousOAuthClientSecret,
   regenerateOAuthClientSecret,
 } from '@foodshare/domain';
-import { parseIdParam } from '@foodshare/schemas';
 import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin.page.ts';
 import {
-  actorId,
+  changeClient,
   ClientParamsSchema,
   formRoute,
-  isClientGone,
   loadClient,
   localeOf,
   sendNotFound,
@@ -30,60 +28,46 @@ export const clientSecretRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     `${ADMIN_BASE_PATH}/:id/secret`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
-    async (request, reply) => {
-      const id = parseIdParam(request.params.id);
-      if (id === undefined) return sendNotFound(request, reply);
-      const actor = await actorId(request);
-      let regenerated;
-      try {
-        regenerated = await regenerateOAuthClientSecret(
-          request.em,
-          { id },
-          { actorId: actor, pepper: app.oauth.secrets.clientSecretPepper },
-        );
-      } catch (error) {
-        if (isClientGone(error)) return sendNotFound(request, reply);
-        // A public client has nothing to regenerate: its page says so.
-        if (error instanceof AccountError && error.code === 'CLIENT_NOT_CONFIDENTIAL') {
-          return reply.redirect(adminPaths.client(id), 303);
+    (request, reply) =>
+      changeClient(app, request, reply, async (id, actorId) => {
+        let regenerated;
+        try {
+          regenerated = await regenerateOAuthClientSecret(
+            request.em,
+            { id },
+            { actorId, pepper: app.oauth.secrets.clientSecretPepper },
+          );
+        } catch (error) {
+          // A public client has nothing to regenerate: its page says so.
+          if (error instanceof AccountError && error.code === 'CLIENT_NOT_CONFIDENTIAL') {
+            return { audit: null, redirectTo: adminPaths.client(id) };
+          }
+          throw error;
         }
-        throw error;
-      }
-      app.oauth.audit(request, 'client_changed', {
-        clientId: regenerated.client.clientId,
-        actorId: actor,
-        fields: ['secret'],
-      });
-      await flashes.put(requireSession(request).id, id, regenerated.secret);
-      return reply.redirect(adminPaths.secret(id), 303);
-    },
+        const { client, secret } = regenerated;
+        return {
+          audit: { event: 'client_changed', clientId: client.clientId, fields: ['secret'] },
+          redirectTo: adminPaths.secret(id),
+          afterwards: () => flashes.put(requireSession(request).id, id, secret),
+        };
+      }),
   );
 
   // A previous secret that may have leaked must not keep working for the rest of its grace period.
   app.post(
     `${ADMIN_BASE_PATH}/:id/secret/end-previous`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
-    async (request, reply) => {
-      const id = parseIdParam(request.params.id);
-      if (id === undefined) return sendNotFound(request, reply);
-      const actor = await actorId(request);
-      let result;
-      try {
-        result = await endPreviousOAuthClientSecret(request.em, { id }, { actorId: actor });
-      } catch (error) {
-        if (isClientGone(error)) return sendNotFound(request, reply);
-        throw error;
-      }
-      if (result.ended) {
-        app.oauth.audit(request, 'client_changed', {
-          clientId: result.clientId,
-          actorId: actor,
-          fields: ['previousSecret'],
-        });
-      }
-      const done = result.ended ? 'previousSecretEnded' : 'unchanged';
-      return reply.redirect(`${adminPaths.client(id)}?done=${done}`, 303);
-    },
+    (request, reply) =>
+      changeClient(app, request, reply, async (id, actorId) => {
+        const result = await endPreviousOAuthClientSecret(request.em, { id }, { actorId });
+        const done = result.ended ? 'previousSecretEnded' : 'unchanged';
+        return {
+          audit: result.ended
+            ? { event: 'client_changed', clientId: result.clientId, fields: ['previousSecret'] }
+            : null,
+          redirectTo: `${adminPaths.client(id)}?done=${done}`,
+        };
+      }),
   );
 
   app.get(

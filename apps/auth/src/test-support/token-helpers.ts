@@ -7,6 +7,7 @@ import {
   hashClientSecret,
   type OAuthClientInput,
 } from '@foodshare/domain';
+import { expect } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { codeKey, type AuthorizationCodeGrant } from '../stores/authorization-codes.store.ts';
 import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
@@ -86,6 +87,47 @@ export function postForm(
     headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     payload: new URLSearchParams(fields).toString(),
   });
+}
+
+/**
+ * A form endpoint where a client authenticates with the token it names (revocation,
+ * introspection: oauth/client-form-request.ts). `post` sends fields form-encoded; `postRaw` a
+ * form body as written (a parameter sent twice); `postJson` the fields as JSON, which such an
+ * endpoint refuses (RFC 6749 3.2).
+ */
+export function clientFormEndpoint(app: AuthApp, url: string) {
+  return {
+    post: (fields: Record<string, string>, headers: Record<string, string> = {}) =>
+      postForm(app, url, fields, headers),
+    postRaw: (payload: string, headers: Record<string, string> = {}) =>
+      app.inject({
+        method: 'POST',
+        url,
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+        payload,
+      }),
+    postJson: (payload: Record<string, string>, headers: Record<string, string> = {}) =>
+      app.inject({ method: 'POST', url, headers, payload }),
+  };
+}
+
+/**
+ * That the endpoint refuses a confidential client's wrong secret (with the Basic challenge it
+ * was sent by) and a request without credentials, each with 401 invalid_client.
+ */
+export async function expectClientCredentialsRequired(
+  endpoint: ReturnType<typeof clientFormEndpoint>,
+): Promise<void> {
+  const wrong = await endpoint.post(
+    { token: 'whatever' },
+    { authorization: basicAuth(DemoClientId.confidential, 'wrong') },
+  );
+  expect(wrong.statusCode).toBe(401);
+  expect(wrong.json()).toMatchObject({ error: 'invalid_client' });
+  expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
+  const anonymous = await endpoint.post({ token: 'whatever' });
+  expect(anonymous.statusCode).toBe(401);
+  expect(anonymous.json()).toMatchObject({ error: 'invalid_client' });
 }
 
 export const tokenRequest = (

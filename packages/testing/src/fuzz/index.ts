@@ -2,3 +2,4 @@
 // rest of the package (`pnpm start` among them) does not load fast-check.
 export * from './schema-arbitrary.ts';
 export * from './database-fingerprint.ts';
+export * from './fuzz-operations.ts';

@@ -1,43 +1,20 @@
 import {
   type Actor,
   type EntityManager,
-  executePrepared,
   holdsRegionDuty,
   isOrga,
   mayReadForumThread,
-  preparedStatement,
-  type Role,
 } from '@foodshare/domain';
-import type {
-  SearchChat,
-  SearchEvent,
-  SearchFoodSharePoint,
-  SearchIndex,
-  SearchMail,
-  SearchPoll,
-  SearchRegion,
-  SearchStore,
-  SearchThread,
-  SearchUser,
-  SearchWorkingGroup,
-} from '@foodshare/schemas';
+import type { SearchChat, SearchIndex } from '@foodshare/schemas';
 import {
-  SEARCH_INDEX_SQL,
-  SEARCH_INDEX_VERSION_SQL,
-  searchIndexParams,
+  searchIndexQuery,
+  searchIndexVersionQuery,
+  type ChatRow,
+  type SearchIndexRow,
+  type ThreadAccess,
 } from './search-index.sql.ts';
 import { searchStringOf } from './search-terms.ts';
-
-/** Some forty relations: planned once per connection rather than on every page load. */
-export const SEARCH_INDEX = preparedStatement('search_index', SEARCH_INDEX_SQL);
-const SEARCH_INDEX_VERSION = preparedStatement('search_index_version', SEARCH_INDEX_VERSION_SQL);
-
-interface VersionRow {
-  version: string;
-  id: number | null;
-  role: Role | null;
-  verified: boolean | null;
-}
+import { isoTimestamp, runSql } from '../../shared/sql.ts';
 
 /**
  * The version of the data the index reads, now (docs/design.md §3.12), and the caller as an
@@ -47,7 +24,7 @@ export async function currentSearchIndexVersion(
   em: EntityManager,
   userId: number,
 ): Promise<{ version: string; actor: Actor | null }> {
-  const [row] = await executePrepared<VersionRow>(em, SEARCH_INDEX_VERSION, [userId]);
+  const [row] = await runSql(em, searchIndexVersionQuery(userId));
   if (!row) throw new Error('the search index version query returned no row');
   const actor =
     row.id === null || row.role === null || row.verified === null
@@ -56,43 +33,11 @@ export async function currentSearchIndexVersion(
   return { version: row.version, actor };
 }
 
-/** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
-type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
-
-interface ThreadAccess {
-  is_member: boolean;
-  is_admin: boolean;
-  has_moderation_group: boolean;
-  is_moderation_group_admin: boolean;
-}
-
-/** A chat as the SQL builds it: its own name (or none), members in name order, no terms. */
-type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & { name: string | null; sort_at: string };
-
-interface SearchIndexRow {
-  version: string;
-  regions: Raw<SearchRegion>[];
-  working_groups: Raw<SearchWorkingGroup>[];
-  stores: Raw<SearchStore>[];
-  food_share_points: Raw<SearchFoodSharePoint>[];
-  chats: ChatRow[];
-  threads: (Raw<SearchThread> & ThreadAccess)[];
-  users: Raw<SearchUser>[];
-  mails: Raw<SearchMail>[];
-  events: Raw<SearchEvent>[];
-  polls: Raw<SearchPoll>[];
-}
-
 /**
  * The thread's relevance to a search query. The index answers no query, so every thread is
  * unscored, as on the reference platform.
  */
 const UNSCORED = -1;
-
-/** PostgreSQL's JSON form of a timestamptz as RFC 3339 (docs/design.md §3.8). */
-function iso(value: string): string {
-  return new Date(value).toISOString();
-}
 
 /** The `YYYY-MM-DD HH:MM:SS` of docs/spec.md §2.12 for mails and polls, in UTC. */
 function sqlDateTime(value: string): string {
@@ -116,7 +61,8 @@ function chatEntry({ sort_at: _sortAt, name, ...chat }: ChatRow): SearchChat {
     ...chat,
     name: name !== null && name !== '' ? name : memberNames.join(', '),
     searchString: searchStringOf([name, ...memberNames]),
-    lastMessageSentAt: chat.lastMessageSentAt === null ? null : iso(chat.lastMessageSentAt),
+    lastMessageSentAt:
+      chat.lastMessageSentAt === null ? null : isoTimestamp(chat.lastMessageSentAt),
   };
 }
 
@@ -143,11 +89,7 @@ export async function loadSearchIndex(
   actor: Actor,
   mailboxHost: string,
 ): Promise<{ index: SearchIndex; version: string }> {
-  const rows = await executePrepared<SearchIndexRow>(
-    em,
-    SEARCH_INDEX,
-    searchIndexParams(actor, isOrga(actor), mailboxHost),
-  );
+  const rows = await runSql(em, searchIndexQuery(actor, isOrga(actor), mailboxHost));
   const row = rows[0];
   if (!row) throw new Error('the search index query returned no row');
   return { index: searchIndexOf(actor, row), version: row.version };
@@ -171,7 +113,7 @@ function searchIndexOf(actor: Actor, row: SearchIndexRow): SearchIndex {
           ...thread
         }) => ({
           ...withSearchString(thread),
-          lastPostSentAt: iso(thread.lastPostSentAt),
+          lastPostSentAt: isoTimestamp(thread.lastPostSentAt),
           relevance: UNSCORED,
         }),
       ),
@@ -182,8 +124,8 @@ function searchIndexOf(actor: Actor, row: SearchIndexRow): SearchIndex {
     })),
     events: row.events.map((event) => ({
       ...withSearchString(event),
-      startAt: iso(event.startAt),
-      endAt: iso(event.endAt),
+      startAt: isoTimestamp(event.startAt),
+      endAt: isoTimestamp(event.endAt),
     })),
     polls: row.polls.map((poll) => ({
       ...withSearchString(poll),

@@ -1,4 +1,23 @@
-import { RegionType, StoreTeamStatus, WorkGroupFunction } from '@foodshare/domain';
+import {
+  preparedStatement,
+  RegionType,
+  type Role,
+  StoreTeamStatus,
+  WorkGroupFunction,
+} from '@foodshare/domain';
+import type {
+  SearchChat,
+  SearchEvent,
+  SearchFoodSharePoint,
+  SearchMail,
+  SearchPoll,
+  SearchRegion,
+  SearchStore,
+  SearchThread,
+  SearchUser,
+  SearchWorkingGroup,
+} from '@foodshare/schemas';
+import { userStubJson, type SqlQuery } from '../../shared/sql.ts';
 
 /**
  * The search index in ONE statement: every key is a scalar subquery aggregating its entries with
@@ -31,13 +50,8 @@ const RECENTLY_ENDED_DAYS = 14;
 const ACTIVE_TEAM = `(${StoreTeamStatus.Member}, ${StoreTeamStatus.Standby})`;
 const ME = '(select id from me)';
 
-/** The user stub of docs/spec.md §2.1 from the users row aliased `u`. */
-const STUB = `json_build_object(
-  'id', u.id,
-  'name', u.first_name,
-  'avatar', case when u.avatar_upload_id is null then null
-                 else '/api/uploads/' || u.avatar_upload_id end,
-  'isSleeping', u.sleeping)`;
+/** The user stub of docs/spec.md §2.1 from the users row aliased `u` (always joined here). */
+const STUB = userStubJson('u');
 
 /**
  * The mail address of a unit's mailbox: its local part with the platform's mail host, an
@@ -286,18 +300,85 @@ select
   ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls,
   (${VERSION_OF_DATA}) as version`;
 
-/**
- * The version of the index's data now (docs/design.md §3.12), to tell a kept index current, with
- * the caller's account as requireActor reads it (no row data: no active account): one statement
- * whether the kept index is sent or rebuilt. Parameter: the caller's id.
- */
-export const SEARCH_INDEX_VERSION_SQL = `select ${VERSION_OF_DATA} as version, u.id, u.role, u.verified
-  from (select 1) one left join users u on u.id = ? and u.activated`;
+/** What the index is prepared under (shared/sql.ts `prepareAs`). */
+const SEARCH_INDEX_PURPOSE = 'search_index';
 
-export function searchIndexParams(
+/**
+ * The name the index's text is prepared under: a digest of that text, so that what is kept
+ * under it (the cached indexes) never outlives a change of the query.
+ */
+export const SEARCH_INDEX_STATEMENT_NAME = preparedStatement(
+  SEARCH_INDEX_PURPOSE,
+  SEARCH_INDEX_SQL,
+).name;
+
+/** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
+export type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
+
+/** The facts of a thread's unit that decide whether the caller may read it. */
+export interface ThreadAccess {
+  is_member: boolean;
+  is_admin: boolean;
+  has_moderation_group: boolean;
+  is_moderation_group_admin: boolean;
+}
+
+/** A chat as the SQL builds it: its own name (or none), members in name order, no terms. */
+export type ChatRow = Omit<SearchChat, 'searchString' | 'name'> & {
+  name: string | null;
+  sort_at: string;
+};
+
+export interface SearchIndexRow {
+  /** The version of the data the index was built from (docs/design.md §3.12). */
+  version: string;
+  regions: Raw<SearchRegion>[];
+  working_groups: Raw<SearchWorkingGroup>[];
+  stores: Raw<SearchStore>[];
+  food_share_points: Raw<SearchFoodSharePoint>[];
+  chats: ChatRow[];
+  threads: (Raw<SearchThread> & ThreadAccess)[];
+  users: Raw<SearchUser>[];
+  mails: Raw<SearchMail>[];
+  events: Raw<SearchEvent>[];
+  polls: Raw<SearchPoll>[];
+}
+
+/**
+ * The index of the caller, whether orga, with the platform's mail host completing the units'
+ * mailbox names into addresses, and the version of its data. Prepared: some forty relations are
+ * planned once per connection rather than on every page load.
+ */
+export function searchIndexQuery(
   actor: { id: number },
   isOrga: boolean,
   mailboxHost: string,
-): [number, boolean, string] {
-  return [actor.id, isOrga, mailboxHost];
+): SqlQuery<SearchIndexRow> {
+  return {
+    sql: SEARCH_INDEX_SQL,
+    params: [actor.id, isOrga, mailboxHost],
+    prepareAs: SEARCH_INDEX_PURPOSE,
+  };
+}
+
+/** The version row: the data's version, and the caller's account when it is active. */
+export interface SearchIndexVersionRow {
+  version: string;
+  id: number | null;
+  role: Role | null;
+  verified: boolean | null;
+}
+
+/**
+ * The version of the index's data now (docs/design.md §3.12), to tell a kept index current, with
+ * the caller's account as requireActor reads it (no row data: no active account): one statement
+ * whether the kept index is sent or rebuilt.
+ */
+export function searchIndexVersionQuery(userId: number): SqlQuery<SearchIndexVersionRow> {
+  return {
+    sql: `select ${VERSION_OF_DATA} as version, u.id, u.role, u.verified
+            from (select 1) one left join users u on u.id = ? and u.activated`,
+    params: [userId],
+    prepareAs: 'search_index_version',
+  };
 }

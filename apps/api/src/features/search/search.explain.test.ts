@@ -1,7 +1,5 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { SEARCH_INDEX_SQL, searchIndexParams } from './search-index.sql.ts';
+import { describe, expect, it, test } from '../../test-support/fixtures.ts';
+import { searchIndexQuery } from './search-index.sql.ts';
 
 /**
  * The search index on a community with a million rows in each of its fastest-growing tables
@@ -145,14 +143,8 @@ const FILL = [
 ];
 
 describe('the search index on a million rows', () => {
-  let orm: MikroORM;
-  let close: () => Promise<void>;
-
-  beforeAll(async () => {
-    const { app, database } = await buildTestApp();
-    close = () => app.close();
-    orm = await openOrm({ url: database.url });
-    await orm.em.fork().transactional(async (tx) => {
+  test.beforeAll(async ({ app, sql }) => {
+    await app.orm.em.fork().transactional(async (tx) => {
       await tx.execute('set local session_replication_role = replica');
       await tx.execute(`set local maintenance_work_mem = '256MB'`);
       // A bulk load builds the secondary indexes of the million-row tables once, after the
@@ -168,31 +160,24 @@ describe('the search index on a million rows', () => {
       for (const statement of FILL) await tx.execute(statement);
       for (const { definition } of indexes) await tx.execute(definition);
     });
-    await orm.em.fork().execute('analyze');
+    await sql('analyze');
   }, 120_000);
 
-  afterAll(async () => {
-    await close();
-    await orm.close();
-  });
-
-  it('holds a million rows in each of the big tables it reads', async () => {
+  it('holds a million rows in each of the big tables it reads', async ({ sql }) => {
     for (const table of MILLION_ROW_TABLES) {
-      const [count] = await orm.em
-        .fork()
-        .execute<{ rows: string }[]>(`select count(*) as rows from ${table}`);
+      const [count] = await sql<{ rows: string }[]>(`select count(*) as rows from ${table}`);
       expect(Number(count!.rows)).toBeGreaterThanOrEqual(1e6);
     }
   });
 
-  it('plans every table through an index, never a sequential scan', async () => {
-    const em = orm.em.fork();
-    const [user] = await em.execute<{ id: number }[]>(
+  it('plans every table through an index, never a sequential scan', async ({ sql }) => {
+    const [user] = await sql<{ id: number }[]>(
       `select u.id from users u where u.email = 'fill1@explain.example.org'`,
     );
-    const plans = await em.execute<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
-      `explain (format json) ${SEARCH_INDEX_SQL}`,
-      searchIndexParams({ id: user!.id }, false, 'foodsharing.network'),
+    const query = searchIndexQuery({ id: user!.id }, false, 'foodsharing.network');
+    const plans = await sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
+      `explain (format json) ${query.sql}`,
+      query.params,
     );
     const nodes = nodesOf(plans[0]!['QUERY PLAN'][0]!.Plan);
     const scanned = nodes

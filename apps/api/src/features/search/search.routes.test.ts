@@ -1,78 +1,53 @@
-import { openOrm, type MikroORM } from '@foodshare/domain';
 import { SearchIndexSchema, type SearchIndex } from '@foodshare/schemas';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
+import { signInAs } from '@foodshare/server-kit/test-support';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { buildAppBeside } from '../../test-support/build-test-app.ts';
+import {
+  describe,
+  expect,
+  ids,
+  it,
+  type ApiClient,
+  type Sql,
+} from '../../test-support/fixtures.ts';
 import { countQueries } from '../../test-support/query-budget.ts';
 import { SEARCH_INDEX_LIMITS } from './search-index.sql.ts';
 
-const ids = inject('demoIds');
 const MUSTERSTADT = 3;
 const BEISPIELDORF = 4;
 const WORK_GROUP = 5;
 
+async function indexOf(client: ApiClient): Promise<SearchIndex> {
+  const response = await client.get('/api/search/index');
+  expect(response.statusCode).toBe(200);
+  const body = response.json<SearchIndex>();
+  expect(Value.Errors(SearchIndexSchema, body)).toEqual([]);
+  return body;
+}
+
+/** The SQL statements one request sends. */
+async function queriesOf(app: ApiApp, client: ApiClient): Promise<number> {
+  const { result: response, queries } = await countQueries(app.orm, () =>
+    client.get('/api/search/index'),
+  );
+  expect(response.statusCode).toBe(200);
+  return queries;
+}
+
 describe('GET /api/search/index', () => {
-  let app: ApiApp;
-  let orm: MikroORM;
-
-  const sql = <T extends object = object>(query: string, params: unknown[] = []) =>
-    orm.em.fork().execute<T>(query, params);
-
-  async function createUser(tag: string): Promise<number> {
-    const rows = await sql<{ id: number }[]>(
-      `insert into users (first_name, last_name, email, password_hash, role, verified)
-       values (?, 'Test', ?, 'x', 1, true) returning id`,
-      [tag, `${tag}@search.example.org`],
-    );
-    return rows[0]!.id;
-  }
-
-  async function indexOf(userId: number): Promise<SearchIndex> {
-    const client = await signInAs(app, userId);
-    const response = await app.inject({
-      method: 'GET',
-      url: '/api/search/index',
-      cookies: client.cookies,
-    });
-    expect(response.statusCode).toBe(200);
-    const body = response.json<SearchIndex>();
-    expect(Value.Errors(SearchIndexSchema, body)).toEqual([]);
-    return body;
-  }
-
-  /** The SQL statements one request sends. */
-  async function queriesOf(userId: number): Promise<number> {
-    const client = await signInAs(app, userId);
-    const { result: response, queries } = await countQueries(app.orm, () =>
-      app.inject({ method: 'GET', url: '/api/search/index', cookies: client.cookies }),
-    );
-    expect(response.statusCode).toBe(200);
-    return queries;
-  }
-
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    orm = await openOrm({ url: built.database.url });
-  });
-
-  afterAll(async () => {
-    await app.close();
-    await orm.close();
-  });
-
-  it('answers 401 without a session', async () => {
-    const response = await app.inject({ method: 'GET', url: '/api/search/index' });
+  it('answers 401 without a session', async ({ anonymous }) => {
+    const response = await anonymous.get('/api/search/index');
     expect(response.statusCode).toBe(401);
     expect(response.headers['content-type']).toContain('application/problem+json');
     expect(response.json()).toMatchObject({ status: 401, code: 'UNAUTHENTICATED' });
   });
 
-  it('gives a member their own region with its ambassadors, and no other region', async () => {
-    const index = await indexOf(ids.users.alice);
+  it('gives a member their own region with its ambassadors, and no other region', async ({
+    as,
+  }) => {
+    const index = await indexOf(await as('alice'));
     expect(index.regions.map((region) => region.id)).toEqual([MUSTERSTADT]);
     expect(index.regions[0]).toEqual({
       id: MUSTERSTADT,
@@ -85,13 +60,13 @@ describe('GET /api/search/index', () => {
       ambassadors: [{ id: ids.users.dana, name: 'Dana', avatar: null, isSleeping: false }],
     });
 
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.regions.map((region) => region.id)).toEqual([BEISPIELDORF]);
     expect(bob.regions[0]?.ambassadors).toEqual([]);
   });
 
-  it('lists the working groups with admin flags and ASCII-folded search terms', async () => {
-    const index = await indexOf(ids.users.alice);
+  it('lists the working groups with admin flags and ASCII-folded search terms', async ({ as }) => {
+    const index = await indexOf(await as('alice'));
     expect(index.workingGroups).toEqual([
       {
         id: WORK_GROUP,
@@ -114,14 +89,16 @@ describe('GET /api/search/index', () => {
         ],
       },
     ]);
-    const kim = await indexOf(ids.users.kim);
+    const kim = await indexOf(await as('kim'));
     expect(kim.workingGroups).toMatchObject([
       { id: 332, name: 'Betriebsketten', isMember: true, isAdmin: false, admins: [] },
     ]);
   });
 
-  it('lists the stores whose team the caller is in, with cooperation and membership status', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the stores whose team the caller is in, with cooperation and membership status', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.stores).toEqual([
       {
         id: ids.storeId,
@@ -141,18 +118,20 @@ describe('GET /api/search/index', () => {
       },
     ]);
     // bob is a member of the bakery; his application to alice's store is not a team yet.
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.stores).toMatchObject([
       { id: ids.otherStoreId, name: 'Bäckerei Korn', membershipStatus: 1, chainName: null },
     ]);
     expect(bob.stores[0]?.searchString).toContain('baeckerei korn');
     // dana is on standby in alice's store.
-    const dana = await indexOf(ids.users.dana);
+    const dana = await indexOf(await as('dana'));
     expect(dana.stores).toMatchObject([{ id: ids.storeId, membershipStatus: 2 }]);
   });
 
-  it('lists the food-share points, events and polls of the caller’s regions only', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the food-share points, events and polls of the caller’s regions only', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.foodSharePoints.map((point) => point.name)).toEqual([
       'Fairteiler Bahnhof',
       'Fairteiler Marktplatz',
@@ -167,15 +146,15 @@ describe('GET /api/search/index', () => {
     expect(alice.events).toMatchObject([
       { name: 'Stammtisch Musterstadt', status: 'accepted', locationType: 0 },
     ]);
-    const dana = await indexOf(ids.users.dana);
+    const dana = await indexOf(await as('dana'));
     expect(dana.events.map((event) => [event.name, event.status])).toEqual([
       ['Online-Einführung für neue Foodsharer', 'accepted'],
       ['Stammtisch Musterstadt', 'maybe'],
     ]);
     // kim declined the Stammtisch, carla has not answered: neither has it in the index.
-    const kim = await indexOf(ids.users.kim);
+    const kim = await indexOf(await as('kim'));
     expect(kim.events).toEqual([]);
-    const carla = await indexOf(ids.users.carla);
+    const carla = await indexOf(await as('carla'));
     expect(carla.events.map((event) => event.name)).toEqual([
       'Online-Einführung für neue Foodsharer',
     ]);
@@ -187,7 +166,7 @@ describe('GET /api/search/index', () => {
     const kimsPolls = kim.polls.map((poll) => [poll.name, poll.hasVoted]);
     expect(kimsPolls).toContainEqual(['Neuer Wochentag für den Stammtisch', false]);
 
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.foodSharePoints.map((point) => point.name)).toEqual([
       'Fairteiler Dorfgemeinschaftshaus',
     ]);
@@ -195,8 +174,10 @@ describe('GET /api/search/index', () => {
     expect(bob.polls.map((poll) => poll.name)).toEqual(['Putzplan für den Fairteiler']);
   });
 
-  it('lists the conversations with their last message, other members and member count', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the conversations with their last message, other members and member count', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.chats).toHaveLength(2);
     const [pickup, kamChat] = alice.chats;
     expect(pickup).toMatchObject({
@@ -215,8 +196,10 @@ describe('GET /api/search/index', () => {
     expect(kamChat?.searchString).toBe('Kim;kim');
   });
 
-  it('lists the threads of the caller’s forums, the ambassador forum for ambassadors only', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the threads of the caller’s forums, the ambassador forum for ambassadors only', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.threads.map((thread) => thread.name)).toEqual([
       'Willkommen in Musterstadt!',
       'Erfahrungen mit der Abholung im Beispiel-Markt',
@@ -234,20 +217,20 @@ describe('GET /api/search/index', () => {
     const experiences = alice.threads[1];
     expect(experiences?.id).toBe(ids.forumThreadId);
 
-    const dana = await indexOf(ids.users.dana);
+    const dana = await indexOf(await as('dana'));
     expect(dana.threads.map((thread) => thread.name)).toContain(
       'Botschafterrunde: Planung Stammtisch',
     );
     expect(dana.threads.find((thread) => thread.isInsideAmbassadorForum)?.name).toBe(
       'Botschafterrunde: Planung Stammtisch',
     );
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.threads.map((thread) => thread.name)).toEqual([
       'Fairteiler im Dorfgemeinschaftshaus braucht Paten',
     ]);
   });
 
-  it('shows a hidden last post without its text', async () => {
+  it('shows a hidden last post without its text', async ({ as, sql }) => {
     const [thread] = await sql<{ id: number }[]>(
       `insert into forum_threads (region_id, title, last_post_at) values (?, 'Versteckt', now())
        returning id`,
@@ -258,13 +241,15 @@ describe('GET /api/search/index', () => {
        values (?, ?, 'geheim', now(), 'Spam')`,
       [thread!.id, ids.users.bob],
     );
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.threads.find((entry) => entry.id === thread!.id)).toMatchObject({ body: '' });
     await sql('delete from forum_threads where id = ?', [thread!.id]);
   });
 
-  it('lists the confirmed buddies only, without last name, phone or mail address', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the confirmed buddies only, without last name, phone or mail address', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.users).toEqual([
       {
         id: ids.users.bob,
@@ -282,24 +267,28 @@ describe('GET /api/search/index', () => {
       expect.objectContaining({ id: ids.users.kim, name: 'Kim', lastName: null, email: null }),
     ]);
     // dana (a team mate) and carla (a chat partner) are no buddies of alice.
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.users.map((user) => user.id)).toEqual([ids.users.alice]);
   });
 
-  it('leaves out a buddy request that was not returned', async () => {
-    const asker = await createUser('asker');
+  it('leaves out a buddy request that was not returned', async ({ as, sql, factory }) => {
+    const asker = await factory.user({ firstName: 'asker' });
     await sql('insert into buddies (user_id, buddy_id) values (?, ?)', [asker, ids.users.bob]);
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.users.map((user) => user.id)).not.toContain(asker);
-    const index = await indexOf(asker);
+    const index = await indexOf(await as(asker));
     expect(index.users).toEqual([]);
   });
 
-  it('holds no phone number or mail address of anyone but the caller', async () => {
+  it('holds no phone number or mail address of anyone but the caller', async ({
+    as,
+    sql,
+    factory,
+  }) => {
     // bob's buddies, team mates and chat partners, each with a phone number and a mail address.
     const people: number[] = [];
     for (const tag of ['buddy', 'teammate', 'chatpartner']) {
-      const id = await createUser(`private-${tag}`);
+      const id = await factory.user({ firstName: `private-${tag}` });
       await sql('update users set mobile = ? where id = ?', [`+49 170 ${id}`, id]);
       people.push(id);
     }
@@ -325,7 +314,7 @@ describe('GET /api/search/index', () => {
       partner,
     ]);
 
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     const others = await sql<{ email: string; mobile: string | null; last_name: string }[]>(
       'select email, mobile, last_name from users where id <> ?',
       [ids.users.bob],
@@ -343,7 +332,7 @@ describe('GET /api/search/index', () => {
     await sql('delete from users where id in (?, ?, ?)', people);
   });
 
-  it('keeps events and polls until 14 days after they ended', async () => {
+  it('keeps events and polls until 14 days after they ended', async ({ as, sql }) => {
     const events = await sql<{ id: number; name: string }[]>(
       `insert into events (region_id, name, start_at, end_at) values
          (?, 'Vor 13 Tagen', now() - interval '13 days 2 hours', now() - interval '13 days'),
@@ -364,7 +353,7 @@ describe('GET /api/search/index', () => {
        returning id`,
       [BEISPIELDORF, BEISPIELDORF],
     );
-    const bob = await indexOf(ids.users.bob);
+    const bob = await indexOf(await as('bob'));
     expect(bob.events.map((event) => event.name)).toContain('Vor 13 Tagen');
     expect(bob.events.map((event) => event.name)).not.toContain('Vor 15 Tagen');
     expect(bob.polls.map((poll) => poll.name)).toContain('Umfrage vor 13 Tagen');
@@ -379,8 +368,12 @@ describe('GET /api/search/index', () => {
     );
   });
 
-  it('puts the conversation with the newest message first, then the newest empty one', async () => {
-    const chatter = await createUser('chat-order');
+  it('puts the conversation with the newest message first, then the newest empty one', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const chatter = await factory.user({ firstName: 'chat-order' });
     const conversations: number[] = [];
     for (const name of ['Erste', 'Zweite', 'Dritte']) {
       const [conversation] = await sql<{ id: number }[]>(
@@ -395,7 +388,7 @@ describe('GET /api/search/index', () => {
       conversations.push(conversation!.id);
     }
     const [first, second] = conversations as [number, number, number];
-    const order = async () => (await indexOf(chatter)).chats.map((chat) => chat.name);
+    const order = async () => (await indexOf(await as(chatter))).chats.map((chat) => chat.name);
     // None with a message yet: the newest created first.
     expect(await order()).toEqual(['Dritte', 'Zweite', 'Erste']);
     const write = (conversation: number, body: string) =>
@@ -407,7 +400,7 @@ describe('GET /api/search/index', () => {
     await write(first, 'eins');
     expect(await order()).toEqual(['Erste', 'Dritte', 'Zweite']);
     await write(second, 'zwei');
-    const index = await indexOf(chatter);
+    const index = await indexOf(await as(chatter));
     expect(index.chats.map((chat) => [chat.name, chat.lastMessage])).toEqual([
       ['Zweite', 'zwei'],
       ['Erste', 'eins'],
@@ -416,7 +409,10 @@ describe('GET /api/search/index', () => {
     await sql('delete from conversations where id in (?, ?, ?)', conversations);
   });
 
-  it('names a conversation without a name by its other members, and one alone by nobody', async () => {
+  it('names a conversation without a name by its other members, and one alone by nobody', async ({
+    as,
+    sql,
+  }) => {
     const [conversation] = await sql<{ id: number }[]>(
       'insert into conversations default values returning id',
     );
@@ -424,7 +420,7 @@ describe('GET /api/search/index', () => {
       conversation!.id,
       ids.users.bob,
     ]);
-    let bob = await indexOf(ids.users.bob);
+    let bob = await indexOf(await as('bob'));
     expect(bob.chats.find((chat) => chat.id === conversation!.id)?.name).toBe('');
     await sql('insert into conversation_members (conversation_id, user_id) values (?, ?), (?, ?)', [
       conversation!.id,
@@ -432,13 +428,15 @@ describe('GET /api/search/index', () => {
       conversation!.id,
       ids.users.carla,
     ]);
-    bob = await indexOf(ids.users.bob);
+    bob = await indexOf(await as('bob'));
     expect(bob.chats.find((chat) => chat.id === conversation!.id)?.name).toBe('Carla, Kim');
     await sql('delete from conversations where id = ?', [conversation!.id]);
   });
 
-  it('lists the mails of the caller’s mailboxes, newest first, in the formats of docs/spec.md §2.12', async () => {
-    const alice = await indexOf(ids.users.alice);
+  it('lists the mails of the caller’s mailboxes, newest first, in the formats of docs/spec.md §2.12', async ({
+    as,
+  }) => {
+    const alice = await indexOf(await as('alice'));
     expect(alice.mails.map((mail) => mail.name)).toEqual([
       'Rückfrage zu den Abholzeiten',
       'Pressetermin am neuen Fairteiler',
@@ -451,28 +449,26 @@ describe('GET /api/search/index', () => {
     });
     expect(alice.mails[0]?.sentAt).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(alice.mails[0]?.searchString).toContain('rueckfrage zu den abholzeiten');
-    const dana = await indexOf(ids.users.dana);
+    const dana = await indexOf(await as('dana'));
     expect(dana.mails.map((mail) => mail.name)).toEqual(['Anfrage: Fairteiler am Rathaus']);
   });
 
-  it('gives a user without any relation an empty index', async () => {
-    const loner = await createUser('loner');
-    const index = await indexOf(loner);
+  it('gives a user without any relation an empty index', async ({ as, factory }) => {
+    const loner = await factory.user({ firstName: 'loner' });
+    const index = await indexOf(await as(loner));
     for (const entries of Object.values(index)) expect(entries).toEqual([]);
   });
 
   describe('revalidation with an ETag', () => {
-    async function fetchIndex(client: SignedInClient, ifNoneMatch?: string) {
-      return app.inject({
-        method: 'GET',
-        url: '/api/search/index',
-        cookies: client.cookies,
-        ...(ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } }),
-      });
+    async function fetchIndex(client: ApiClient, ifNoneMatch?: string) {
+      return client.get(
+        '/api/search/index',
+        ifNoneMatch === undefined ? {} : { headers: { 'if-none-match': ifNoneMatch } },
+      );
     }
 
     /** The tag of the caller's index now, after checking that a repeat answers the same one. */
-    async function etagOf(client: SignedInClient): Promise<string> {
+    async function etagOf(client: ApiClient): Promise<string> {
       const first = await fetchIndex(client);
       expect(first.statusCode).toBe(200);
       const etag = first.headers.etag as string;
@@ -480,8 +476,10 @@ describe('GET /api/search/index', () => {
       return etag;
     }
 
-    it('tags the answer with a strong ETag that only the user’s browser keeps, revalidating', async () => {
-      const alice = await signInAs(app, ids.users.alice);
+    it('tags the answer with a strong ETag that only the user’s browser keeps, revalidating', async ({
+      as,
+    }) => {
+      const alice = await as('alice');
       const first = await fetchIndex(alice);
       const second = await fetchIndex(alice);
       expect(first.statusCode).toBe(200);
@@ -491,8 +489,8 @@ describe('GET /api/search/index', () => {
       expect(first.headers['cache-control']).toBe('private, no-cache');
     });
 
-    it('answers 304 without a body to a request that names the current tag', async () => {
-      const alice = await signInAs(app, ids.users.alice);
+    it('answers 304 without a body to a request that names the current tag', async ({ as }) => {
+      const alice = await as('alice');
       const etag = await etagOf(alice);
       for (const header of [etag, `W/${etag}`, `"stale", ${etag}`, '*']) {
         const response = await fetchIndex(alice, header);
@@ -507,9 +505,13 @@ describe('GET /api/search/index', () => {
       expect(stale.headers.etag).toBe(etag);
     });
 
-    it('changes the tag when the caller joins a region, gets a conversation or a message', async () => {
-      const joiner = await createUser('etag-joiner');
-      const client = await signInAs(app, joiner);
+    it('changes the tag when the caller joins a region, gets a conversation or a message', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const joiner = await factory.user({ firstName: 'etag-joiner' });
+      const client = await as(joiner);
       const empty = await etagOf(client);
 
       await sql('insert into region_memberships (region_id, user_id) values (?, ?)', [
@@ -550,31 +552,35 @@ describe('GET /api/search/index', () => {
       expect(await etagOf(client)).toBe(empty);
     });
 
-    it('gives nobody else’s index for their tag, and no 304 without a session', async () => {
-      const alice = await signInAs(app, ids.users.alice);
-      const bob = await signInAs(app, ids.users.bob);
-      const alicesTag = await etagOf(alice);
-      const forBob = await fetchIndex(bob, alicesTag);
+    it('gives nobody else’s index for their tag, and no 304 without a session', async ({
+      as,
+      anonymous,
+    }) => {
+      const alicesTag = await etagOf(await as('alice'));
+      const forBob = await fetchIndex(await as('bob'), alicesTag);
       expect(forBob.statusCode).toBe(200);
       expect(forBob.headers.etag).not.toBe(alicesTag);
       expect(forBob.json<SearchIndex>().regions.map((region) => region.id)).toEqual([BEISPIELDORF]);
 
-      const anonymous = await app.inject({
-        method: 'GET',
-        url: '/api/search/index',
+      const withoutSession = await anonymous.get('/api/search/index', {
         headers: { 'if-none-match': alicesTag },
       });
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.headers.etag).toBeUndefined();
-      expect(anonymous.headers['cache-control']).toBe('no-store');
+      expect(withoutSession.statusCode).toBe(401);
+      expect(withoutSession.headers.etag).toBeUndefined();
+      expect(withoutSession.headers['cache-control']).toBe('no-store');
     });
   });
 
-  it('costs the same number of queries for a user with few rows and one with many', async () => {
-    const few = await createUser('few');
-    const many = await createUser('many');
-    await fillManyRows(many);
-    const index = await indexOf(many);
+  it('costs the same number of queries for a user with few rows and one with many', async ({
+    app,
+    as,
+    sql,
+    factory,
+  }) => {
+    const few = await factory.user({ firstName: 'few' });
+    const many = await factory.user({ firstName: 'many' });
+    await fillManyRows(sql, many);
+    const index = await indexOf(await as(many));
     // Enough rows that a per-row query would show, and the bounds hold.
     expect(index.regions.length).toBe(20);
     expect(index.chats.length).toBe(SEARCH_INDEX_LIMITS.chats);
@@ -583,15 +589,15 @@ describe('GET /api/search/index', () => {
     expect(index.users.length).toBeGreaterThan(50);
 
     // Built afresh for both: the data changed since `many`'s index was kept (a user was made).
-    await createUser('after');
-    const forFew = await queriesOf(few);
-    const forMany = await queriesOf(many);
+    await factory.user({ firstName: 'after' });
+    const forFew = await queriesOf(app, await as(few));
+    const forMany = await queriesOf(app, await as(many));
     expect(forMany).toBe(forFew);
     // The caller's role (for `many` with the version of the kept index) and the index itself.
     expect(forMany).toBe(2);
   });
 
-  async function fillManyRows(userId: number): Promise<void> {
+  async function fillManyRows(sql: Sql, userId: number): Promise<void> {
     await sql(
       `with new_regions as (
          insert into regions (name, type, parent_id)
@@ -661,28 +667,24 @@ describe('GET /api/search/index', () => {
 });
 
 describe('GET /api/search/index with a configured mail host', () => {
-  let app: ApiApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp({ MAILBOX_HOST: 'lebensmittelretter.example' }));
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('completes the mailbox names with that host', async () => {
-    const client = await signInAs(app, ids.users.alice);
-    const response = await app.inject({
-      method: 'GET',
-      url: '/api/search/index',
-      cookies: client.cookies,
-    });
-    const index = response.json<SearchIndex>();
-    expect(index.regions[0]?.email).toBe('musterstadt@lebensmittelretter.example');
-    expect(index.workingGroups[0]?.email).toBe(
-      'oeffentlichkeitsarbeit.musterstadt@lebensmittelretter.example',
-    );
+  it('completes the mailbox names with that host', async ({ testApp }) => {
+    // Beside the file's app, on its database: a second test app would replace that database.
+    const app = await buildAppBeside(testApp, { MAILBOX_HOST: 'lebensmittelretter.example' });
+    try {
+      const client = await signInAs(app, ids.users.alice);
+      const response = await app.inject({
+        method: 'GET',
+        url: '/api/search/index',
+        cookies: client.cookies,
+      });
+      const index = response.json<SearchIndex>();
+      expect(index.regions[0]?.email).toBe('musterstadt@lebensmittelretter.example');
+      expect(index.workingGroups[0]?.email).toBe(
+        'oeffentlichkeitsarbeit.musterstadt@lebensmittelretter.example',
+      );
+    } finally {
+      await app.close();
+    }
   });
 
   it('refuses a mail host that is no host name at start', () => {

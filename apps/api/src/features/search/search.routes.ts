@@ -4,15 +4,12 @@ import { Problem, requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { SearchIndexCache } from './search-index-cache.ts';
-import {
-  currentSearchIndexVersion,
-  loadSearchIndex,
-  SEARCH_INDEX,
-} from './search-index.service.ts';
+import { currentSearchIndexVersion, loadSearchIndex } from './search-index.service.ts';
+import { SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
 import { contentEtag, sendRevalidated } from '../../shared/conditional-get.ts';
 
 export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const cache = new SearchIndexCache(app.kv, SEARCH_INDEX.name);
+  const cache = new SearchIndexCache(app.kv, SEARCH_INDEX_STATEMENT_NAME);
 
   app.get(
     '/search/index',

@@ -6,9 +6,11 @@ import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   basicAuth,
+  clientFormEndpoint,
   confidentialBasic,
   DEMO_CLIENT_SECRET,
   DemoClientId,
+  expectClientCredentialsRequired,
   postForm,
   refreshRequest,
   registerTestClient,
@@ -28,8 +30,9 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
   });
   afterAll(() => app.close());
 
+  const endpoint = () => clientFormEndpoint(app, '/oauth/introspect');
   const introspect = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    postForm(app, '/oauth/introspect', fields, headers);
+    endpoint().post(fields, headers);
 
   /** As a resource server would ask: demo-confidential, by client_secret_basic. */
   const introspectAsResourceServer = (token: string, extra: Record<string, string> = {}) =>
@@ -272,16 +275,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
     });
 
     it('refuses a wrong secret and a request without credentials with 401 invalid_client', async () => {
-      const wrong = await introspect(
-        { token: 'whatever' },
-        { authorization: basicAuth(DemoClientId.confidential, 'wrong') },
-      );
-      expect(wrong.statusCode).toBe(401);
-      expect(wrong.json()).toMatchObject({ error: 'invalid_client' });
-      expect(wrong.headers['www-authenticate']).toMatch(/^Basic /);
-      const anonymous = await introspect({ token: 'whatever' });
-      expect(anonymous.statusCode).toBe(401);
-      expect(anonymous.json()).toMatchObject({ error: 'invalid_client' });
+      await expectClientCredentialsRequired(endpoint());
     });
   });
 
@@ -296,25 +290,17 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
     });
 
     it('accepts form-encoded bodies only', async () => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/oauth/introspect',
-        headers: { authorization: confidentialBasic() },
-        payload: { token: 'x' },
-      });
+      const response = await endpoint().postJson(
+        { token: 'x' },
+        { authorization: confidentialBasic() },
+      );
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: 'invalid_request' });
     });
 
     it('refuses a parameter sent twice', async () => {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/oauth/introspect',
-        headers: {
-          'content-type': 'application/x-www-form-urlencoded',
-          authorization: confidentialBasic(),
-        },
-        payload: 'token=a&token=b',
+      const response = await endpoint().postRaw('token=a&token=b', {
+        authorization: confidentialBasic(),
       });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({

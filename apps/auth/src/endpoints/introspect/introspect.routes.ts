@@ -1,11 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidClient, invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
-import {
-  authenticateClientWithinLimits,
-  enforceIntrospectionRateLimit,
-} from '../../oauth/client-rate-limits.ts';
+import { authenticateClientForm } from '../../oauth/client-form-request.ts';
+import { enforceIntrospectionRateLimit } from '../../oauth/client-rate-limits.ts';
 import { introspectToken } from './introspect-token.ts';
 import {
   IntrospectionRequestSchema,
@@ -40,16 +37,8 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The answer describes a token at this moment; a cached one would outlive a revocation.
       void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
       try {
-        assertFormEncoded(request);
-        if (request.validationError) throw invalidForm(request.validationError);
-        const { token, client_id: clientId, client_secret: clientSecret } = request.body;
-        // RFC 7662 2.1: the caller authenticates, as at the token endpoint and under the same
-        // failure count, so that secret guessing cannot move here (docs/oauth.md §6.8).
-        const client = await authenticateClientWithinLimits(app, request, {
-          authorization: request.headers.authorization,
-          clientId,
-          clientSecret,
-        });
+        // RFC 7662 2.1: the caller authenticates, as at the token endpoint.
+        const { client, token } = await authenticateClientForm(app, request);
         // A public client proves nothing by its id: anyone could ask in its name, and
         // introspection would become an oracle for stolen tokens (RFC 7662 4).
         if (!client.confidential) {

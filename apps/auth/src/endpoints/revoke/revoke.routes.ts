@@ -3,8 +3,7 @@ import { Type } from 'typebox';
 import { invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
-import { authenticateClientWithinLimits } from '../../oauth/client-rate-limits.ts';
+import { authenticateClientForm } from '../../oauth/client-form-request.ts';
 import { revokeToken } from './revoke-token.ts';
 
 const RevocationRequestSchema = Type.Object(
@@ -44,16 +43,8 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
       try {
-        assertFormEncoded(request);
-        if (request.validationError) throw invalidForm(request.validationError);
-        const { token, client_id: clientId, client_secret: clientSecret } = request.body;
-        // RFC 7009 2.1: the client authenticates as at the token endpoint, under the same
-        // failure count, so that secret guessing cannot move here.
-        const client = await authenticateClientWithinLimits(app, request, {
-          authorization: request.headers.authorization,
-          clientId,
-          clientSecret,
-        });
+        // RFC 7009 2.1: the client authenticates as at the token endpoint.
+        const { client, token } = await authenticateClientForm(app, request);
         if (!token) throw invalidRequest('token is required');
         await revokeToken(app, request, client, token);
         // RFC 7009 2.2: 200 whether or not there was anything to revoke.
