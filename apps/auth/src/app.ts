@@ -7,6 +7,7 @@ import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
 import { introspectRoutes } from './endpoints/introspect/introspect.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
 import { logoutRoutes } from './endpoints/logout/logout.routes.ts';
+import { parRoutes } from './endpoints/par/par.routes.ts';
 import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
 import { tokenRoutes } from './endpoints/token/token.routes.ts';
 import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
@@ -33,6 +34,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(discoveryRoutes);
   await app.register(jwksRoutes);
   await app.register(authorizeRoutes);
+  await app.register(parRoutes);
   await app.register(tokenRoutes);
   await app.register(userinfoRoutes);
   await app.register(revokeRoutes);

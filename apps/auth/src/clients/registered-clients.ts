@@ -10,6 +10,10 @@ export interface RegisteredClient {
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
+  /** RFC 9126 6: /oauth/authorize takes this client's requests only by request_uri. */
+  requirePushedAuthorizationRequests: boolean;
+  /** Back-Channel Logout 1.0: where logout tokens are POSTed; null for none. */
+  backchannelLogoutUri: string | null;
 }
 
 interface ClientRow {
@@ -21,6 +25,8 @@ interface ClientRow {
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
+  require_pushed_authorization_requests: boolean;
+  backchannel_logout_uri: string | null;
 }
 
 /** An active client by its client_id, or null: a deactivated client is unknown to the protocol. */
@@ -30,7 +36,8 @@ export async function findActiveClient(
 ): Promise<RegisteredClient | null> {
   const rows = await em.execute<ClientRow[]>(
     `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
-            grant_types, required_region_ids
+            grant_types, required_region_ids, require_pushed_authorization_requests,
+            backchannel_logout_uri
        from oauth_clients where client_id = ? and active`,
     [clientId],
   );
@@ -45,5 +52,7 @@ export async function findActiveClient(
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+    backchannelLogoutUri: row.backchannel_logout_uri,
   };
 }

@@ -37,6 +37,8 @@ describe('provider metadata', () => {
       revocation_endpoint: `${ISSUER}/oauth/revoke`,
       introspection_endpoint: `${ISSUER}/oauth/introspect`,
       end_session_endpoint: `${ISSUER}/oauth/logout`,
+      pushed_authorization_request_endpoint: `${ISSUER}/oauth/par`,
+      require_pushed_authorization_requests: false,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidClient, invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { invalidClient, invalidRequest } from '../../oauth/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
 import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
 import {
   authenticateClientWithinLimits,
@@ -27,18 +28,12 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Token introspection (RFC 7662), for confidential clients',
         consumes: ['application/x-www-form-urlencoded'],
         body: IntrospectionRequestSchema,
-        response: {
-          200: IntrospectionResponseSchema,
-          400: OAuthErrorBodySchema,
-          401: OAuthErrorBodySchema,
-          429: OAuthErrorBodySchema,
-          500: OAuthErrorBodySchema,
-        },
+        response: { 200: IntrospectionResponseSchema, ...clientEndpointErrorResponses },
       },
     },
     async (request, reply) => {
       // The answer describes a token at this moment; a cached one would outlive a revocation.
-      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      void reply.headers(NO_STORE);
       try {
         assertFormEncoded(request);
         if (request.validationError) throw invalidForm(request.validationError);

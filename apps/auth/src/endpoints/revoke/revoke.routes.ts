@@ -1,8 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { invalidRequest } from '../../oauth/oauth-errors.ts';
 import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
 import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
 import { authenticateClientWithinLimits } from '../../oauth/client-rate-limits.ts';
 import { revokeToken } from './revoke-token.ts';
@@ -34,15 +35,12 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RevocationRequestSchema,
         response: {
           200: Type.Null({ description: 'Revoked, or nothing to revoke; the body is empty' }),
-          400: OAuthErrorBodySchema,
-          401: OAuthErrorBodySchema,
-          429: OAuthErrorBodySchema,
-          500: OAuthErrorBodySchema,
+          ...clientEndpointErrorResponses,
         },
       },
     },
     async (request, reply) => {
-      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      void reply.headers(NO_STORE);
       try {
         assertFormEncoded(request);
         if (request.validationError) throw invalidForm(request.validationError);
