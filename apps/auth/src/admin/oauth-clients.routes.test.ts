@@ -357,6 +357,15 @@ describe('the OAuth client pages of an administrator', () => {
       expect(await auditActions(app, clientId)).toHaveLength(1);
     });
 
+    /** An edit of the form's client that keeps its settings. */
+    const pageAppEdit = () => ({
+      ...csrfOf(admin),
+      name: 'Page App',
+      redirectUris: 'https://app.example.org/callback',
+      scopes: ['openid', 'profile'],
+      grantTypes: ['authorization_code'],
+    });
+
     it('registers post-logout redirect URIs, shows them escaped, and refuses bad ones', async () => {
       const { row, clientId } = await createThroughForm({
         postLogoutRedirectUris: 'https://app.example.org/bye\r\nhttp://127.0.0.1:5000/out',
@@ -365,13 +374,7 @@ describe('the OAuth client pages of an administrator', () => {
         'https://app.example.org/bye',
         'http://127.0.0.1:5000/out',
       ]);
-      const fields = {
-        ...csrfOf(admin),
-        name: 'Page App',
-        redirectUris: 'https://app.example.org/callback',
-        scopes: ['openid', 'profile'],
-        grantTypes: ['authorization_code'],
-      };
+      const fields = pageAppEdit();
       const hostile = 'https://app.example.org/bye?x="><script>alert(1)</script>';
       const changed = await postForm(
         app,
@@ -401,13 +404,7 @@ describe('the OAuth client pages of an administrator', () => {
       const { row, clientId } = await createThroughForm();
       expect(row.requirePushedAuthorizationRequests).toBe(false);
       expect(row.backchannelLogoutUri).toBeNull();
-      const fields = {
-        ...csrfOf(admin),
-        name: 'Page App',
-        redirectUris: 'https://app.example.org/callback',
-        scopes: ['openid', 'profile'],
-        grantTypes: ['authorization_code'],
-      };
+      const fields = pageAppEdit();
       const hostile = 'https://app.example.org/bc?x="><script>alert(1)</script>';
       const changed = await postForm(
         app,
