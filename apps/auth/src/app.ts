@@ -14,6 +14,7 @@ import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
+import { backchannelLogoutPlugin } from './plugins/backchannel-logout.ts';
 import { consentsPlugin } from './plugins/consents.ts';
 import { oauthCorePlugin } from './plugins/oauth-core.ts';
 import { tokenStatePlugin } from './plugins/token-state.ts';
@@ -29,6 +30,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(formBody);
   await app.register(oauthCorePlugin, { config });
   await app.register(tokenStatePlugin);
+  await app.register(backchannelLogoutPlugin);
   await app.register(consentsPlugin);
   // Protocol endpoints.
   await app.register(discoveryRoutes);

@@ -56,3 +56,41 @@ export async function findActiveClient(
     backchannelLogoutUri: row.backchannel_logout_uri,
   };
 }
+
+/** A text[] literal, every element quoted, so no value can end the list early. */
+function postgresTextArray(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** Names of the clients, deactivated ones included: a user still recognises them. */
+export async function clientNames(
+  em: EntityManager,
+  clientIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await em.execute<{ client_id: string; name: string }[]>(
+    'select client_id, name from oauth_clients where client_id = any(?::text[])',
+    [postgresTextArray(clientIds)],
+  );
+  return new Map(rows.map((row) => [row.client_id, row.name]));
+}
+
+/** Where a client takes logout tokens (Back-Channel Logout 1.0). */
+export interface BackchannelLogoutTarget {
+  clientId: string;
+  uri: string;
+}
+
+/** The active clients among `clientIds` that registered a back-channel logout URI. */
+export async function backchannelLogoutTargets(
+  em: EntityManager,
+  clientIds: readonly string[],
+): Promise<BackchannelLogoutTarget[]> {
+  if (clientIds.length === 0) return [];
+  const rows = await em.execute<{ client_id: string; backchannel_logout_uri: string }[]>(
+    `select client_id, backchannel_logout_uri from oauth_clients
+      where client_id = any(?::text[]) and active and backchannel_logout_uri is not null`,
+    [postgresTextArray(clientIds)],
+  );
+  return rows.map((row) => ({ clientId: row.client_id, uri: row.backchannel_logout_uri }));
+}

@@ -39,6 +39,8 @@ describe('provider metadata', () => {
       end_session_endpoint: `${ISSUER}/oauth/logout`,
       pushed_authorization_request_endpoint: `${ISSUER}/oauth/par`,
       require_pushed_authorization_requests: false,
+      backchannel_logout_supported: true,
+      backchannel_logout_session_supported: false,
       response_types_supported: ['code'],
       response_modes_supported: ['query'],
       grant_types_supported: ['authorization_code', 'refresh_token'],

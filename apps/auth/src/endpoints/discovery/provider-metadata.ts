@@ -15,6 +15,8 @@ export const ProviderMetadataSchema = Type.Object(
     end_session_endpoint: Type.String(),
     pushed_authorization_request_endpoint: Type.String(),
     require_pushed_authorization_requests: Type.Boolean(),
+    backchannel_logout_supported: Type.Boolean(),
+    backchannel_logout_session_supported: Type.Boolean(),
     response_types_supported: Strings,
     response_modes_supported: Strings,
     grant_types_supported: Strings,
@@ -61,6 +63,10 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     // require it of that client alone (require_pushed_authorization_requests in RFC 9126 6).
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: false,
+    // Back-Channel Logout 1.0 §2.1 (docs/oauth.md §9). Logout tokens name the user by `sub`
+    // only: ID tokens carry no `sid`, so no session-specific logout is on offer.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: false,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],

@@ -47,6 +47,8 @@ async function revokeApp(
 ) {
   await app.tokenState.revokeGrant(userId, clientId);
   const hadConsent = await app.consents.revoke(userId, clientId);
+  // Back-Channel Logout 1.0 (docs/oauth.md §9.2): the app's session with the user ends too.
+  app.backchannelLogout.appRevoked(userId, clientId);
   app.oauth.audit(request, 'consent_revoked', { userId, clientId, hadConsent });
 }
 

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
+import { clientNames } from '../../clients/registered-clients.ts';
 
 /** One app the user has allowed access, as the page and GET /oauth/grants show it. */
 export interface ConnectedApp {
@@ -13,21 +14,6 @@ export interface ConnectedApp {
   lastUsedAt: Date | null;
   /** Whether the user ticked "remember this choice": the app then skips the consent screen. */
   remembered: boolean;
-}
-
-/** A text[] literal, every element quoted, so no value can end the list early. */
-function postgresTextArray(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
-/** Names of the clients, deactivated ones included: the user still recognises them. */
-async function clientNames(em: EntityManager, clientIds: string[]): Promise<Map<string, string>> {
-  if (clientIds.length === 0) return new Map();
-  const rows = await em.execute<{ client_id: string; name: string }[]>(
-    'select client_id, name from oauth_clients where client_id = any(?::text[])',
-    [postgresTextArray(clientIds)],
-  );
-  return new Map(rows.map((row) => [row.client_id, row.name]));
 }
 
 /**
