@@ -61,6 +61,8 @@ export const AuthEnvSchema = Type.Object({
   BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 30, default: 5 }),
   BACKCHANNEL_LOGOUT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
   BACKCHANNEL_LOGOUT_RETRY_SECONDS: Type.Number({ minimum: 0, maximum: 300, default: 2 }),
+  /** How often the sessions the REST service ended are read, to tell their clients too. */
+  BACKCHANNEL_LOGOUT_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 2 }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;

@@ -1,9 +1,12 @@
+import { buildApp as buildApiApp } from '@foodshare/api/app';
+import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { signInAs } from '@foodshare/server-kit/test-support';
+import { testServiceEnv } from '@foodshare/testing';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
+import { buildApp, type AuthApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
 import { formBody } from '../test-support/authorization-helpers.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import { startLogoutReceiver, type ReceivedLogout } from '../test-support/logout-receiver.ts';
 import { registerTestClient, tokensFor } from '../test-support/token-helpers.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from './backchannel-logout.ts';
@@ -17,17 +20,26 @@ const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
  */
 describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
   let app: AuthApp;
+  let api: Awaited<ReturnType<typeof buildApiApp>>;
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   const alice = ids.users.alice;
 
   beforeAll(async () => {
     receiver = await startLogoutReceiver();
-    ({ app } = await buildTestApp({
-      BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: '1',
-      BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
-      BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
-    }));
+    // The REST service beside it, on the same database and Redis prefix (one session store).
+    const { env } = await testServiceEnv('auth');
+    app = await buildApp(
+      loadConfig({
+        ...env,
+        BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: '1',
+        BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
+        BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
+        BACKCHANNEL_LOGOUT_POLL_SECONDS: '0.05',
+      }),
+    );
+    api = await buildApiApp(loadApiConfig(env));
+    await Promise.all([app.ready(), api.ready()]);
     for (const clientId of CLIENTS) {
       await registerTestClient(app, {
         clientId,
@@ -40,7 +52,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     jwks = createLocalJWKSet(keys.json<JSONWebKeySet>());
   });
   afterAll(async () => {
-    await app.close();
+    await Promise.all([app.close(), api.close()]);
     await receiver.close();
   });
 
@@ -53,6 +65,12 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
   });
 
   const grantTo = (clientId: string) => tokensFor(app, { clientId, userId: alice });
+
+  /** A request of alice's, signed in to `service`: her session cookie and CSRF header. */
+  async function asAlice(service: AuthApp, method: 'POST' | 'DELETE', url: string) {
+    const session = await signInAs(service, alice);
+    return service.inject({ method, url, cookies: session.cookies, headers: session.headers });
+  }
 
   /** Alice signs in, then out by the sign-out form of our pages. */
   async function signOutByForm() {
@@ -121,17 +139,19 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     await verified(await receiver.nth(1), 'bc-app');
   });
 
+  it('on the REST service’s logout tells the clients too, through the ended sessions', async () => {
+    await grantTo('bc-app');
+    expect((await asAlice(api, 'POST', '/api/logout')).statusCode).toBe(200);
+    // Taken by the authorization server's next look (every 50 ms here).
+    await verified(await receiver.nth(1), 'bc-app');
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toHaveLength(1);
+  });
+
   it('on revoking an app tells that app alone', async () => {
     await grantTo('bc-app');
     await grantTo('bc-second');
-    const session = await signInAs(app, alice);
-    const response = await app.inject({
-      method: 'DELETE',
-      url: '/oauth/grants/bc-second',
-      cookies: session.cookies,
-      headers: session.headers,
-    });
-    expect(response.statusCode).toBe(204);
+    expect((await asAlice(app, 'DELETE', '/oauth/grants/bc-second')).statusCode).toBe(204);
     await app.backchannelLogout.settled();
     expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-second']);
     await verified(receiver.received[0]!, 'bc-second');

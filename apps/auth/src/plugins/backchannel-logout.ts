@@ -3,7 +3,10 @@ import fp from 'fastify-plugin';
 import { backchannelLogoutTargets } from '../clients/registered-clients.ts';
 import { BackchannelLogoutSender } from '../oauth/backchannel-logout.ts';
 
-/** OpenID Connect Back-Channel Logout 1.0 (docs/oauth.md §9): who is told, and when. */
+/**
+ * OpenID Connect Back-Channel Logout 1.0 (docs/oauth.md §9): who is told, and when. A logout of
+ * the REST service reaches `userLoggedOut` through the ended sessions it records.
+ */
 export interface BackchannelLogout {
   /** The user's session ended: every client the user holds a grant with is told. */
   userLoggedOut(userId: number): void;
@@ -36,7 +39,7 @@ export const backchannelLogoutPlugin = fp(
     });
     const targetsOf = async (clientIds: () => Promise<string[]>) =>
       backchannelLogoutTargets(app.orm.em.fork(), await clientIds());
-    app.decorate('backchannelLogout', {
+    const backchannel: BackchannelLogout = {
       userLoggedOut(userId) {
         sender.notify(
           userId,
@@ -52,11 +55,39 @@ export const backchannelLogoutPlugin = fp(
         );
       },
       settled: () => sender.settled(),
-    } satisfies BackchannelLogout);
-    app.addHook('onClose', () => sender.close());
+    };
+    app.decorate('backchannelLogout', backchannel);
+    // The REST service's logout (POST /api/logout) ends sessions too, but cannot sign a logout
+    // token: it records them (server-kit EndedSessions), and whichever instance takes one first
+    // tells the clients (docs/oauth.md §9.2).
+    let closed = false;
+    let polling: Promise<void> | null = null;
+    const takeEndedSessions = async () => {
+      try {
+        for (const userId of await app.endedSessions.take()) backchannel.userLoggedOut(userId);
+      } catch (error) {
+        if (!closed) app.log.warn({ err: error }, 'could not read the sessions the API ended');
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        polling ??= takeEndedSessions().finally(() => {
+          polling = null;
+        });
+      }, config.BACKCHANNEL_LOGOUT_POLL_SECONDS * 1000);
+      // Never what keeps the process alive.
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      closed = true;
+      clearInterval(timer);
+      await polling;
+      await sender.close();
+    });
   },
   {
     name: 'foodshare-backchannel-logout',
-    dependencies: ['foodshare-oauth-core', 'foodshare-token-state'],
+    dependencies: ['foodshare-session', 'foodshare-oauth-core', 'foodshare-token-state'],
   },
 );
