@@ -54,6 +54,8 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     const response = await push(authorizationParams());
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
+    // A browser app pushes from its own origin, without cookies.
+    expect(response.headers['access-control-allow-origin']).toBe('*');
     const body = response.json<{ request_uri: string; expires_in: number }>();
     expect(body.request_uri).toMatch(REQUEST_URI);
     expect(body.expires_in).toBe(60);

@@ -7,6 +7,7 @@ import {
   singleParam,
   type AuthorizationParams,
 } from '../../oauth/authorization-params.ts';
+import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
 import {
   authenticateClientWithinLimits,
   enforceTokenRateLimit,
@@ -48,6 +49,9 @@ function parametersToKeep(params: AuthorizationParams, clientId: string): Record
  * endpoint would, and again when it is used.
  */
 export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  // A browser app (a public client) pushes from its own origin, as it redeems its codes; no
+  // cookie or session is involved, so any origin may read the answers.
+  allowAnyOrigin(app);
   app.post(
     PAR_PATH,
     {
