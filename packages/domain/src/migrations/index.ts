@@ -7,7 +7,7 @@ import { Migration20261125060000_report_translation_keys } from './Migration2026
 import { Migration20261125061000_oauth_revocations } from './Migration20261125061000_oauth_revocations.ts';
 import { Migration20261125120000_conversation_last_message_at } from './Migration20261125120000_conversation_last_message_at.ts';
 import { Migration20261125180000_oauth_post_logout_redirect_uris } from './Migration20261125180000_oauth_post_logout_redirect_uris.ts';
-import { Migration20261126090000_oauth_par_and_backchannel_logout } from './Migration20261126090000_oauth_par_and_backchannel_logout.ts';
+import { Migration20261126100000_oauth_par_and_backchannel_logout } from './Migration20261126100000_oauth_par_and_backchannel_logout.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -41,7 +41,7 @@ export const migrations: MigrationObject[] = [
     class: Migration20261125180000_oauth_post_logout_redirect_uris,
   },
   {
-    name: 'Migration20261126090000_oauth_par_and_backchannel_logout',
-    class: Migration20261126090000_oauth_par_and_backchannel_logout,
+    name: 'Migration20261126100000_oauth_par_and_backchannel_logout',
+    class: Migration20261126100000_oauth_par_and_backchannel_logout,
   },
 ];

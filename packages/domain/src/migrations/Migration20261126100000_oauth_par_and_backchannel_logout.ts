@@ -6,8 +6,8 @@ import { Migration } from '@mikro-orm/migrations';
  * requests to /oauth/authorize directly) and `backchannel_logout_uri` (OpenID Connect
  * Back-Channel Logout 1.0; existing clients get none, so nothing is sent until one is registered).
  */
-export class Migration20261126090000_oauth_par_and_backchannel_logout extends Migration {
-  override readonly name = 'Migration20261126090000_oauth_par_and_backchannel_logout';
+export class Migration20261126100000_oauth_par_and_backchannel_logout extends Migration {
+  override readonly name = 'Migration20261126100000_oauth_par_and_backchannel_logout';
 
   override up(): void {
     this.addSql(
