@@ -70,10 +70,11 @@ const authorizeParameters = {
   prompt: oneOf('consent', 'none', 'login'),
   max_age: oneOf('0', '60'),
   ui_locales: oneOf('de', 'en'),
+  request_uri: oneOf('urn:ietf:params:oauth:request_uri:abc'),
 };
 
 interface OauthOperation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   parameters: Record<string, fc.Arbitrary<string>>;
 }
@@ -82,6 +83,11 @@ interface OauthOperation {
 const OPERATIONS: OauthOperation[] = [
   { method: 'GET', url: '/oauth/authorize', parameters: authorizeParameters },
   { method: 'POST', url: '/oauth/authorize', parameters: authorizeParameters },
+  {
+    method: 'POST',
+    url: '/oauth/par',
+    parameters: { ...authorizeParameters, client_secret: oneOf('demo-secret') },
+  },
   {
     method: 'POST',
     url: '/oauth/token',
@@ -141,6 +147,8 @@ const OPERATIONS: OauthOperation[] = [
   },
   { method: 'POST', url: '/logout', parameters: { csrf: parameterValue({}) } },
   { method: 'GET', url: '/connected-apps', parameters: {} },
+  { method: 'GET', url: '/oauth/grants', parameters: {} },
+  { method: 'DELETE', url: '/oauth/grants/demo-public', parameters: {} },
   {
     method: 'POST',
     url: '/connected-apps/demo-public/revoke',
@@ -161,6 +169,8 @@ const OPERATIONS: OauthOperation[] = [
       scopes: oneOf('openid'),
       grantTypes: oneOf('authorization_code'),
       requiredRegionIds: oneOf('3'),
+      requirePushedAuthorizationRequests: oneOf('on'),
+      backchannelLogoutUri: oneOf('https://app.example/bc', 'http://app.example/bc'),
       csrf: parameterValue({}),
     },
   },
