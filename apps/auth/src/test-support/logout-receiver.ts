@@ -64,7 +64,10 @@ export async function startLogoutReceiver() {
     },
     /** Answers every held request with 200. */
     release() {
-      for (const response of held.splice(0)) response.writeHead(200).end();
+      // A held request the sender gave up on has lost its connection: nothing to answer.
+      for (const response of held.splice(0)) {
+        if (!response.destroyed) response.writeHead(200).end();
+      }
     },
     reset() {
       received.length = 0;
