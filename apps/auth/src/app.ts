@@ -7,12 +7,14 @@ import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
 import { introspectRoutes } from './endpoints/introspect/introspect.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
 import { logoutRoutes } from './endpoints/logout/logout.routes.ts';
+import { parRoutes } from './endpoints/par/par.routes.ts';
 import { revokeRoutes } from './endpoints/revoke/revoke.routes.ts';
 import { tokenRoutes } from './endpoints/token/token.routes.ts';
 import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
+import { backchannelLogoutPlugin } from './plugins/backchannel-logout.ts';
 import { consentsPlugin } from './plugins/consents.ts';
 import { oauthCorePlugin } from './plugins/oauth-core.ts';
 import { tokenStatePlugin } from './plugins/token-state.ts';
@@ -28,11 +30,13 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(formBody);
   await app.register(oauthCorePlugin, { config });
   await app.register(tokenStatePlugin);
+  await app.register(backchannelLogoutPlugin);
   await app.register(consentsPlugin);
   // Protocol endpoints.
   await app.register(discoveryRoutes);
   await app.register(jwksRoutes);
   await app.register(authorizeRoutes);
+  await app.register(parRoutes);
   await app.register(tokenRoutes);
   await app.register(userinfoRoutes);
   await app.register(revokeRoutes);

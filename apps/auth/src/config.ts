@@ -53,6 +53,16 @@ export const AuthEnvSchema = Type.Object({
     minimum: 1,
     default: 10,
   }),
+  /**
+   * Back-Channel Logout (docs/oauth.md §9.3): how long one delivery of a logout token may take,
+   * how many deliveries are tried, and the pause before the n-th retry (n times this). Bounded,
+   * so that a client that does not answer costs nothing but these background attempts.
+   */
+  BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 30, default: 5 }),
+  BACKCHANNEL_LOGOUT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  BACKCHANNEL_LOGOUT_RETRY_SECONDS: Type.Number({ minimum: 0, maximum: 300, default: 2 }),
+  /** How often the sessions the REST service ended are read, to tell their clients too. */
+  BACKCHANNEL_LOGOUT_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 2 }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;

@@ -61,10 +61,11 @@ const authorizeParameters = {
   prompt: oneOf('consent', 'none', 'login'),
   max_age: oneOf('0', '60'),
   ui_locales: oneOf('de', 'en'),
+  request_uri: oneOf('urn:ietf:params:oauth:request_uri:abc'),
 };
 
 interface OauthOperation {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   parameters: Record<string, fc.Arbitrary<string>>;
 }
@@ -73,6 +74,11 @@ interface OauthOperation {
 const OPERATIONS: OauthOperation[] = [
   { method: 'GET', url: '/oauth/authorize', parameters: authorizeParameters },
   { method: 'POST', url: '/oauth/authorize', parameters: authorizeParameters },
+  {
+    method: 'POST',
+    url: '/oauth/par',
+    parameters: { ...authorizeParameters, client_secret: oneOf('demo-secret') },
+  },
   {
     method: 'POST',
     url: '/oauth/token',
@@ -132,6 +138,8 @@ const OPERATIONS: OauthOperation[] = [
   },
   { method: 'POST', url: '/logout', parameters: { csrf: parameterValue({}) } },
   { method: 'GET', url: '/connected-apps', parameters: {} },
+  { method: 'GET', url: '/oauth/grants', parameters: {} },
+  { method: 'DELETE', url: '/oauth/grants/demo-public', parameters: {} },
   {
     method: 'POST',
     url: '/connected-apps/demo-public/revoke',
@@ -152,6 +160,8 @@ const OPERATIONS: OauthOperation[] = [
       scopes: oneOf('openid'),
       grantTypes: oneOf('authorization_code'),
       requiredRegionIds: oneOf('3'),
+      requirePushedAuthorizationRequests: oneOf('on'),
+      backchannelLogoutUri: oneOf('https://app.example/bc', 'http://app.example/bc'),
       csrf: parameterValue({}),
     },
   },

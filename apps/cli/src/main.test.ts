@@ -177,6 +177,51 @@ describe('the foodshare command', () => {
     ]);
   });
 
+  it('sets the PAR requirement and the back-channel logout URI from the command line', async () => {
+    const create = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'cli-par',
+      '--name',
+      'PAR',
+      '--redirect-uri',
+      'https://par.example/callback',
+      '--require-par',
+      '--backchannel-logout-uri',
+      'https://par.example/backchannel',
+    ]);
+    expect(create.stderr).toBe('');
+    expect(create.stdout).toContain('pushed authorization requests: required');
+    expect(create.stdout).toContain('back-channel logout URI: https://par.example/backchannel');
+    const cleared = await cli([
+      'clients',
+      'set-protocol-options',
+      '--client-id',
+      'cli-par',
+      '--no-require-par',
+      '--no-backchannel-logout-uri',
+    ]);
+    expect(cleared.stderr).toBe('');
+    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
+    expect(stored.requirePushedAuthorizationRequests).toBe(false);
+    expect(stored.backchannelLogoutUri).toBeNull();
+    // Only what is given changes.
+    await cli(['clients', 'set-protocol-options', '--client-id', 'cli-par', '--require-par']);
+    const again = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
+    expect(again.requirePushedAuthorizationRequests).toBe(true);
+    expect(again.backchannelLogoutUri).toBeNull();
+    const refused = await cli([
+      'clients',
+      'set-protocol-options',
+      '--client-id',
+      'cli-par',
+      '--backchannel-logout-uri',
+      'http://par.example/bc',
+    ]);
+    expect(refused.stderr).toContain('Invalid back-channel logout URI');
+  });
+
   it('says when DATABASE_URL is missing', async () => {
     const run = await cli([...newUser, '--password', 'whatever-long'], {
       env: { DATABASE_URL: undefined },

@@ -59,6 +59,17 @@ const clientFields = {
       description: 'Where RP-Initiated Logout may return users, matched exactly; default none',
     }),
   ),
+  requirePushedAuthorizationRequests: Type.Optional(
+    Type.Boolean({ description: 'Authorization requests only through /oauth/par (RFC 9126)' }),
+  ),
+  backchannelLogoutUri: Type.Optional(
+    Type.String({
+      format: 'uri',
+      maxLength: 2000,
+      pattern: '^[^#]*$',
+      description: 'Where Back-Channel Logout POSTs logout tokens; default none',
+    }),
+  ),
   scopes: Type.Array(OAuthScopeSchema, {
     minItems: 1,
     uniqueItems: true,

@@ -11,6 +11,7 @@ export * from './plugins/orm.ts';
 export * from './plugins/request-id.ts';
 export * from './plugins/security-headers.ts';
 export * from './plugins/session.ts';
+export * from './session/ended-sessions.ts';
 export * from './session/login-throttle.ts';
 export * from './session/session-store.ts';
 export * from './session/authenticate.ts';

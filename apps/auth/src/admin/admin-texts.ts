@@ -36,6 +36,10 @@ export interface AdminTexts {
     redirectUrisHint: string;
     postLogoutRedirectUris: string;
     postLogoutRedirectUrisHint: string;
+    backchannelLogoutUri: string;
+    backchannelLogoutUriHint: string;
+    requirePushedAuthorizationRequests: string;
+    requirePushedAuthorizationRequestsHint: string;
     scopes: string;
     grantTypes: string;
     requiredRegions: string;
@@ -147,6 +151,12 @@ const de: AdminTexts = {
     postLogoutRedirectUris: 'Post-Logout-Redirect-URIs',
     postLogoutRedirectUrisHint:
       'Wohin die Anwendung Nutzer*innen nach dem Abmelden zurückschicken darf (OpenID Connect RP-Initiated Logout), exakt und nach denselben Regeln wie oben. Leer: Nach dem Abmelden erscheint unsere eigene Seite.',
+    backchannelLogoutUri: 'Back-Channel-Logout-URI',
+    backchannelLogoutUriHint:
+      'Wohin wir beim Abmelden oder Widerrufen ein signiertes Logout-Token schicken (OpenID Connect Back-Channel Logout), nach denselben Regeln wie oben. Leer: keines.',
+    requirePushedAuthorizationRequests: 'Nur Pushed Authorization Requests (PAR)',
+    requirePushedAuthorizationRequestsHint:
+      'Die Anwendung muss ihre Autorisierungsanfragen zuerst an /oauth/par schicken (RFC 9126); direkte Anfragen an /oauth/authorize werden abgelehnt.',
     scopes: 'Scopes',
     grantTypes: 'Grant-Typen',
     requiredRegions: 'Erforderliche Bezirke',
@@ -301,6 +311,12 @@ const en: AdminTexts = {
     postLogoutRedirectUris: 'Post-logout redirect URIs',
     postLogoutRedirectUrisHint:
       'Where the application may send people back after signing out (OpenID Connect RP-Initiated Logout), exact and by the same rules as above. Empty: our own page is shown after signing out.',
+    backchannelLogoutUri: 'Back-channel logout URI',
+    backchannelLogoutUriHint:
+      'Where a signed logout token is sent when someone signs out or revokes the application (OpenID Connect Back-Channel Logout), by the same rules as above. Empty: none.',
+    requirePushedAuthorizationRequests: 'Pushed authorization requests (PAR) only',
+    requirePushedAuthorizationRequestsHint:
+      'The application must send its authorization requests to /oauth/par first (RFC 9126); direct requests to /oauth/authorize are refused.',
     scopes: 'Scopes',
     grantTypes: 'Grant types',
     requiredRegions: 'Required regions',

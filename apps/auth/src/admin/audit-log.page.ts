@@ -28,6 +28,8 @@ function fieldLabel(texts: AdminTexts, field: string): string {
     active: texts.columns.active,
     redirectUris: texts.fields.redirectUris,
     postLogoutRedirectUris: texts.fields.postLogoutRedirectUris,
+    requirePushedAuthorizationRequests: texts.fields.requirePushedAuthorizationRequests,
+    backchannelLogoutUri: texts.fields.backchannelLogoutUri,
     scopes: texts.fields.scopes,
     grantTypes: texts.fields.grantTypes,
     requiredRegionIds: texts.fields.requiredRegions,

@@ -120,6 +120,24 @@ ${values.redirectUris}</textarea>
 ${values.postLogoutRedirectUris}</textarea>
       <p class="muted" id="postLogoutRedirectUris-hint">${f.postLogoutRedirectUrisHint}</p>
       ${fieldErrors(errors, 'postLogoutRedirectUris')}
+      <label for="backchannelLogoutUri">${f.backchannelLogoutUri}</label>
+      <input
+        type="url"
+        id="backchannelLogoutUri"
+        name="backchannelLogoutUri"
+        value="${values.backchannelLogoutUri}"
+        maxlength="${OAUTH_CLIENT_LIMITS.maxRedirectUriLength}"
+        aria-describedby="${describedBy(errors, 'backchannelLogoutUri')}"
+      />
+      <p class="muted" id="backchannelLogoutUri-hint">${f.backchannelLogoutUriHint}</p>
+      ${fieldErrors(errors, 'backchannelLogoutUri')}
+      ${checkbox(
+        'requirePushedAuthorizationRequests',
+        'on',
+        values.requirePushedAuthorizationRequests,
+        f.requirePushedAuthorizationRequests,
+      )}
+      <p class="muted">${f.requirePushedAuthorizationRequestsHint}</p>
       <fieldset>
         <legend>${f.scopes}</legend>
         ${OAUTH_SCOPES.map((scope) =>

@@ -27,6 +27,10 @@ export interface ClientFormValues {
   redirectUris: string;
   /** The textarea of RP-Initiated Logout's return addresses: one URI per line, may be empty. */
   postLogoutRedirectUris: string;
+  /** RFC 9126 6: only pushed authorization requests. */
+  requirePushedAuthorizationRequests: boolean;
+  /** Back-Channel Logout 1.0: one URI, may be empty. */
+  backchannelLogoutUri: string;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: string[];
@@ -37,6 +41,7 @@ export type ClientFormField =
   | 'name'
   | 'redirectUris'
   | 'postLogoutRedirectUris'
+  | 'backchannelLogoutUri'
   | 'scopes'
   | 'grantTypes'
   | 'requiredRegionIds';
@@ -46,7 +51,12 @@ export type ClientFormErrors = Partial<Record<ClientFormField, string[]>>;
 export type ClientFormResult =
   | {
       ok: true;
-      input: OAuthClientInput & { requiredRegionIds: number[]; postLogoutRedirectUris: string[] };
+      input: OAuthClientInput & {
+        requiredRegionIds: number[];
+        postLogoutRedirectUris: string[];
+        requirePushedAuthorizationRequests: boolean;
+        backchannelLogoutUri: string | null;
+      };
     }
   | { ok: false; errors: ClientFormErrors };
 
@@ -68,6 +78,9 @@ export function readClientForm(body: FormBody | undefined): ClientFormValues {
     confidential: formField(body, 'confidential') !== '',
     redirectUris: formField(body, 'redirectUris'),
     postLogoutRedirectUris: formField(body, 'postLogoutRedirectUris'),
+    requirePushedAuthorizationRequests:
+      formField(body, 'requirePushedAuthorizationRequests') !== '',
+    backchannelLogoutUri: formField(body, 'backchannelLogoutUri').trim(),
     scopes: formList(body, 'scopes'),
     grantTypes: formList(body, 'grantTypes'),
     requiredRegionIds: formList(body, 'requiredRegionIds'),
@@ -82,6 +95,8 @@ export function emptyClientForm(): ClientFormValues {
     confidential: false,
     redirectUris: '',
     postLogoutRedirectUris: '',
+    requirePushedAuthorizationRequests: false,
+    backchannelLogoutUri: '',
     scopes: ['openid'],
     grantTypes: ['authorization_code'],
     requiredRegionIds: [],
@@ -95,6 +110,8 @@ export function clientFormFromDetail(client: ClientDetail): ClientFormValues {
     confidential: client.confidential,
     redirectUris: client.redirectUris.join('\n'),
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    backchannelLogoutUri: client.backchannelLogoutUri ?? '',
     scopes: client.scopes,
     grantTypes: client.grantTypes,
     requiredRegionIds: client.requiredRegionIds.map(String),
@@ -151,6 +168,15 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
     if (problem !== null) add('postLogoutRedirectUris', `${uri}: ${t.redirectUri[problem]}`);
   }
 
+  // The same rules again (the domain service applies them too): logout tokens go over TLS.
+  const backchannelLogoutUri =
+    values.backchannelLogoutUri === '' ? null : values.backchannelLogoutUri;
+  const backchannelProblem =
+    backchannelLogoutUri === null ? null : redirectUriProblemCode(backchannelLogoutUri);
+  if (backchannelProblem !== null) {
+    add('backchannelLogoutUri', t.redirectUri[backchannelProblem]);
+  }
+
   for (const scope of values.scopes) {
     if (!(OAUTH_SCOPES as readonly string[]).includes(scope)) add('scopes', t.unknownScope(scope));
   }
@@ -179,6 +205,8 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
       confidential: values.confidential,
       redirectUris,
       postLogoutRedirectUris,
+      requirePushedAuthorizationRequests: values.requirePushedAuthorizationRequests,
+      backchannelLogoutUri,
       scopes: [...new Set(values.scopes)],
       grantTypes: [...new Set(values.grantTypes)],
       requiredRegionIds: [...new Set(requiredRegionIds as number[])],

@@ -23,6 +23,8 @@ export interface ClientDetail {
   active: boolean;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  requirePushedAuthorizationRequests: boolean;
+  backchannelLogoutUri: string | null;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -91,6 +93,8 @@ interface ClientDetailRow {
   active: boolean;
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
+  require_pushed_authorization_requests: boolean;
+  backchannel_logout_uri: string | null;
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
@@ -100,6 +104,7 @@ interface ClientDetailRow {
 export async function findClient(em: EntityManager, id: number): Promise<ClientDetail | null> {
   const rows = await em.execute<ClientDetailRow[]>(
     `select id, client_id, name, confidential, active, redirect_uris, post_logout_redirect_uris,
+            require_pushed_authorization_requests, backchannel_logout_uri,
             scopes, grant_types, required_region_ids, previous_secret_expires_at
        from oauth_clients where id = ?`,
     [id],
@@ -114,6 +119,8 @@ export async function findClient(em: EntityManager, id: number): Promise<ClientD
     active: row.active,
     redirectUris: row.redirect_uris,
     postLogoutRedirectUris: row.post_logout_redirect_uris,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+    backchannelLogoutUri: row.backchannel_logout_uri,
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,

@@ -357,6 +357,15 @@ describe('the OAuth client pages of an administrator', () => {
       expect(await auditActions(app, clientId)).toHaveLength(1);
     });
 
+    /** An edit of the form's client that keeps its settings. */
+    const pageAppEdit = () => ({
+      ...csrfOf(admin),
+      name: 'Page App',
+      redirectUris: 'https://app.example.org/callback',
+      scopes: ['openid', 'profile'],
+      grantTypes: ['authorization_code'],
+    });
+
     it('registers post-logout redirect URIs, shows them escaped, and refuses bad ones', async () => {
       const { row, clientId } = await createThroughForm({
         postLogoutRedirectUris: 'https://app.example.org/bye\r\nhttp://127.0.0.1:5000/out',
@@ -365,13 +374,7 @@ describe('the OAuth client pages of an administrator', () => {
         'https://app.example.org/bye',
         'http://127.0.0.1:5000/out',
       ]);
-      const fields = {
-        ...csrfOf(admin),
-        name: 'Page App',
-        redirectUris: 'https://app.example.org/callback',
-        scopes: ['openid', 'profile'],
-        grantTypes: ['authorization_code'],
-      };
+      const fields = pageAppEdit();
       const hostile = 'https://app.example.org/bye?x="><script>alert(1)</script>';
       const changed = await postForm(
         app,
@@ -395,6 +398,45 @@ describe('the OAuth client pages of an administrator', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('http://app.example.org/bye: must use https');
       expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
+    });
+
+    it('sets the PAR requirement and a back-channel logout URI, escaped, refusing a bad URI', async () => {
+      const { row, clientId } = await createThroughForm();
+      expect(row.requirePushedAuthorizationRequests).toBe(false);
+      expect(row.backchannelLogoutUri).toBeNull();
+      const fields = pageAppEdit();
+      const hostile = 'https://app.example.org/bc?x="><script>alert(1)</script>';
+      const changed = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...fields, requirePushedAuthorizationRequests: 'on', backchannelLogoutUri: hostile },
+        { as: admin },
+      );
+      expect(changed.statusCode).toBe(303);
+      const stored = await findClientRow(app, clientId);
+      expect(stored?.requirePushedAuthorizationRequests).toBe(true);
+      expect(stored?.backchannelLogoutUri).toBe(hostile);
+      const page = await getPage(app, String(changed.headers.location), { as: admin });
+      expect(page.body).not.toContain('<script>alert(1)');
+      expect(page.body).toContain('bc?x=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;');
+      expect(page.body).toMatch(/name="requirePushedAuthorizationRequests" value="on"\s+checked/);
+
+      const refused = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...fields, backchannelLogoutUri: 'http://app.example.org/bc' },
+        { as: admin },
+      );
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('must use https');
+      expect((await findClientRow(app, clientId))?.backchannelLogoutUri).toBe(hostile);
+
+      // Emptied and unticked: no URI, no requirement.
+      const cleared = await postForm(app, `/admin/oauthclients/${row.id}`, fields, { as: admin });
+      expect(cleared.statusCode).toBe(303);
+      const after = await findClientRow(app, clientId);
+      expect(after?.backchannelLogoutUri).toBeNull();
+      expect(after?.requirePushedAuthorizationRequests).toBe(false);
     });
 
     it('writes no audit row when nothing changed', async () => {

@@ -10,6 +10,10 @@ export interface RegisteredClient {
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
+  /** RFC 9126 6: /oauth/authorize takes this client's requests only by request_uri. */
+  requirePushedAuthorizationRequests: boolean;
+  /** Back-Channel Logout 1.0: where logout tokens are POSTed; null for none. */
+  backchannelLogoutUri: string | null;
 }
 
 interface ClientRow {
@@ -21,6 +25,8 @@ interface ClientRow {
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
+  require_pushed_authorization_requests: boolean;
+  backchannel_logout_uri: string | null;
 }
 
 /** An active client by its client_id, or null: a deactivated client is unknown to the protocol. */
@@ -30,7 +36,8 @@ export async function findActiveClient(
 ): Promise<RegisteredClient | null> {
   const rows = await em.execute<ClientRow[]>(
     `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
-            grant_types, required_region_ids
+            grant_types, required_region_ids, require_pushed_authorization_requests,
+            backchannel_logout_uri
        from oauth_clients where client_id = ? and active`,
     [clientId],
   );
@@ -45,5 +52,45 @@ export async function findActiveClient(
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,
+    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+    backchannelLogoutUri: row.backchannel_logout_uri,
   };
+}
+
+/** A text[] literal, every element quoted, so no value can end the list early. */
+function postgresTextArray(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
+}
+
+/** Names of the clients, deactivated ones included: a user still recognises them. */
+export async function clientNames(
+  em: EntityManager,
+  clientIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (clientIds.length === 0) return new Map();
+  const rows = await em.execute<{ client_id: string; name: string }[]>(
+    'select client_id, name from oauth_clients where client_id = any(?::text[])',
+    [postgresTextArray(clientIds)],
+  );
+  return new Map(rows.map((row) => [row.client_id, row.name]));
+}
+
+/** Where a client takes logout tokens (Back-Channel Logout 1.0). */
+export interface BackchannelLogoutTarget {
+  clientId: string;
+  uri: string;
+}
+
+/** The active clients among `clientIds` that registered a back-channel logout URI. */
+export async function backchannelLogoutTargets(
+  em: EntityManager,
+  clientIds: readonly string[],
+): Promise<BackchannelLogoutTarget[]> {
+  if (clientIds.length === 0) return [];
+  const rows = await em.execute<{ client_id: string; backchannel_logout_uri: string }[]>(
+    `select client_id, backchannel_logout_uri from oauth_clients
+      where client_id = any(?::text[]) and active and backchannel_logout_uri is not null`,
+    [postgresTextArray(clientIds)],
+  );
+  return rows.map((row) => ({ clientId: row.client_id, uri: row.backchannel_logout_uri }));
 }

@@ -23,6 +23,11 @@ export const clientRateKeys = {
   client: (clientId: string) => `oauth:token-rate:${clientId}`,
   /** A confidential client's introspection requests, a budget apart from its token requests. */
   introspection: (clientId: string) => `oauth:introspection-rate:${clientId}`,
+  /** A confidential client's pushed authorization requests (RFC 9126). */
+  pushed: (clientId: string) => `oauth:par-rate:${clientId}`,
+  /** A public client's pushed authorization requests from one address. */
+  publicClientPushedAtAddress: (clientId: string, address: string) =>
+    `oauth:par-rate:${clientId}:${addressBucket(address)}`,
   /** A public client's requests from one address (IPv4, or IPv6 /64). */
   publicClientAtAddress: (clientId: string, address: string) =>
     `oauth:token-rate:${clientId}:${addressBucket(address)}`,
@@ -138,7 +143,8 @@ async function authenticateCountingFailures(
 }
 
 /**
- * The checklist's per-client limit on token requests, in fixed one-minute windows. A
+ * The checklist's per-client limit on token requests, in fixed one-minute windows; pushed
+ * authorization requests (`par`) have the same limits in budgets of their own. A
  * confidential client's budget is its own: only a holder of its secret reaches this point. A
  * public client proves nothing by its id, so its budget is per address: one sender's flood
  * spends only that sender's budget, not that of every user of the app.
@@ -147,12 +153,17 @@ export async function enforceTokenRateLimit(
   app: FastifyInstance,
   request: FastifyRequest,
   client: AuthenticatedClient,
+  endpoint: 'token' | 'par' = 'token',
 ): Promise<void> {
   const { config } = app.oauth;
+  const keys =
+    endpoint === 'token'
+      ? { confidential: clientRateKeys.client, public: clientRateKeys.publicClientAtAddress }
+      : { confidential: clientRateKeys.pushed, public: clientRateKeys.publicClientPushedAtAddress };
   const [key, limit] = client.confidential
-    ? [clientRateKeys.client(client.clientId), config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE]
+    ? [keys.confidential(client.clientId), config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE]
     : [
-        clientRateKeys.publicClientAtAddress(client.clientId, request.ip),
+        keys.public(client.clientId, request.ip),
         config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
       ];
   await spendFromBudget(app, key, limit);

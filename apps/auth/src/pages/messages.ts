@@ -39,6 +39,9 @@ export interface Messages {
     intro: string;
     empty: string;
     grantedAt: string;
+    lastUsedAt: string;
+    /** Shown for an app whose consent was remembered: it will not ask again. */
+    remembered: string;
     revoke: string;
     logout: string;
   };
@@ -107,9 +110,11 @@ const de: Messages = {
   connectedApps: {
     title: 'Verbundene Anwendungen',
     intro:
-      'Diesen Anwendungen hast du dauerhaft Zugriff erlaubt. Widerrufst du ihn, fragen sie beim nächsten Mal wieder nach und ihre Zugangsschlüssel werden ungültig.',
-    empty: 'Du hast keiner Anwendung dauerhaft Zugriff erlaubt.',
+      'Diesen Anwendungen hast du Zugriff erlaubt. Widerrufst du ihn, werden ihre Zugangsschlüssel sofort ungültig und sie fragen beim nächsten Mal wieder nach.',
+    empty: 'Keine Anwendung hat Zugriff auf dein Konto.',
     grantedAt: 'Erlaubt am',
+    lastUsedAt: 'Zuletzt genutzt am',
+    remembered: 'Deine Entscheidung ist gespeichert: Die Anwendung fragt nicht erneut.',
     revoke: 'Zugriff widerrufen',
     logout: 'Abmelden',
   },
@@ -179,9 +184,11 @@ const en: Messages = {
   connectedApps: {
     title: 'Connected apps',
     intro:
-      'You have allowed these applications lasting access. If you revoke it, they ask again next time and their access keys stop working.',
-    empty: 'You have not allowed any application lasting access.',
+      'You have allowed these applications access. If you revoke it, their access keys stop working at once and they ask again next time.',
+    empty: 'No application has access to your account.',
     grantedAt: 'Allowed on',
+    lastUsedAt: 'Last used on',
+    remembered: 'Your choice is remembered: the application does not ask again.',
     revoke: 'Revoke access',
     logout: 'Sign out',
   },

@@ -21,7 +21,8 @@ export interface TokenState {
   refreshTokens: RefreshTokenCodec;
   /**
    * Revokes everything the user granted the client: codes not yet exchanged, every family
-   * (refresh tokens) and their unexpired access tokens. For "connected apps" when a remembered consent is withdrawn.
+   * (refresh tokens) and their unexpired access tokens. For "connected apps", when the user
+   * revokes an app, whether its consent was remembered or not (docs/oauth.md §6.2).
    */
   revokeGrant(userId: number, clientId: string): Promise<void>;
   /**
@@ -81,6 +82,7 @@ export const tokenStatePlugin = fp(
         await app.oauth.codes.voidCodesOf(userId, clientId);
         const ids = await families.familiesOf(userId, clientId);
         await Promise.all(ids.map((id) => families.revoke(id)));
+        await families.forgetGrant(userId, clientId);
       },
       accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {

@@ -191,6 +191,30 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
     expect(await families.familiesOf(7, 'client')).toEqual([]);
   });
 
+  it('lists every grant of a user by client, with scopes, start and last use', async () => {
+    const first = await newFamily('a', 7, 'client');
+    now += 1_000;
+    await families.issueRefreshToken(first);
+    now += 1_000;
+    await newFamily('c', 7, 'other');
+    await newFamily('d', 8, 'client');
+    expect(await families.grantsOf(7)).toEqual([
+      { clientId: 'other', scopes: ['openid'], grantedAt: now, lastUsedAt: now },
+      { clientId: 'client', scopes: ['openid'], grantedAt: now - 2_000, lastUsedAt: now - 1_000 },
+    ]);
+  });
+
+  it('leaves out of the grants revoked families, cut-off clients and expired ones', async () => {
+    await newFamily('a', 7, 'client');
+    await newFamily('b', 7, 'other');
+    await newFamily('c', 7, 'ended');
+    await families.revoke('a');
+    await cutoffs.endGrants('ended', now);
+    expect((await families.grantsOf(7)).map((grant) => grant.clientId)).toEqual(['other']);
+    now += 60_001;
+    expect(await families.grantsOf(7)).toEqual([]);
+  });
+
   it('tells a denied access token from one whose client’s grants ended, in one round trip', async () => {
     const counting = countingKeyValueStore(kv);
     await ledger.restoreIfLost(null);

@@ -60,6 +60,19 @@ const accessIndexKey = (id: string) => `oauth:family:${id}:access`;
 const liveRefreshKey = (id: string, jti: string) => `oauth:family:${id}:refresh:${jti}`;
 const rotationLeaseKey = (id: string, jti: string) => `oauth:family:${id}:rotating:${jti}`;
 const grantIndexKey = (userId: number, clientId: string) => `oauth:grant:${userId}:${clientId}`;
+/** The clients the user holds a grant with, whether the consent was remembered or not. */
+const userGrantsKey = (userId: number) => `oauth:grants:${userId}`;
+
+/** What the user allowed a client, over all the grant's live families (connected apps). */
+export interface UserGrant {
+  clientId: string;
+  /** Every scope of a live family: what the client can still obtain. */
+  scopes: string[];
+  /** When the oldest live family began (ms). */
+  grantedAt: number;
+  /** When a code exchange or refresh last issued a refresh token of the grant (ms). */
+  lastUsedAt: number;
+}
 
 export const newTokenId = () => randomBytes(16).toString('base64url');
 
@@ -95,13 +108,27 @@ export class RefreshFamilyStore {
   async create(family: Omit<RefreshFamily, 'createdAt'>): Promise<RefreshFamily> {
     const record: RefreshFamily = { ...family, createdAt: this.#now() };
     await this.#store.set(familyKey(record.id), JSON.stringify(record), this.#refreshTtlMs);
-    await this.#store.addToIndex(
-      grantIndexKey(record.userId, record.clientId),
-      record.id,
-      this.#now() + this.#refreshTtlMs,
-      { ttlMs: this.#refreshTtlMs, pruneBelow: this.#now() },
-    );
+    await this.#index(record, this.#now());
     return record;
+  }
+
+  /**
+   * Lists the family under the user's grant with the client, and the client under the user's
+   * grants, each scored by when the family's newest refresh token expires: its last use is that
+   * minus the refresh lifetime (`grantsOf`), and nothing is listed longer than a token lives.
+   */
+  async #index(family: RefreshFamily, usedAt: number): Promise<void> {
+    const expiresAt = usedAt + this.#refreshTtlMs;
+    const options = { ttlMs: this.#refreshTtlMs, pruneBelow: usedAt };
+    await Promise.all([
+      this.#store.addToIndex(
+        grantIndexKey(family.userId, family.clientId),
+        family.id,
+        expiresAt,
+        options,
+      ),
+      this.#store.addToIndex(userGrantsKey(family.userId), family.clientId, expiresAt, options),
+    ]);
   }
 
   /**
@@ -149,15 +176,7 @@ export class RefreshFamilyStore {
     await this.#store.set(liveRefreshKey(family.id, jti), LIVE, this.#refreshTtlMs);
     // The family lives as long as its newest refresh token.
     await this.#store.expire(familyKey(family.id), this.#refreshTtlMs);
-    await this.#store.addToIndex(
-      grantIndexKey(family.userId, family.clientId),
-      family.id,
-      expiresAt,
-      {
-        ttlMs: this.#refreshTtlMs,
-        pruneBelow: now,
-      },
-    );
+    await this.#index(family, now);
     return { jti, expiresAt };
   }
 
@@ -249,5 +268,50 @@ export class RefreshFamilyStore {
   async familiesOf(userId: number, clientId: string): Promise<string[]> {
     const members = await this.#store.indexMembers(grantIndexKey(userId, clientId), this.#now());
     return members.map(({ member }) => member);
+  }
+
+  /**
+   * Every grant the user holds, remembered consent or not (docs/oauth.md §6.2), most recently
+   * used first. A grant is listed while one of its families lives: not expired, not revoked, not
+   * begun before its client's grants were ended.
+   */
+  async grantsOf(userId: number): Promise<UserGrant[]> {
+    const now = this.#now();
+    const clients = await this.#store.indexMembers(userGrantsKey(userId), now);
+    const grants = await Promise.all(
+      clients.map(({ member }) => this.#grantWith(userId, member, now)),
+    );
+    return grants
+      .filter((grant): grant is UserGrant => grant !== null)
+      .sort((a, b) => b.lastUsedAt - a.lastUsedAt);
+  }
+
+  async #grantWith(userId: number, clientId: string, now: number): Promise<UserGrant | null> {
+    const indexed = await this.#store.indexMembers(grantIndexKey(userId, clientId), now);
+    if (indexed.length === 0) return null;
+    // One round trip: the client's cutoff, then each family's record and tombstone.
+    const [cutoff, ...values] = await this.#store.getMany(
+      clientGrantCutoffKey(clientId),
+      ...indexed.flatMap(({ member }) => [familyKey(member), revokedKey(member)]),
+    );
+    const live = indexed.flatMap(({ score }, i) => {
+      const [record, revoked] = [values[2 * i], values[2 * i + 1]];
+      if (record == null || revoked != null) return [];
+      const family = JSON.parse(record) as RefreshFamily;
+      if (issuedBeforeCutoff(family.createdAt, parseCutoff(cutoff ?? null))) return [];
+      return [{ family, lastUsedAt: score - this.#refreshTtlMs }];
+    });
+    if (live.length === 0) return null;
+    return {
+      clientId,
+      scopes: [...new Set(live.flatMap(({ family }) => family.scopes))],
+      grantedAt: Math.min(...live.map(({ family }) => family.createdAt)),
+      lastUsedAt: Math.max(...live.map(({ lastUsedAt }) => lastUsedAt)),
+    };
+  }
+
+  /** Takes the client off the user's grants, once its families are revoked (`grantsOf`). */
+  async forgetGrant(userId: number, clientId: string): Promise<void> {
+    await this.#store.removeFromIndex(userGrantsKey(userId), clientId);
   }
 }

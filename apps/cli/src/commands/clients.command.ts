@@ -4,6 +4,7 @@ import {
   OAuthClientEntity,
   updateOAuthClient,
   type EntityManager,
+  type OAuthClientUpdate,
 } from '@foodshare/domain';
 import { Command } from 'commander';
 import { clientSecretPepper, withEntityManager } from '../cli-context.ts';
@@ -24,6 +25,10 @@ export interface CreateClientOptions {
   redirectUris: string[];
   /** Where RP-Initiated Logout may return users; default none. */
   postLogoutRedirectUris?: string[];
+  /** RFC 9126 6: authorization requests only through /oauth/par; default false. */
+  requirePushedAuthorizationRequests?: boolean;
+  /** Where Back-Channel Logout POSTs logout tokens; default none. */
+  backchannelLogoutUri?: string | null;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -34,6 +39,8 @@ export interface CreateClientOptions {
 export interface ClientSummary extends Omit<CreateClientOptions, 'pepper'> {
   id: number;
   postLogoutRedirectUris: string[];
+  requirePushedAuthorizationRequests: boolean;
+  backchannelLogoutUri: string | null;
   /** In clear, this once; null for a public client. */
   secret: string | null;
 }
@@ -46,6 +53,8 @@ function summary(client: OAuthClientEntity, secret: string | null): ClientSummar
     confidential: client.confidential,
     redirectUris: client.redirectUris,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    backchannelLogoutUri: client.backchannelLogoutUri ?? null,
     scopes: client.scopes,
     grantTypes: client.grantTypes,
     requiredRegionIds: client.requiredRegionIds,
@@ -63,31 +72,29 @@ export async function createClientCommand(
 }
 
 /**
- * Replaces a client's post-logout redirect URIs (none: clears them), leaving every other setting
- * as it is; audited like a change on the admin pages, with no actor.
+ * Changes some of a client's settings, leaving every other as it is; audited like a change on
+ * the admin pages, with no actor.
  */
-export async function setPostLogoutRedirectUrisCommand(
+async function changeClient(
   em: EntityManager,
-  options: { clientId: string; postLogoutRedirectUris: string[] },
+  clientId: string,
+  change: Partial<OAuthClientUpdate>,
 ): Promise<ClientSummary & { changedFields: string[] }> {
-  const current = await em.findOne(OAuthClientEntity, { clientId: options.clientId });
+  const current = await em.findOne(OAuthClientEntity, { clientId });
   if (!current) {
-    throw new AccountError(
-      'CLIENT_NOT_FOUND',
-      `No OAuth client has the client id ${options.clientId}`,
-    );
+    throw new AccountError('CLIENT_NOT_FOUND', `No OAuth client has the client id ${clientId}`);
   }
   const { client, changedFields } = await updateOAuthClient(
     em,
-    { clientId: options.clientId },
+    { clientId },
     {
       name: current.name,
       confidential: current.confidential,
       redirectUris: current.redirectUris,
-      postLogoutRedirectUris: options.postLogoutRedirectUris,
       scopes: current.scopes,
       grantTypes: current.grantTypes,
       requiredRegionIds: current.requiredRegionIds,
+      ...change,
     },
     // Confidentiality does not change, so no secret is made and the pepper goes unused.
     { actorId: null, pepper: '' },
@@ -95,11 +102,45 @@ export async function setPostLogoutRedirectUrisCommand(
   return { ...summary(client, null), changedFields };
 }
 
+/** Replaces a client's post-logout redirect URIs (none: clears them). */
+export function setPostLogoutRedirectUrisCommand(
+  em: EntityManager,
+  options: { clientId: string; postLogoutRedirectUris: string[] },
+): Promise<ClientSummary & { changedFields: string[] }> {
+  return changeClient(em, options.clientId, {
+    postLogoutRedirectUris: options.postLogoutRedirectUris,
+  });
+}
+
+/**
+ * Sets whether a client must push its authorization requests (RFC 9126) and its back-channel
+ * logout URI (null: none); what is not given stays as it is.
+ */
+export function setProtocolOptionsCommand(
+  em: EntityManager,
+  options: {
+    clientId: string;
+    requirePushedAuthorizationRequests?: boolean;
+    backchannelLogoutUri?: string | null;
+  },
+): Promise<ClientSummary & { changedFields: string[] }> {
+  const { clientId, ...change } = options;
+  return changeClient(em, clientId, change);
+}
+
+function protocolOptionLines(client: ClientSummary): string[] {
+  return [
+    `  pushed authorization requests: ${client.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
+    `  back-channel logout URI: ${client.backchannelLogoutUri ?? 'none'}`,
+  ];
+}
+
 function describeClient(client: ClientSummary): string {
   const lines = [
     `Created ${client.confidential ? 'confidential' : 'public'} client ${client.clientId} "${client.name}".`,
     `  redirect URIs: ${client.redirectUris.join(' ')}`,
     `  post-logout redirect URIs: ${client.postLogoutRedirectUris.length > 0 ? client.postLogoutRedirectUris.join(' ') : 'none'}`,
+    ...protocolOptionLines(client),
     `  scopes: ${client.scopes.join(' ')}`,
     `  grant types: ${client.grantTypes.join(' ')}`,
     `  required regions: ${client.requiredRegionIds.length > 0 ? client.requiredRegionIds.join(' ') : 'none (every user)'}`,
@@ -120,6 +161,8 @@ interface CreateClientFlags extends JsonFlag {
   confidential?: boolean;
   redirectUri: string[];
   postLogoutRedirectUri?: string[];
+  requirePar?: boolean;
+  backchannelLogoutUri?: string;
   scope?: string[];
   grant?: string[];
   requiredRegion?: number[];
@@ -145,6 +188,14 @@ export function clientsCommands(runtime: CliRuntime): Command {
         '--post-logout-redirect-uri <uri>',
         'where RP-Initiated Logout may send users back, exact, repeatable, same rules as --redirect-uri (default: none)',
         collect,
+      )
+      .option(
+        '--require-par',
+        'refuse authorization requests not pushed to /oauth/par first (RFC 9126)',
+      )
+      .option(
+        '--backchannel-logout-uri <uri>',
+        'where logout tokens are POSTed (OpenID Connect Back-Channel Logout), same rules as --redirect-uri (default: none)',
       )
       .option(
         '--scope <scope>',
@@ -176,6 +227,8 @@ export function clientsCommands(runtime: CliRuntime): Command {
                 confidential,
                 redirectUris: flags.redirectUri,
                 postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
+                requirePushedAuthorizationRequests: flags.requirePar ?? false,
+                backchannelLogoutUri: flags.backchannelLogoutUri ?? null,
                 scopes: flags.scope ?? ['openid'],
                 grantTypes: flags.grant ?? ['authorization_code'],
                 requiredRegionIds: flags.requiredRegion ?? [],
@@ -215,6 +268,53 @@ export function clientsCommands(runtime: CliRuntime): Command {
               ? `Client ${client.clientId} already had these post-logout redirect URIs.`
               : `Client ${client.clientId}: post-logout redirect URIs ${client.postLogoutRedirectUris.length > 0 ? client.postLogoutRedirectUris.join(' ') : 'none'}.`,
         ),
+      ),
+  );
+
+  clients.addCommand(
+    leafCommand(
+      'set-protocol-options',
+      "change a client's PAR requirement and back-channel logout URI; what is not given stays",
+    )
+      .requiredOption('--client-id <clientId>', 'the client to change')
+      .option('--require-par', 'refuse authorization requests not pushed to /oauth/par first')
+      .option('--no-require-par', 'accept authorization requests sent to /oauth/authorize directly')
+      .option(
+        '--backchannel-logout-uri <uri>',
+        'where logout tokens are POSTed: https, or http on a loopback host; no fragment',
+      )
+      .option('--no-backchannel-logout-uri', 'send no logout tokens to this client')
+      .action(
+        (
+          flags: JsonFlag & {
+            clientId: string;
+            requirePar?: boolean;
+            backchannelLogoutUri?: string | false;
+          },
+        ) =>
+          runCommand(
+            runtime,
+            flags,
+            () =>
+              withEntityManager(runtime.env, (em) =>
+                setProtocolOptionsCommand(em, {
+                  clientId: flags.clientId,
+                  ...(flags.requirePar === undefined
+                    ? {}
+                    : { requirePushedAuthorizationRequests: flags.requirePar }),
+                  ...(flags.backchannelLogoutUri === undefined
+                    ? {}
+                    : { backchannelLogoutUri: flags.backchannelLogoutUri || null }),
+                }),
+              ),
+            (client) =>
+              [
+                client.changedFields.length === 0
+                  ? `Client ${client.clientId} already had these settings.`
+                  : `Client ${client.clientId} changed:`,
+                ...protocolOptionLines(client),
+              ].join('\n'),
+          ),
       ),
   );
 

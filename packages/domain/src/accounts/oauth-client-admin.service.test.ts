@@ -220,6 +220,49 @@ describe('updateOAuthClient', () => {
     expect((await reload(id))?.postLogoutRedirectUris).toEqual(uris);
   });
 
+  it('registers the PAR requirement and a back-channel logout URI, checked and audited', async () => {
+    const { id, clientId } = await newClient();
+    const before = await reload(id);
+    expect(before?.requirePushedAuthorizationRequests).toBe(false);
+    expect(before?.backchannelLogoutUri).toBeNull();
+    const uri = 'https://app.example.org/backchannel-logout';
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, requirePushedAuthorizationRequests: true, backchannelLogoutUri: uri },
+      { actorId, pepper: PEPPER },
+    );
+    const after = await reload(id);
+    expect(after?.requirePushedAuthorizationRequests).toBe(true);
+    expect(after?.backchannelLogoutUri).toBe(uri);
+    const update = (await auditRows(clientId)).find((row) => row.action === 'update');
+    expect(update?.changes).toEqual({
+      requirePushedAuthorizationRequests: { from: false, to: true },
+      backchannelLogoutUri: { from: null, to: uri },
+    });
+    // An update that does not name them keeps them.
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, name: 'Renamed' },
+      { actorId, pepper: PEPPER },
+    );
+    expect((await reload(id))?.backchannelLogoutUri).toBe(uri);
+    expect((await reload(id))?.requirePushedAuthorizationRequests).toBe(true);
+
+    for (const bad of ['http://app.example.org/bc', 'https://app.example.org/bc#x']) {
+      const code = await refusal(
+        updateOAuthClient(
+          fork(),
+          { id },
+          { ...baseSettings, backchannelLogoutUri: bad },
+          { actorId, pepper: PEPPER },
+        ),
+      );
+      expect(code).toBe('INVALID_REDIRECT_URI');
+    }
+  });
+
   it('refuses an unknown client', async () => {
     const code = await refusal(
       updateOAuthClient(fork(), { clientId: 'no-such-client' }, baseSettings, {

@@ -75,6 +75,8 @@ const SETTING_FIELDS = [
   'confidential',
   'redirectUris',
   'postLogoutRedirectUris',
+  'requirePushedAuthorizationRequests',
+  'backchannelLogoutUri',
   'scopes',
   'grantTypes',
   'requiredRegionIds',
@@ -182,6 +184,12 @@ export async function updateOAuthClient(
       clientId: client.clientId,
       // An update that does not name them (an older caller) keeps them rather than erasing them.
       postLogoutRedirectUris: update.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
+      requirePushedAuthorizationRequests:
+        update.requirePushedAuthorizationRequests ?? client.requirePushedAuthorizationRequests,
+      backchannelLogoutUri:
+        update.backchannelLogoutUri === undefined
+          ? client.backchannelLogoutUri
+          : update.backchannelLogoutUri,
     });
     await assertRegionsExist(tx, settings.requiredRegionIds);
 
@@ -211,6 +219,8 @@ export async function updateOAuthClient(
       confidential: settings.confidential,
       redirectUris: settings.redirectUris,
       postLogoutRedirectUris: settings.postLogoutRedirectUris,
+      requirePushedAuthorizationRequests: settings.requirePushedAuthorizationRequests,
+      backchannelLogoutUri: settings.backchannelLogoutUri,
       scopes: settings.scopes,
       grantTypes: settings.grantTypes,
       requiredRegionIds: settings.requiredRegionIds,

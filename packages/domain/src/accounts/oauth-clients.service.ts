@@ -34,6 +34,10 @@ export interface OAuthClientInput {
   redirectUris: readonly string[];
   /** Where RP-Initiated Logout may return the user (none: a logged-out page). Default: none. */
   postLogoutRedirectUris?: readonly string[];
+  /** Refuse authorization requests not pushed to /oauth/par first (RFC 9126 6). Default: false. */
+  requirePushedAuthorizationRequests?: boolean;
+  /** Where Back-Channel Logout POSTs logout tokens; null (the default) for none. */
+  backchannelLogoutUri?: string | null;
   /** Must include openid. */
   scopes: readonly string[];
   /** Must include authorization_code. */
@@ -50,6 +54,8 @@ export interface OAuthClientSettings {
   active: boolean;
   redirectUris: string[];
   postLogoutRedirectUris: string[];
+  requirePushedAuthorizationRequests: boolean;
+  backchannelLogoutUri: string | null;
   scopes: OAuthScope[];
   grantTypes: OAuthGrantType[];
   requiredRegionIds: number[];
@@ -149,6 +155,12 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
   }
   postLogoutRedirectUris.forEach((uri) => assertRedirectUri(uri, 'post-logout redirect URI'));
 
+  // The same rules again: logout tokens must reach the client over TLS (Back-Channel Logout 1.0
+  // §2.2 forbids a fragment), a loopback address being the only plain-HTTP exception.
+  const backchannelLogoutUri = input.backchannelLogoutUri ?? null;
+  if (backchannelLogoutUri !== null)
+    assertRedirectUri(backchannelLogoutUri, 'back-channel logout URI');
+
   const scopes = unique(input.scopes);
   const unknownScope = scopes.find((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope));
   if (unknownScope !== undefined) {
@@ -180,6 +192,8 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
     active: input.active ?? true,
     redirectUris,
     postLogoutRedirectUris,
+    requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+    backchannelLogoutUri,
     scopes: scopes as OAuthScope[],
     grantTypes: grantTypes as OAuthGrantType[],
     requiredRegionIds,

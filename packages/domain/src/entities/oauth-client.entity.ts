@@ -16,6 +16,10 @@ export const OAuthClientEntity = defineEntity({
     // OpenID Connect RP-Initiated Logout 1.0 §3.1: where the client may send the user back
     // after logout, matched exactly like redirectUris; none registered, no redirect at all.
     postLogoutRedirectUris: p.array().default([]),
+    // RFC 9126 6: the client's authorization requests must come through /oauth/par.
+    requirePushedAuthorizationRequests: p.boolean().default(false),
+    // OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens are POSTed; null, none.
+    backchannelLogoutUri: p.string().length(2000).nullable(),
     scopes: p.array(),
     grantTypes: p.array(),
     // Empty: open to every user; otherwise the user must be a member of one of them.

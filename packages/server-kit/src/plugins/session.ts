@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { EndedSessions } from '../session/ended-sessions.ts';
 import { LoginThrottle, type LoginThrottleLimits } from '../session/login-throttle.ts';
 import {
   DEFAULT_SESSION_LIFETIMES,
@@ -14,6 +15,8 @@ declare module 'fastify' {
     sessions: SessionStore;
     sessionCookies: SessionCookies;
     loginThrottle: LoginThrottle;
+    /** Sessions ended by the REST service, for the authorization server's back-channel logout. */
+    endedSessions: EndedSessions;
   }
   interface FastifyRequest {
     /** The caller's session, or null when the request carries none that is live. */
@@ -77,6 +80,7 @@ export const sessionPlugin = fp(
     app.decorate('sessions', sessions);
     app.decorate('sessionCookies', cookies);
     app.decorate('loginThrottle', new LoginThrottle(app.kv, options.loginThrottle));
+    app.decorate('endedSessions', new EndedSessions(app.kv));
     app.decorateRequest('session', null);
     app.addHook('onRequest', async (request, reply) => {
       const id = request.cookies[names.session];

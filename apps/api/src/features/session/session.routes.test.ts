@@ -208,7 +208,10 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
   });
 
   it('requires the CSRF token to log out, then ends the session', async ({ app }) => {
-    const cookies = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
+    const loggedIn = await login(app, { email: 'ada@example.org', password: PASSWORD });
+    const { id: userId } = loggedIn.json<{ id: number }>();
+    const cookies = cookiesOf(loggedIn);
+    await app.endedSessions.take();
     const withoutToken = await app.inject({ method: 'POST', url: '/api/logout', cookies });
     expect(withoutToken.statusCode).toBe(403);
     expect(withoutToken.json()).toMatchObject({ code: 'CSRF_FAILED' });
@@ -229,6 +232,8 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     expect(loggedOut.statusCode).toBe(200);
     const after = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
     expect(after.statusCode).toBe(401);
+    // Recorded once, for the authorization server's back-channel logout; refused ones not.
+    expect(await app.endedSessions.take()).toEqual([userId]);
   });
 
   it('re-sends a remembered session cookie when the server extends the session', async ({

@@ -53,7 +53,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: { tags: ['session'], response: { 200: EmptyResultSchema, 403: ProblemSchema } },
     },
     async (request, reply) => {
-      if (request.session) await app.sessions.destroy(request.session);
+      const { session } = request;
+      if (session) {
+        await app.sessions.destroy(session);
+        // The authorization server tells the applications the user signed in to (Back-Channel
+        // Logout): only it holds the signing keys.
+        await app.endedSessions.record(session.userId);
+      }
       app.sessionCookies.clear(reply);
       return {};
     },

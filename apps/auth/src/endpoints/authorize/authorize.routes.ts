@@ -3,21 +3,26 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { OAuthError } from '../../oauth/oauth-errors.ts';
 import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
-import { sendInvalidRedirectPage } from '../../pages/error.page.ts';
+import { sendExpiredRequestPage, sendInvalidRedirectPage } from '../../pages/error.page.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import {
   AuthorizationParamsSchema,
   readParams,
   type AuthorizationParams,
-} from './authorization-params.ts';
+} from '../../oauth/authorization-params.ts';
 import { advance } from '../../oauth/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
-import { redirectTarget, validateAuthorizationRequest } from './validate-authorization-request.ts';
+import {
+  redirectTarget,
+  validateAuthorizationRequest,
+} from '../../oauth/validate-authorization-request.ts';
+import { pushedParams } from './pushed-request.ts';
 
 /**
- * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST: a
- * bad client or redirect URI gets the error page, every other problem an error redirect, and a
- * valid request goes on to login, region gate, consent and a code.
+ * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST, with
+ * its parameters or with the request_uri of a pushed request (RFC 9126): a bad client,
+ * redirect URI or request_uri gets an error page, every other problem an error redirect, and
+ * a valid request goes on to login, region gate, consent and a code.
  */
 export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function authorize(
@@ -27,7 +32,12 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     afterPost: boolean,
   ) {
     const locale = pickLocale(request.headers['accept-language']);
-    const params = readParams(raw);
+    const pushed = await pushedParams(app, raw);
+    if (pushed === 'invalid') {
+      app.oauth.metrics.oauthError('invalid_request');
+      return sendExpiredRequestPage(reply, locale);
+    }
+    const params = readParams(pushed ?? raw);
     const client =
       params.clientId === undefined ? null : await findActiveClient(request.em, params.clientId);
     const redirectUri = redirectTarget(client, params);
@@ -37,7 +47,9 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const options = { target, afterPost, locale };
     let authorization;
     try {
-      authorization = validateAuthorizationRequest(client, redirectUri, params);
+      authorization = validateAuthorizationRequest(client, redirectUri, params, {
+        pushed: pushed !== null,
+      });
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
       return sendOutcome(app, reply, { kind: 'error', error }, options);

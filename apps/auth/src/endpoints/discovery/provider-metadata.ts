@@ -13,6 +13,10 @@ export const ProviderMetadataSchema = Type.Object(
     revocation_endpoint: Type.String(),
     introspection_endpoint: Type.String(),
     end_session_endpoint: Type.String(),
+    pushed_authorization_request_endpoint: Type.String(),
+    require_pushed_authorization_requests: Type.Boolean(),
+    backchannel_logout_supported: Type.Boolean(),
+    backchannel_logout_session_supported: Type.Boolean(),
     response_types_supported: Strings,
     response_modes_supported: Strings,
     grant_types_supported: Strings,
@@ -55,6 +59,14 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     introspection_endpoint: `${issuer}/oauth/introspect`,
     // OpenID Connect RP-Initiated Logout 1.0 §2.1 (docs/oauth.md §7).
     end_session_endpoint: `${issuer}/oauth/logout`,
+    // RFC 9126 5 (docs/oauth.md §8). Not required of every client: a client's registration may
+    // require it of that client alone (require_pushed_authorization_requests in RFC 9126 6).
+    pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
+    require_pushed_authorization_requests: false,
+    // Back-Channel Logout 1.0 §2.1 (docs/oauth.md §9). Logout tokens name the user by `sub`
+    // only: ID tokens carry no `sid`, so no session-specific logout is on offer.
+    backchannel_logout_supported: true,
+    backchannel_logout_session_supported: false,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
@@ -89,6 +101,8 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     prompt_values_supported: ['none', 'login', 'consent'],
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,
+    // About request objects fetched by reference (OIDC Core 6.2), which this server does not
+    // do; the request_uri of a pushed request is a different thing (RFC 9126 4).
     request_uri_parameter_supported: false,
     claims_parameter_supported: false,
   };

@@ -1,7 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidClient, invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { invalidClient, invalidRequest } from '../../oauth/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
 import { authenticateClientForm } from '../../oauth/client-form-request.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
 import { enforceIntrospectionRateLimit } from '../../oauth/client-rate-limits.ts';
 import { introspectToken } from './introspect-token.ts';
 import {
@@ -24,18 +25,12 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Token introspection (RFC 7662), for confidential clients',
         consumes: ['application/x-www-form-urlencoded'],
         body: IntrospectionRequestSchema,
-        response: {
-          200: IntrospectionResponseSchema,
-          400: OAuthErrorBodySchema,
-          401: OAuthErrorBodySchema,
-          429: OAuthErrorBodySchema,
-          500: OAuthErrorBodySchema,
-        },
+        response: { 200: IntrospectionResponseSchema, ...clientEndpointErrorResponses },
       },
     },
     async (request, reply) => {
       // The answer describes a token at this moment; a cached one would outlive a revocation.
-      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      void reply.headers(NO_STORE);
       try {
         // RFC 7662 2.1: the caller authenticates, as at the token endpoint.
         const { client, token } = await authenticateClientForm(app, request);

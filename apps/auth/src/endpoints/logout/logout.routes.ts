@@ -46,6 +46,8 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     const { session } = request;
     if (session) {
       await app.sessions.destroy(session);
+      // Back-Channel Logout 1.0 (docs/oauth.md §9.2): in the background, never delaying this.
+      app.backchannelLogout.userLoggedOut(session.userId);
       app.oauth.audit(request, 'logout', {
         userId: session.userId,
         ...(checked.client ? { clientId: checked.client.clientId } : {}),

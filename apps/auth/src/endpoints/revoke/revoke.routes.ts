@@ -1,9 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { invalidRequest, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
+import { invalidRequest } from '../../oauth/oauth-errors.ts';
 import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
 import { authenticateClientForm } from '../../oauth/client-form-request.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
 import { revokeToken } from './revoke-token.ts';
 
 const RevocationRequestSchema = Type.Object(
@@ -33,15 +34,12 @@ export const revokeRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: RevocationRequestSchema,
         response: {
           200: Type.Null({ description: 'Revoked, or nothing to revoke; the body is empty' }),
-          400: OAuthErrorBodySchema,
-          401: OAuthErrorBodySchema,
-          429: OAuthErrorBodySchema,
-          500: OAuthErrorBodySchema,
+          ...clientEndpointErrorResponses,
         },
       },
     },
     async (request, reply) => {
-      void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
+      void reply.headers(NO_STORE);
       try {
         // RFC 7009 2.1: the client authenticates as at the token endpoint.
         const { client, token } = await authenticateClientForm(app, request);

@@ -6,6 +6,7 @@ import {
 } from '../../oauth/oauth-errors.ts';
 import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
 import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
 import {
   authenticateClientWithinLimits,
@@ -14,14 +15,11 @@ import {
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
-import { TokenRequestSchema, TokenResponseSchema, tokenErrorResponses } from './token.schemas.ts';
+import { TokenRequestSchema, TokenResponseSchema } from './token.schemas.ts';
 
 const GRANTS: ReadonlyMap<string, Grant> = new Map(
   [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
 );
-
-// RFC 6749 5.1: token responses must not be cached.
-const NO_STORE = { 'cache-control': 'no-store', pragma: 'no-cache' };
 
 export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
@@ -39,7 +37,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Token endpoint (RFC 6749 3.2): authorization_code with PKCE, refresh_token',
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestSchema,
-        response: { 200: TokenResponseSchema, ...tokenErrorResponses },
+        response: { 200: TokenResponseSchema, ...clientEndpointErrorResponses },
       },
     },
     async (request, reply) => {

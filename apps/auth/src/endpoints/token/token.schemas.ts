@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 
 /**
  * The form fields this server reads. Others are ignored (RFC 6749 3.2); a field sent twice
@@ -33,10 +32,3 @@ export const TokenResponseSchema = Type.Object(
   },
   { title: 'TokenResponse' },
 );
-
-export const tokenErrorResponses = {
-  400: OAuthErrorBodySchema,
-  401: OAuthErrorBodySchema,
-  429: OAuthErrorBodySchema,
-  500: OAuthErrorBodySchema,
-};

@@ -5,17 +5,10 @@ import { sendPage } from '../../pages/layout.ts';
 import type { Locale } from '../../pages/locale.ts';
 import { describeScope, messagesFor } from '../../pages/messages.ts';
 import { CONNECTED_APPS_PATH } from '../../pages/page-paths.ts';
+import type { ConnectedApp } from './connected-apps.ts';
 
 export function revokePath(clientId: string): string {
   return `${CONNECTED_APPS_PATH}/${encodeURIComponent(clientId)}/revoke`;
-}
-
-export interface ConnectedApp {
-  clientId: string;
-  /** Escaped like all text: an administrator-entered name is still not markup. */
-  name: string;
-  scopes: readonly string[];
-  grantedAt: Date;
 }
 
 export interface ConnectedAppsPage {
@@ -34,7 +27,11 @@ function formatTime(locale: Locale, at: Date): string {
   }).format(at);
 }
 
-/** The user's remembered consents, each with its own revoke form. */
+function timeElement(locale: Locale, at: Date) {
+  return html`<time datetime="${at.toISOString()}">${formatTime(locale, at)}</time>`;
+}
+
+/** Every app the user has allowed access, each with its own revoke form. */
 export function sendConnectedAppsPage(reply: FastifyReply, page: ConnectedAppsPage) {
   const messages = messagesFor(page.locale);
   const { connectedApps } = messages;
@@ -49,11 +46,16 @@ export function sendConnectedAppsPage(reply: FastifyReply, page: ConnectedAppsPa
                 ${app.scopes.map((scope) => html`<li>${describeScope(messages, scope)}</li>`)}
               </ul>
               <p class="muted">
-                ${connectedApps.grantedAt}
-                <time datetime="${app.grantedAt.toISOString()}"
-                  >${formatTime(page.locale, app.grantedAt)}</time
-                >
+                ${connectedApps.grantedAt} ${timeElement(page.locale, app.grantedAt)}
               </p>
+              ${
+                app.lastUsedAt === null
+                  ? ''
+                  : html`<p class="muted">
+                      ${connectedApps.lastUsedAt} ${timeElement(page.locale, app.lastUsedAt)}
+                    </p>`
+              }
+              ${app.remembered ? html`<p class="muted">${connectedApps.remembered}</p>` : ''}
               <form method="post" action="${revokePath(app.clientId)}">
                 ${formTokenField(page.token)}
                 <button type="submit">${connectedApps.revoke}</button>

@@ -11,6 +11,7 @@ import {
   pkcePair,
 } from '../../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { confidentialBasic, postForm } from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 
@@ -45,15 +46,15 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
       ...formBody(csrf === undefined ? {} : { csrf }),
     });
 
-  /** A code for alice at demo-public through the real flow, remembering the consent. */
-  async function codeOfAlice() {
+  /** A code for alice at demo-public through the real flow, remembering the consent or not. */
+  async function codeOfAlice(remember = true) {
     const { verifier, challenge } = pkcePair();
     const start = await app.inject({
       method: 'GET',
       url: authorizeUrl({ code_challenge: challenge }),
       cookies: alice.cookies,
     });
-    const decided = await allowOnConsentPage(app, alice.cookies, start, { remember: true });
+    const decided = await allowOnConsentPage(app, alice.cookies, start, { remember });
     return { code: callbackParams(decided).get('code') ?? '', verifier };
   }
 
@@ -70,9 +71,9 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
       }),
     });
 
-  /** Tokens for alice at demo-public through the real flow, remembering the consent. */
-  async function tokensOfAlice() {
-    const response = await exchange(await codeOfAlice());
+  /** Tokens for alice at demo-public through the real flow, remembering the consent or not. */
+  async function tokensOfAlice(remember = true) {
+    const response = await exchange(await codeOfAlice(remember));
     expect(response.statusCode).toBe(200);
     return response.json<{ access_token: string; refresh_token: string }>();
   }
@@ -93,7 +94,7 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   it('says so when nothing is remembered', async () => {
     const response = await page();
     expect(response.statusCode).toBe(200);
-    expect(response.body).toContain('You have not allowed any application lasting access.');
+    expect(response.body).toContain('No application has access to your account.');
   });
 
   it('lists each remembered consent with client name, scopes in words, date and a revoke form', async () => {
@@ -189,5 +190,120 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   it('answers 404 for a client id outside the client id grammar', async () => {
     const response = await revoke('no%20such', alice.headers['x-csrf-token']);
     expect(response.statusCode).toBe(404);
+  });
+
+  const refresh = (refreshToken: string) =>
+    postForm(app, '/oauth/token', {
+      grant_type: 'refresh_token',
+      refresh_token: refreshToken,
+      client_id: DemoClientId.public,
+    });
+
+  const introspect = (token: string) =>
+    postForm(app, '/oauth/introspect', { token }, { authorization: confidentialBasic() });
+
+  const grantsJson = () =>
+    app.inject({ method: 'GET', url: '/oauth/grants', cookies: alice.cookies });
+
+  const revokeJson = (clientId: string, headers: Record<string, string> = alice.headers) =>
+    app.inject({
+      method: 'DELETE',
+      url: `/oauth/grants/${clientId}`,
+      cookies: alice.cookies,
+      headers,
+    });
+
+  describe('a grant made without "remember this choice"', () => {
+    it('is listed on the page with name, scopes, last use and a revoke form', async () => {
+      await tokensOfAlice(false);
+      expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+      const response = await page();
+      expect(response.body).toContain('Demo-App (öffentlich)');
+      expect(response.body).toContain('Your name, profile picture and language');
+      expect(response.body).toContain('Last used on');
+      expect(response.body).not.toContain('Your choice is remembered');
+      expect(response.body).toContain('action="/connected-apps/demo-public/revoke"');
+    });
+
+    it('is listed as JSON for the session, with its last use moved on by a refresh', async () => {
+      const tokens = await tokensOfAlice(false);
+      const first = await grantsJson();
+      expect(first.statusCode).toBe(200);
+      expect(first.headers['cache-control']).toBe('no-store');
+      const [listed, ...others] = first.json<{ lastUsedAt: string; grantedAt: string }[]>();
+      expect(others).toEqual([]);
+      expect(listed).toMatchObject({
+        clientId: DemoClientId.public,
+        name: 'Demo-App (öffentlich)',
+        scopes: expect.arrayContaining(['openid', 'profile']),
+        remembered: false,
+      });
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect((await refresh(tokens.refresh_token)).statusCode).toBe(200);
+      const [afterRefresh] = (await grantsJson()).json<{ lastUsedAt: string }[]>();
+      expect(Date.parse(afterRefresh!.lastUsedAt)).toBeGreaterThan(Date.parse(listed!.lastUsedAt));
+    });
+
+    it('revoked by DELETE /oauth/grants/{clientId}: refresh, userinfo and introspection fail', async () => {
+      const tokens = await tokensOfAlice(false);
+      expect((await introspect(tokens.access_token)).json()).toMatchObject({ active: true });
+      const response = await revokeJson(DemoClientId.public);
+      expect(response.statusCode).toBe(204);
+      const refused = await refresh(tokens.refresh_token);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toMatchObject({ error: 'invalid_grant' });
+      expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
+      expect((await introspect(tokens.access_token)).json()).toEqual({ active: false });
+      expect((await introspect(tokens.refresh_token)).json()).toEqual({ active: false });
+      expect((await grantsJson()).json()).toEqual([]);
+    });
+
+    it('revoked by the page form: its refresh token fails and it is no longer listed', async () => {
+      const tokens = await tokensOfAlice(false);
+      expect((await revoke(DemoClientId.public, alice.headers['x-csrf-token'])).statusCode).toBe(
+        303,
+      );
+      expect((await refresh(tokens.refresh_token)).statusCode).toBe(400);
+      expect((await userinfo(tokens.access_token)).statusCode).toBe(401);
+      expect((await page()).body).toContain('No application has access to your account.');
+    });
+
+    it('ends a code not yet exchanged when the app is revoked', async () => {
+      await tokensOfAlice(false);
+      const pending = await codeOfAlice(false);
+      expect((await revokeJson(DemoClientId.public)).statusCode).toBe(204);
+      expect((await exchange(pending)).json()).toMatchObject({ error: 'invalid_grant' });
+    });
+  });
+
+  it('marks a remembered consent and merges it with the live grant of the same client', async () => {
+    await tokensOfAlice(true);
+    const listed = (await grantsJson()).json<{ clientId: string; remembered: boolean }[]>();
+    expect(listed).toEqual([
+      expect.objectContaining({ clientId: DemoClientId.public, remembered: true }),
+    ]);
+    expect((await page()).body).toContain('Your choice is remembered');
+  });
+
+  it('refuses DELETE /oauth/grants without the X-CSRF-Token header, keeping the grant', async () => {
+    const tokens = await tokensOfAlice(false);
+    const response = await revokeJson(DemoClientId.public, {});
+    expect(response.statusCode).toBe(403);
+    expect(response.json()).toMatchObject({ code: 'CSRF_FAILED' });
+    expect((await refresh(tokens.refresh_token)).statusCode).toBe(200);
+  });
+
+  it('answers 401 to GET and DELETE /oauth/grants without a session', async () => {
+    const list = await app.inject({ method: 'GET', url: '/oauth/grants' });
+    expect(list.statusCode).toBe(401);
+    expect(list.json()).toMatchObject({ code: 'UNAUTHENTICATED' });
+    const revoked = await app.inject({ method: 'DELETE', url: '/oauth/grants/demo-public' });
+    expect(revoked.statusCode).toBe(401);
+  });
+
+  it('answers 404 to a DELETE /oauth/grants/{clientId} outside the client id grammar', async () => {
+    const response = await revokeJson('no%20such');
+    expect(response.statusCode).toBe(404);
+    expect(response.body).not.toMatch(/stack|at \//);
   });
 });

@@ -1,57 +1,108 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { EntityManager } from '@foodshare/domain';
+import { Problem } from '@foodshare/server-kit';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import { CONNECTED_APPS_PATH, LOGIN_PATH } from '../../pages/page-paths.ts';
-import type { RememberedConsent } from '../../stores/consents.store.ts';
+import { connectedAppsOf, type ConnectedApp } from './connected-apps.ts';
 import { sendConnectedAppsPage } from './connected-apps.page.ts';
+
+/** The JSON view of connected apps, for the user's own session (a settings page of the api). */
+export const GRANTS_PATH = '/oauth/grants';
 
 // The client id grammar of the client registry (oauth-clients.service.ts).
 const RevokeParamsSchema = Type.Object({
   clientId: Type.String({ pattern: '^[A-Za-z0-9._~-]{1,100}$' }),
 });
 
+const ConnectedAppSchema = Type.Object({
+  clientId: Type.String(),
+  name: Type.String(),
+  scopes: Type.Array(Type.String()),
+  grantedAt: Type.String({ format: 'date-time' }),
+  lastUsedAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  remembered: Type.Boolean(),
+});
+
+const toJson = (connected: ConnectedApp) => ({
+  ...connected,
+  grantedAt: connected.grantedAt.toISOString(),
+  lastUsedAt: connected.lastUsedAt?.toISOString() ?? null,
+});
+
 const RevokeFormSchema = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 64 })) });
 
-/** A text[] literal, every element quoted, so no value can end the list early. */
-function postgresTextArray(values: readonly string[]): string {
-  return `{${values.map((value) => `"${value.replace(/["\\]/g, '\\$&')}"`).join(',')}}`;
-}
-
-/** Names of the clients, deactivated ones included: the user still recognises them. */
-async function withClientNames(em: EntityManager, consents: RememberedConsent[]) {
-  if (consents.length === 0) return [];
-  const rows = await em.execute<{ client_id: string; name: string }[]>(
-    'select client_id, name from oauth_clients where client_id = any(?::text[])',
-    [postgresTextArray(consents.map((consent) => consent.clientId))],
-  );
-  const names = new Map(rows.map((row) => [row.client_id, row.name]));
-  return consents.map((consent) => ({
-    clientId: consent.clientId,
-    name: names.get(consent.clientId) ?? consent.clientId,
-    scopes: consent.scopes,
-    grantedAt: new Date(consent.grantedAt),
-  }));
+/**
+ * Ends what the user allowed the client (docs/oauth.md §6.2): codes not yet exchanged, refresh
+ * families, their access tokens, and the remembered consent. Tokens first: should the second step
+ * fail, the app is still listed and the user can try again.
+ */
+async function revokeApp(
+  app: FastifyInstance,
+  request: FastifyRequest,
+  userId: number,
+  clientId: string,
+) {
+  await app.tokenState.revokeGrant(userId, clientId);
+  const hadConsent = await app.consents.revoke(userId, clientId);
+  // Back-Channel Logout 1.0 (docs/oauth.md §9.2): the app's session with the user ends too.
+  app.backchannelLogout.appRevoked(userId, clientId);
+  app.oauth.audit(request, 'consent_revoked', { userId, clientId, hadConsent });
 }
 
 /**
- * "Connected apps" (docs/oauth.md §6.2): the user's remembered consents,
- * each revocable; revoking forgets the consent and kills the grant's tokens.
+ * "Connected apps" (docs/oauth.md §6.2): every grant the user made, remembered or not, each
+ * revocable, as a page with forms and as JSON for the user's own session.
  */
 export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(CONNECTED_APPS_PATH, async (request, reply) => {
     const { session } = request;
     // The login page leads here when it has no authorization request to continue.
     if (!session) return reply.redirect(LOGIN_PATH, 302);
-    const consents = await app.consents.list(session.userId);
     return sendConnectedAppsPage(reply, {
       locale: pickLocale(request.headers['accept-language']),
       token: session.csrfToken,
-      apps: await withClientNames(request.em, consents),
+      apps: await connectedAppsOf(app, request.em, session.userId),
     });
   });
+
+  app.get(
+    GRANTS_PATH,
+    {
+      schema: {
+        tags: ['interaction'],
+        summary: 'The apps the signed-in user has allowed access, remembered or not',
+        response: { 200: Type.Array(ConnectedAppSchema) },
+      },
+    },
+    async (request, reply) => {
+      const { session } = request;
+      if (!session) throw Problem.unauthorized();
+      void reply.header('cache-control', 'no-store');
+      return (await connectedAppsOf(app, request.em, session.userId)).map(toJson);
+    },
+  );
+
+  // The session's X-CSRF-Token header is checked before this runs (the csrf plugin).
+  app.delete(
+    `${GRANTS_PATH}/:clientId`,
+    {
+      schema: {
+        tags: ['interaction'],
+        summary: 'Revokes an app: its codes, refresh tokens, access tokens and remembered consent',
+        params: RevokeParamsSchema,
+        response: { 204: Type.Null() },
+      },
+    },
+    async (request, reply) => {
+      const { session } = request;
+      if (!session) throw Problem.unauthorized();
+      await revokeApp(app, request, session.userId, request.params.clientId);
+      return reply.code(204).send(null);
+    },
+  );
 
   app.post(
     `${CONNECTED_APPS_PATH}/:clientId/revoke`,
@@ -66,16 +117,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!formTokenMatches(session.csrfToken, request.body.csrf)) {
         return sendFormExpiredPage(reply, pickLocale(request.headers['accept-language']));
       }
-      const { clientId } = request.params;
-      // The grant's tokens die with the consent (docs/oauth.md §6.2). Tokens first: should the
-      // second step fail, the app is still listed and the user can try again.
-      await app.tokenState.revokeGrant(session.userId, clientId);
-      const hadConsent = await app.consents.revoke(session.userId, clientId);
-      app.oauth.audit(request, 'consent_revoked', {
-        userId: session.userId,
-        clientId,
-        hadConsent,
-      });
+      await revokeApp(app, request, session.userId, request.params.clientId);
       return reply.redirect(CONNECTED_APPS_PATH, 303);
     },
   );

@@ -203,6 +203,8 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
           return sendFormExpiredPage(reply, pickLocale(request.headers['accept-language']));
         }
         await app.sessions.destroy(session);
+        // Back-Channel Logout 1.0 (docs/oauth.md §9.2), in the background.
+        app.backchannelLogout.userLoggedOut(session.userId);
       }
       app.sessionCookies.clear(reply);
       return reply.redirect(LOGIN_PATH, 303);

@@ -1,8 +1,12 @@
 import { OAUTH_SCOPES } from '@foodshare/domain';
-import type { RegisteredClient } from '../../clients/registered-clients.ts';
-import { invalidRequest, invalidScope, unsupportedResponseType } from '../../oauth/oauth-errors.ts';
-import type { AuthorizationRequest, Prompt } from '../../stores/authorization-requests.store.ts';
+import type { RegisteredClient } from '../clients/registered-clients.ts';
+import { invalidRequest, invalidScope, unsupportedResponseType } from './oauth-errors.ts';
+import type { AuthorizationRequest, Prompt } from '../stores/authorization-requests.store.ts';
 import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
+
+/** RFC 9126 6: a client registered to push its requests sent one directly. */
+export const PUSHED_REQUEST_REQUIRED =
+  'This client must push its authorization requests to /oauth/par';
 
 /** The message of docs/spec.md §7.2 when a public client sends no PKCE challenge. */
 export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
@@ -28,14 +32,21 @@ export function redirectTarget(client: RegisteredClient | null, params: ReadPara
 
 /**
  * Checks everything but the client and redirect URI, which `redirectTarget` checked; throws the
- * OAuthError to redirect with. The order follows the request's reading: response type, scope,
- * PKCE, then the OIDC interaction parameters.
+ * OAuthError to redirect with (or, at /oauth/par, to answer with). The order follows the
+ * request's reading: response type, scope, PKCE, then the OIDC interaction parameters. `pushed`:
+ * the parameters came through /oauth/par (RFC 9126), where the client authenticated.
  */
 export function validateAuthorizationRequest(
   client: RegisteredClient,
   redirectUri: string,
   params: ReadParams,
+  { pushed }: { pushed: boolean },
 ): AuthorizationRequest {
+  // docs/oauth.md §8.3: checked first, so that such a client's direct requests are judged on
+  // nothing else.
+  if (client.requirePushedAuthorizationRequests && !pushed) {
+    throw invalidRequest(PUSHED_REQUEST_REQUIRED);
+  }
   const [repeated] = params.repeated;
   if (repeated !== undefined) throw invalidRequest(`Parameter ${repeated} must not be repeated`);
   const [tooLong] = params.tooLong;
@@ -50,7 +61,9 @@ export function validateAuthorizationRequest(
   if (params.responseMode !== undefined && params.responseMode !== 'query') {
     throw invalidRequest('Only response_mode=query is supported');
   }
-  // OIDC Core 6: request objects are not supported; ignoring one could drop what it demands.
+  // OIDC Core 6: request objects are not supported; ignoring one could drop what it demands. A
+  // request_uri of /oauth/par never gets here: the authorization endpoint replaced it with the
+  // pushed parameters, and a pushed request may not carry one (RFC 9126 2.1).
   if (params.request !== undefined || params.requestUri !== undefined) {
     throw invalidRequest('Request objects (request, request_uri) are not supported');
   }

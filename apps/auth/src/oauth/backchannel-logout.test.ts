@@ -1,0 +1,196 @@
+import { buildApp as buildApiApp } from '@foodshare/api/app';
+import { loadConfig as loadApiConfig } from '@foodshare/api/config';
+import { signInAs } from '@foodshare/server-kit/test-support';
+import { testServiceEnv } from '@foodshare/testing';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
+import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { buildApp, type AuthApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import { formBody } from '../test-support/authorization-helpers.ts';
+import { startLogoutReceiver, type ReceivedLogout } from '../test-support/logout-receiver.ts';
+import { registerTestClient, tokensFor } from '../test-support/token-helpers.ts';
+import { BACKCHANNEL_LOGOUT_EVENT } from './backchannel-logout.ts';
+
+const ids = inject('demoIds');
+const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0 against a relying party's endpoint on a real socket:
+ * the token is verified against the server's own JWKS, as a relying party would.
+ */
+describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
+  let app: AuthApp;
+  let api: Awaited<ReturnType<typeof buildApiApp>>;
+  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+  let jwks: ReturnType<typeof createLocalJWKSet>;
+  const alice = ids.users.alice;
+
+  beforeAll(async () => {
+    receiver = await startLogoutReceiver();
+    // The REST service beside it, on the same database and Redis prefix (one session store).
+    const { env } = await testServiceEnv('auth');
+    app = await buildApp(
+      loadConfig({
+        ...env,
+        // Far above a loopback answer even on a busy machine, so only a held answer times out.
+        BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: '2',
+        BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
+        BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
+        BACKCHANNEL_LOGOUT_POLL_SECONDS: '0.05',
+      }),
+    );
+    api = await buildApiApp(loadApiConfig(env));
+    await Promise.all([app.ready(), api.ready()]);
+    for (const clientId of CLIENTS) {
+      await registerTestClient(app, {
+        clientId,
+        backchannelLogoutUri: `${receiver.origin}/${clientId}`,
+      });
+    }
+    // A client with a grant but no URI is never called (nothing listens at its name anyway).
+    await registerTestClient(app, { clientId: 'bc-silent' });
+    const keys = await app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+    jwks = createLocalJWKSet(keys.json<JSONWebKeySet>());
+  });
+  afterAll(async () => {
+    await Promise.all([app.close(), api.close()]);
+    await receiver.close();
+  });
+
+  beforeEach(async () => {
+    for (const clientId of [...CLIENTS, 'bc-silent']) {
+      await app.tokenState.revokeGrant(alice, clientId);
+    }
+    await app.backchannelLogout.settled();
+    receiver.reset();
+  });
+
+  const grantTo = (clientId: string) => tokensFor(app, { clientId, userId: alice });
+
+  /** A request of alice's, signed in to `service`: her session cookie and CSRF header. */
+  async function asAlice(service: AuthApp, method: 'POST' | 'DELETE', url: string) {
+    const session = await signInAs(service, alice);
+    return service.inject({ method, url, cookies: session.cookies, headers: session.headers });
+  }
+
+  /** Alice signs in, then out by the sign-out form of our pages. */
+  async function signOutByForm() {
+    const session = await signInAs(app, alice);
+    return app.inject({
+      method: 'POST',
+      url: '/logout',
+      cookies: session.cookies,
+      ...formBody({ csrf: session.headers['x-csrf-token'] }),
+    });
+  }
+
+  /** The logout token as the relying party checks it (§2.6), or the test fails. */
+  async function verified(logout: ReceivedLogout, clientId: string) {
+    expect(logout.contentType).toBe('application/x-www-form-urlencoded');
+    const token = logout.form.get('logout_token') ?? '';
+    const { payload, protectedHeader } = await jwtVerify(token, jwks, {
+      issuer: app.oauth.issuer,
+      audience: clientId,
+      typ: 'logout+jwt',
+      algorithms: ['RS256'],
+    });
+    expect(protectedHeader.kid).toEqual(expect.any(String));
+    expect(payload).toMatchObject({
+      sub: String(alice),
+      events: { [BACKCHANNEL_LOGOUT_EVENT]: {} },
+      jti: expect.any(String),
+    });
+    expect(payload.exp! - payload.iat!).toBeGreaterThan(0);
+    expect(payload.exp! - payload.iat!).toBeLessThanOrEqual(120);
+    expect(payload).not.toHaveProperty('nonce');
+    expect(payload).not.toHaveProperty('sid');
+    return payload;
+  }
+
+  it('on /oauth/logout tells each client with a grant, without making the user wait', async () => {
+    const tokens = await grantTo('bc-app');
+    await grantTo('bc-second');
+    await grantTo('bc-silent');
+    const session = await signInAs(app, alice);
+    // The receiver holds its answers: a logout that waited for them would never answer.
+    receiver.answer('hold', 'hold');
+    const response = await app.inject({
+      method: 'GET',
+      url: `/oauth/logout?${new URLSearchParams({ id_token_hint: tokens.id_token! }).toString()}`,
+      cookies: session.cookies,
+    });
+    expect(response.statusCode).toBe(200);
+    const [first, second] = await Promise.all([receiver.nth(1), receiver.nth(2)]);
+    receiver.release();
+    await app.backchannelLogout.settled();
+    const byPath = new Map([first, second].map((logout) => [logout.path, logout]));
+    expect([...byPath.keys()].sort()).toEqual(['/bc-app', '/bc-second']);
+    const one = await verified(byPath.get('/bc-app')!, 'bc-app');
+    const two = await verified(byPath.get('/bc-second')!, 'bc-second');
+    expect(one.jti).not.toBe(two.jti);
+    expect(decodeProtectedHeader(byPath.get('/bc-app')!.form.get('logout_token')!).typ).toBe(
+      'logout+jwt',
+    );
+    // Nobody else: not the client without a URI, not the one without a grant.
+    expect(new Set(receiver.received.map((logout) => logout.path))).toEqual(
+      new Set(['/bc-app', '/bc-second']),
+    );
+  });
+
+  it('on the login page’s sign-out form tells the clients too', async () => {
+    await grantTo('bc-app');
+    expect((await signOutByForm()).statusCode).toBe(303);
+    await verified(await receiver.nth(1), 'bc-app');
+  });
+
+  it('on the REST service’s logout tells the clients too, through the ended sessions', async () => {
+    await grantTo('bc-app');
+    expect((await asAlice(api, 'POST', '/api/logout')).statusCode).toBe(200);
+    // Taken by the authorization server's next look (every 50 ms here).
+    await verified(await receiver.nth(1), 'bc-app');
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('on revoking an app tells that app alone', async () => {
+    await grantTo('bc-app');
+    await grantTo('bc-second');
+    expect((await asAlice(app, 'DELETE', '/oauth/grants/bc-second')).statusCode).toBe(204);
+    await app.backchannelLogout.settled();
+    expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-second']);
+    await verified(receiver.received[0]!, 'bc-second');
+  });
+
+  it('retries a server error and a timeout with the same token, within the attempts', async () => {
+    await grantTo('bc-app');
+    receiver.answer(503, 'hold', 200);
+    await signOutByForm();
+    await app.backchannelLogout.settled();
+    receiver.release();
+    expect(receiver.received).toHaveLength(3);
+    const jtis = await Promise.all(
+      receiver.received.map(async (logout) => (await verified(logout, 'bc-app')).jti),
+    );
+    expect(new Set(jtis).size).toBe(1);
+  });
+
+  it('gives up after the last attempt, and at once on a refusal (4xx)', async () => {
+    await grantTo('bc-app');
+    receiver.answer(500, 500, 500, 500);
+    app.backchannelLogout.userLoggedOut(alice);
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toHaveLength(3);
+
+    receiver.reset();
+    receiver.answer(400);
+    app.backchannelLogout.userLoggedOut(alice);
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toHaveLength(1);
+  });
+
+  it('tells nobody when the user holds no grant', async () => {
+    app.backchannelLogout.userLoggedOut(alice);
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toEqual([]);
+  });
+});

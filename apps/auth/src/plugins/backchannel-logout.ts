@@ -1,0 +1,93 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { backchannelLogoutTargets } from '../clients/registered-clients.ts';
+import { BackchannelLogoutSender } from '../oauth/backchannel-logout.ts';
+
+/**
+ * OpenID Connect Back-Channel Logout 1.0 (docs/oauth.md §9): who is told, and when. A logout of
+ * the REST service reaches `userLoggedOut` through the ended sessions it records.
+ */
+export interface BackchannelLogout {
+  /** The user's session ended: every client the user holds a grant with is told. */
+  userLoggedOut(userId: number): void;
+  /** The user revoked the app: that client is told. */
+  appRevoked(userId: number, clientId: string): void;
+  /** Resolves when every delivery started so far has ended (for tests and operators' tools). */
+  settled(): Promise<void>;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    backchannelLogout: BackchannelLogout;
+  }
+}
+
+/**
+ * Decorates the app with `backchannelLogout`. Both calls return at once; the look-up of the
+ * clients and the deliveries run in the background (BackchannelLogoutSender), and stop when the
+ * server closes.
+ */
+export const backchannelLogoutPlugin = fp(
+  async (app: FastifyInstance) => {
+    const { config, keys } = app.oauth;
+    const sender = new BackchannelLogoutSender({
+      sign: (claims, options) => keys.signJwt(claims, options),
+      log: app.log,
+      timeoutMs: config.BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS * 1000,
+      attempts: config.BACKCHANNEL_LOGOUT_ATTEMPTS,
+      retryDelayMs: config.BACKCHANNEL_LOGOUT_RETRY_SECONDS * 1000,
+    });
+    const targetsOf = async (clientIds: () => Promise<string[]>) =>
+      backchannelLogoutTargets(app.orm.em.fork(), await clientIds());
+    const backchannel: BackchannelLogout = {
+      userLoggedOut(userId) {
+        sender.notify(
+          userId,
+          targetsOf(async () =>
+            (await app.tokenState.families.grantsOf(userId)).map((grant) => grant.clientId),
+          ),
+        );
+      },
+      appRevoked(userId, clientId) {
+        sender.notify(
+          userId,
+          targetsOf(async () => [clientId]),
+        );
+      },
+      settled: () => sender.settled(),
+    };
+    app.decorate('backchannelLogout', backchannel);
+    // The REST service's logout (POST /api/logout) ends sessions too, but cannot sign a logout
+    // token: it records them (server-kit EndedSessions), and whichever instance takes one first
+    // tells the clients (docs/oauth.md §9.2).
+    let closed = false;
+    let polling: Promise<void> | null = null;
+    const takeEndedSessions = async () => {
+      try {
+        for (const userId of await app.endedSessions.take()) backchannel.userLoggedOut(userId);
+      } catch (error) {
+        if (!closed) app.log.warn({ err: error }, 'could not read the sessions the API ended');
+      }
+    };
+    let timer: NodeJS.Timeout | undefined;
+    app.addHook('onReady', async () => {
+      timer = setInterval(() => {
+        polling ??= takeEndedSessions().finally(() => {
+          polling = null;
+        });
+      }, config.BACKCHANNEL_LOGOUT_POLL_SECONDS * 1000);
+      // Never what keeps the process alive.
+      timer.unref();
+    });
+    app.addHook('onClose', async () => {
+      closed = true;
+      clearInterval(timer);
+      await polling;
+      await sender.close();
+    });
+  },
+  {
+    name: 'foodshare-backchannel-logout',
+    dependencies: ['foodshare-session', 'foodshare-oauth-core', 'foodshare-token-state'],
+  },
+);

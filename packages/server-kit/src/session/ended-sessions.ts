@@ -1,0 +1,56 @@
+import { randomBytes } from 'node:crypto';
+import type { KeyValueStore } from '../kv/key-value-store.ts';
+
+const INDEX_KEY = 'session:ended';
+const entryKey = (id: string) => `session:ended:${id}`;
+
+/**
+ * How long an ended session waits to be taken. The authorization server takes them within
+ * seconds; one that ran no instance for longer has nobody to tell in time anyway (its relying
+ * parties' sessions are checked against tokens that have moved on).
+ */
+export const ENDED_SESSION_TTL_MS = 10 * 60_000;
+
+/**
+ * Sessions that the REST service ended (its logout), kept for the authorization server: that one
+ * tells the applications the user signed in to (OpenID Connect Back-Channel Logout, auth's
+ * docs/oauth.md §9.2), which it alone can sign for. The two services share the key-value
+ * store already (the sessions themselves); this is one more shared list in it.
+ */
+export class EndedSessions {
+  readonly #store: KeyValueStore;
+  readonly #now: () => number;
+
+  constructor(store: KeyValueStore, now: () => number = Date.now) {
+    this.#store = store;
+    this.#now = now;
+  }
+
+  /** Records that the user's session ended here. */
+  async record(userId: number): Promise<void> {
+    const id = randomBytes(12).toString('base64url');
+    const now = this.#now();
+    // The entry first: an index member without an entry is skipped, never the reverse.
+    await this.#store.set(entryKey(id), String(userId), ENDED_SESSION_TTL_MS);
+    await this.#store.addToIndex(INDEX_KEY, id, now + ENDED_SESSION_TTL_MS, {
+      ttlMs: ENDED_SESSION_TTL_MS,
+      pruneBelow: now,
+    });
+  }
+
+  /**
+   * The users whose sessions ended since the last call, each ended session handed to exactly one
+   * caller, of however many instances ask at once (the entry is taken atomically).
+   */
+  async take(): Promise<number[]> {
+    const members = await this.#store.indexMembers(INDEX_KEY, this.#now());
+    if (members.length === 0) return [];
+    const ids = members.map(({ member }) => member);
+    const taken = await Promise.all(ids.map((id) => this.#store.take(entryKey(id))));
+    await this.#store.removeFromIndex(INDEX_KEY, ...ids);
+    return taken.flatMap((value) => {
+      const userId = Number(value);
+      return value !== null && Number.isSafeInteger(userId) ? [userId] : [];
+    });
+  }
+}
