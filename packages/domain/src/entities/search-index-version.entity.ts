@@ -64,13 +64,18 @@ end if;`;
 export const SEARCH_INDEX_VERSION_BODY = oneLine(`${BUMP}
 return null;`);
 
-export const SEARCH_INDEX_VERSION_TRIGGER: TriggerDef = {
-  name: 'search_index_version',
-  timing: 'after',
-  events: ['insert', 'update', 'delete'],
-  forEach: 'statement',
-  body: SEARCH_INDEX_VERSION_BODY,
-};
+/** The trigger of either kind, after every insert, update and delete. */
+function versionTrigger(forEach: 'statement' | 'row', body: string): TriggerDef {
+  return {
+    name: 'search_index_version',
+    timing: 'after',
+    events: ['insert', 'update', 'delete'],
+    forEach,
+    body,
+  };
+}
+
+export const SEARCH_INDEX_VERSION_TRIGGER = versionTrigger('statement', SEARCH_INDEX_VERSION_BODY);
 
 /**
  * The users row changes often in ways the index never shows (the last login on every sign-in):
@@ -94,10 +99,7 @@ end if;
 ${BUMP}
 return null;`);
 
-export const USERS_SEARCH_INDEX_VERSION_TRIGGER: TriggerDef = {
-  name: 'search_index_version',
-  timing: 'after',
-  events: ['insert', 'update', 'delete'],
-  forEach: 'row',
-  body: USERS_SEARCH_INDEX_VERSION_BODY,
-};
+export const USERS_SEARCH_INDEX_VERSION_TRIGGER = versionTrigger(
+  'row',
+  USERS_SEARCH_INDEX_VERSION_BODY,
+);
