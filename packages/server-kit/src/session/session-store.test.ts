@@ -141,6 +141,19 @@ describe('SessionStore', () => {
     expect(await sessions.find(created.at(-1)?.id ?? '')).not.toBeNull();
   });
 
+  it('never ends the session just made to keep the limit, even when it ends soonest', async () => {
+    const { time, sessions } = setup();
+    const remembered = [];
+    for (let i = 0; i < MAX_SESSIONS_PER_USER; i++) {
+      time.advance(1);
+      remembered.push(await sessions.create(10, { rememberMe: true }));
+    }
+    const fresh = await sessions.create(10, { rememberMe: false });
+    expect(await sessions.find(fresh.id)).not.toBeNull();
+    expect(await sessions.find(remembered[0]!.id)).toBeNull();
+    expect(await sessions.find(remembered[1]!.id)).not.toBeNull();
+  });
+
   it('ignores malformed ids without a store lookup', async () => {
     const time = clock();
     let lookups = 0;

@@ -80,7 +80,7 @@ export class SessionStore {
     await this.index(userId, hash, now + ttl);
     const stored: StoredSession = { ...record, expiresAt: now + ttl };
     await this.store.set(sessionKey(hash), JSON.stringify(stored), ttl);
-    await this.evictBeyondLimit(userId);
+    await this.evictBeyondLimit(userId, hash);
     return { id, ...record, renewed: false };
   }
 
@@ -130,13 +130,20 @@ export class SessionStore {
     });
   }
 
-  private async evictBeyondLimit(userId: number): Promise<void> {
-    const live = await this.store.indexMembers(indexKey(userId), this.now());
-    const excess = live.length - MAX_SESSIONS_PER_USER;
+  /**
+   * Ends the user's sessions that end soonest beyond the limit, never the one just made (`kept`):
+   * a new session without "remember me" ends before a user's remembered ones, and would
+   * otherwise be ended at its own login.
+   */
+  private async evictBeyondLimit(userId: number, kept: string): Promise<void> {
+    const others = (await this.store.indexMembers(indexKey(userId), this.now())).filter(
+      ({ member }) => member !== kept,
+    );
+    const excess = others.length + 1 - MAX_SESSIONS_PER_USER;
     if (excess > 0)
       await this.forget(
         userId,
-        live.slice(0, excess).map(({ member }) => member),
+        others.slice(0, excess).map(({ member }) => member),
       );
   }
 
