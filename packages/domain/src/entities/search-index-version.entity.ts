@@ -2,7 +2,7 @@ import { defineEntity, p, type InferEntity, type TriggerDef } from '@mikro-orm/c
 
 /**
  * The version of everything the search index reads (docs/design.md §3.12): the sum of
- * `version` over all rows, raised by one in every statement that writes a table the index
+ * `version` over all rows, raised by one in every transaction that writes a table the index
  * reads. A cached index whose version equals the current sum was built from the very rows that
  * are committed now.
  *
@@ -34,15 +34,21 @@ function oneLine(sql: string): string {
 const FOLD_LOCK = 731_055_001;
 
 /**
- * Raises this backend's count, and now and then (one write in a hundred) folds the rows of
- * backends that have gone into row 0. The migration that installed it reads these definitions;
+ * Raises this backend's count once per transaction (a later commit only has to change the sum;
+ * raising one row again and again in one transaction, as a bulk insert of users would row by
+ * row, makes each update walk all the row's earlier versions), and now and then (one write in a
+ * hundred) folds the rows of backends that have gone into row 0. The migration that installed it reads these definitions;
  * a change here needs a migration of its own (the schema test says so). The fold never waits: it runs only under an advisory lock
  * nobody else waits for, and skips rows another transaction holds, so it cannot deadlock with
  * the writes around it. Deleting rows and adding their sum to row 0 in one statement leaves
  * the total unchanged.
  */
-const BUMP = `insert into search_index_versions as v (backend, version) values (pg_backend_pid(), 1)
-  on conflict (backend) do update set version = v.version + 1;
+const BUMP = `if current_setting('search_index_versions.raised_by', true)
+     is distinct from txid_current()::text then
+  perform set_config('search_index_versions.raised_by', txid_current()::text, true);
+  insert into search_index_versions as v (backend, version) values (pg_backend_pid(), 1)
+    on conflict (backend) do update set version = v.version + 1;
+end if;
 if random() < 0.01 and pg_try_advisory_xact_lock(${FOLD_LOCK}) then
   with gone as (
     delete from search_index_versions
