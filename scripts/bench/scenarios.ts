@@ -353,14 +353,17 @@ export function oauthScenarios(context: ScenarioContext): Scenario[] {
         {
           method: 'POST',
           headers: form,
-          // Each connection follows its own chain of rotations: a refresh token works once.
-          setupRequest: (request: autocannon.Request, chain: { token?: string }) => {
-            chain.token ??= refreshTokens.pop() ?? 'spent';
-            return { ...request, body: oauth.refreshForm(chain.token) };
-          },
-          onResponse: (status: number, body: string, chain: { token?: string }) => {
-            if (status === 200)
-              chain.token = (JSON.parse(body) as { refresh_token: string }).refresh_token;
+          // A refresh token works once: each request takes a live one from the pool and its
+          // answer puts the rotated one back. (Not autocannon's per-connection context: it is
+          // cleared after every pass through this one-request list, which lost every chain.)
+          setupRequest: (request: autocannon.Request) => ({
+            ...request,
+            body: oauth.refreshForm(refreshTokens.pop() ?? 'spent'),
+          }),
+          onResponse: (status: number, body: string) => {
+            if (status === 200) {
+              refreshTokens.unshift((JSON.parse(body) as { refresh_token: string }).refresh_token);
+            }
           },
         },
       ],
