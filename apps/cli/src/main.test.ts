@@ -177,12 +177,51 @@ describe('the foodshare command', () => {
     ]);
   });
 
-  it('says when DATABASE_URL is missing', async () => {
-    const run = await cli([...newUser, '--password', 'whatever-long'], {
-      env: { DATABASE_URL: undefined },
+  it('says in one line when DATABASE_URL is missing', async () => {
+    // In production, so that an embedded database of this checkout is never a fallback.
+    const run = await cli([...newUser, '--password', 'whatever-long', '--json'], {
+      env: { DATABASE_URL: undefined, NODE_ENV: 'production', CLIENT_SECRET_PEPPER: 'p' },
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/DATABASE_URL is not set/);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      error: {
+        code: 'MISSING_DATABASE_URL',
+        message: expect.stringMatching(/^DATABASE_URL is not set/) as string,
+      },
+    });
+  });
+
+  it('prints nothing but the JSON on stdout through `pnpm -s cli`', async () => {
+    const run = await new Promise<Run>((resolve, reject) => {
+      const child = spawn(
+        'pnpm',
+        [
+          '-s',
+          'cli',
+          ...newUser,
+          '--email',
+          'ada@example.org',
+          '--password',
+          'analytical-engine',
+          '--json',
+        ],
+        {
+          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
+          env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url },
+        },
+      );
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+      child.stdin.end();
+    });
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ email: 'ada@example.org', role: 1 });
   });
 
   it('refuses an unknown role before doing anything', async () => {
