@@ -22,13 +22,37 @@ export interface CliEnvironment {
   SIGNING_KEY_REFRESH_SECONDS?: string | undefined;
   /** The auth service's access-token lifetime: a retired key outlives the tokens it signed. */
   ACCESS_TOKEN_TTL_SECONDS?: string | undefined;
+  /** The auth service's refresh-token lifetime: a client's grant cutoff outlives its tokens. */
+  REFRESH_TOKEN_TTL_SECONDS?: string | undefined;
   /** The port of `pnpm start`'s embedded PostgreSQL, used when DATABASE_URL is not set. */
   EMBEDDED_POSTGRES_PORT?: string | undefined;
+  /** The services' Redis: sessions and grants that some commands end live there. */
+  REDIS_URL?: string | undefined;
+  REDIS_KEY_PREFIX?: string | undefined;
+}
+
+// The auth service's defaults (apps/auth config), for a CLI run without its environment.
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export function secondsFromEnv(
+  env: CliEnvironment,
+  name: 'SIGNING_KEY_REFRESH_SECONDS' | 'ACCESS_TOKEN_TTL_SECONDS' | 'REFRESH_TOKEN_TTL_SECONDS',
+  fallback: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new CliError('INVALID_INPUT', `${name} must be a positive number of seconds.`);
+  }
+  return value;
 }
 
 export type CliErrorCode =
   | 'MISSING_DATABASE_URL'
   | 'EMBEDDED_DATABASE_NOT_RUNNING'
+  | 'STATE_STORE_UNAVAILABLE'
   | 'MISSING_CLIENT_SECRET_PEPPER'
   | 'MISSING_KEY_ENCRYPTION_KEY'
   | 'INVALID_INPUT'
@@ -165,7 +189,8 @@ export async function withOrm<T>(
   root?: string,
 ): Promise<T> {
   const { url, embedded } = chooseDatabase(env, root);
-  const orm = await openOrm({ url, poolSize: 1 });
+  // Two connections: ending a client's grants writes its ledger beside the change's transaction.
+  const orm = await openOrm({ url, poolSize: 2 });
   try {
     if (embedded) await requireRunning(orm, embedded);
     return await action(orm);

@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OAuthClientEntity, UserEntity, hashClientSecret, verifyPassword } from '@foodshare/domain';
+import { freePort, workerRedis } from '@foodshare/testing';
 import { describe, expect, it } from 'vitest';
 import { useTestOrm } from './test-support/test-orm.ts';
 
@@ -239,5 +240,75 @@ describe('the foodshare command', () => {
     const create = await cli(['clients', 'create', '--help'], { env: { DATABASE_URL: undefined } });
     expect(create.stdout).toContain('--redirect-uri');
     expect(create.stdout).toContain('--json');
+  });
+});
+
+describe('the administration commands', () => {
+  it.for([
+    ['users', 'list'],
+    ['users', 'show'],
+    ['users', 'deactivate'],
+    ['users', 'reset-password'],
+    ['clients', 'list'],
+    ['clients', 'show'],
+    ['clients', 'update'],
+    ['clients', 'deactivate'],
+    ['clients', 'delete'],
+    ['clients', 'rotate-secret'],
+  ])('explains %s %s with --help, which offers --json', async (command) => {
+    const run = await cli([...command, '--help'], { env: { DATABASE_URL: undefined } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Usage: foodshare ${command.join(' ')}`);
+    expect(run.stdout).toContain('--json');
+  });
+
+  it('resets a password read from stdin and lists the user as JSON', async () => {
+    const redis = workerRedis('cli');
+    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix };
+    const created = await cli([
+      ...newUser,
+      '--email',
+      'grace@example.org',
+      '--password',
+      'cobol-compiler',
+    ]);
+    expect(created.code).toBe(0);
+    const reset = await cli(['users', 'reset-password', 'grace@example.org', '--json'], {
+      env,
+      input: 'a new long password\n',
+    });
+    expect(reset.stderr).toBe('');
+    expect(JSON.parse(reset.stdout)).toMatchObject({
+      email: 'grace@example.org',
+      sessionsEnded: 0,
+    });
+    const stored = await db.em().findOneOrFail(UserEntity, { email: 'grace@example.org' });
+    expect(await verifyPassword(stored.passwordHash, 'a new long password')).toBe(true);
+
+    const shown = await cli(['users', 'show', String(stored.id), '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: stored.id, activated: true });
+  });
+
+  it('refuses to deactivate a client while Redis is out of reach, changing nothing', async () => {
+    const created = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'kept-active',
+      '--name',
+      'Kept',
+      '--redirect-uri',
+      'https://kept.example/callback',
+    ]);
+    expect(created.code).toBe(0);
+    const run = await cli(['clients', 'deactivate', '--client-id', 'kept-active', '--json'], {
+      env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'STATE_STORE_UNAVAILABLE' } });
+    const listed = await cli(['clients', 'list', '--json']);
+    const clients = JSON.parse(listed.stdout) as { clientId: string; active: boolean }[];
+    expect(clients.find((client) => client.clientId === 'kept-active')?.active).toBe(true);
   });
 });

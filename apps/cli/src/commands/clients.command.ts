@@ -220,3 +220,5 @@ export function clientsCommands(runtime: CliRuntime): Command {
 
   return clients;
 }
+
+export { summary as clientSummary };
