@@ -14,20 +14,29 @@ interface Run {
   stderr: string;
 }
 
+interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** The command line before the CLI's own arguments: node on main.ts unless given. */
+  via?: { command: string; args: string[]; cwd?: string };
+}
+
 /** Runs the CLI as an operator would: its own process, its own environment. */
-function cli(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string } = {},
-): Promise<Run> {
+function cli(args: string[], options: RunOptions = {}): Promise<Run> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     DATABASE_URL: db.url,
     ...options.env,
   };
+  const via = options.via ?? {
+    command: process.execPath,
+    args: ['--conditions=development', main],
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=development', main, ...args], {
+    const child = spawn(via.command, [...via.args, ...args], {
       env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)),
+      ...(via.cwd === undefined ? {} : { cwd: via.cwd }),
     });
     let stdout = '';
     let stderr = '';
@@ -194,32 +203,11 @@ describe('the foodshare command', () => {
   });
 
   it('prints nothing but the JSON on stdout through `pnpm -s cli`', async () => {
-    const run = await new Promise<Run>((resolve, reject) => {
-      const child = spawn(
-        'pnpm',
-        [
-          '-s',
-          'cli',
-          ...newUser,
-          '--email',
-          'ada@example.org',
-          '--password',
-          'analytical-engine',
-          '--json',
-        ],
-        {
-          cwd: fileURLToPath(new URL('../../..', import.meta.url)),
-          env: { PATH: process.env.PATH, HOME: process.env.HOME, DATABASE_URL: db.url },
-        },
-      );
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-      child.stdin.end();
-    });
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const run = await cli(
+      [...newUser, '--email', 'ada@example.org', '--password', 'analytical-engine', '--json'],
+      { via: { command: 'pnpm', args: ['-s', 'cli'], cwd: root } },
+    );
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(JSON.parse(run.stdout)).toMatchObject({ email: 'ada@example.org', role: 1 });
@@ -289,7 +277,7 @@ describe('the administration commands', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: stored.id, activated: true });
   });
 
-  it('refuses to deactivate a client while Redis is out of reach, changing nothing', async () => {
+  it('refuses to deactivate a client while Redis is out of reach, or to delete one unconfirmed', async () => {
     const created = await cli([
       'clients',
       'create',
@@ -307,6 +295,11 @@ describe('the administration commands', () => {
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'STATE_STORE_UNAVAILABLE' } });
+    const unconfirmed = await cli(['clients', 'delete', '--client-id', 'kept-active', '--json']);
+    expect(unconfirmed.code).toBe(1);
+    expect(JSON.parse(unconfirmed.stderr)).toMatchObject({
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('--yes') as string },
+    });
     const listed = await cli(['clients', 'list', '--json']);
     const clients = JSON.parse(listed.stdout) as { clientId: string; active: boolean }[];
     expect(clients.find((client) => client.clientId === 'kept-active')?.active).toBe(true);

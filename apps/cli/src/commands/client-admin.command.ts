@@ -244,7 +244,23 @@ export function clientChangesOf(flags: UpdateClientFlags): ClientChanges {
   return changes;
 }
 
-const clientIdOption = ['--client-id <clientId>', 'the client'] as const;
+interface ClientIdFlags extends JsonFlag {
+  clientId: string;
+  yes?: boolean;
+}
+
+/** A command that names one client by `--client-id` and runs `action` on it. */
+function clientCommand<T>(
+  runtime: CliRuntime,
+  name: string,
+  description: string,
+  action: (flags: ClientIdFlags) => Promise<T>,
+  describe: (result: T) => string,
+): Command {
+  return leafCommand(name, description)
+    .requiredOption('--client-id <clientId>', 'the client')
+    .action((flags: ClientIdFlags) => runCommand(runtime, flags, () => action(flags), describe));
+}
 
 /**
  * clients list, show, update, activate, deactivate, delete and rotate-secret, added to the
@@ -252,6 +268,13 @@ const clientIdOption = ['--client-id <clientId>', 'the client'] as const;
  */
 export function addClientAdminCommands(clients: Command, runtime: CliRuntime): Command {
   const { env } = runtime;
+  // Deactivating and deleting end the client's grants, kept in Redis and PostgreSQL.
+  const endingGrants = <T>(
+    change: (em: EntityManager, options: OAuthClientEndOptions) => Promise<T>,
+  ) =>
+    withKeyValueStore(env, (store) =>
+      withOrm(env, (orm) => change(orm.em.fork(), endingGrantsWith(orm, store, env))),
+    );
 
   clients.addCommand(
     leafCommand('list', 'list every OAuth client').action((flags: JsonFlag) =>
@@ -265,21 +288,18 @@ export function addClientAdminCommands(clients: Command, runtime: CliRuntime): C
   );
 
   clients.addCommand(
-    leafCommand('show', 'show one OAuth client')
-      .requiredOption(...clientIdOption)
-      .action((flags: JsonFlag & { clientId: string }) =>
-        runCommand(
-          runtime,
-          flags,
-          () => withEntityManager(env, (em) => showClientCommand(em, flags.clientId)),
-          describeDetails,
-        ),
-      ),
+    clientCommand(
+      runtime,
+      'show',
+      'show one OAuth client',
+      ({ clientId }) => withEntityManager(env, (em) => showClientCommand(em, clientId)),
+      describeDetails,
+    ),
   );
 
   clients.addCommand(
     leafCommand('update', "change a client's settings; a list given replaces the client's")
-      .requiredOption(...clientIdOption)
+      .requiredOption('--client-id <clientId>', 'the client')
       .option('--name <name>', 'shown to users on the consent screen')
       .option('--confidential', 'make a public client confidential (a secret is printed once)')
       .option('--public', 'make a confidential client public (its secrets end)')
@@ -323,111 +343,69 @@ export function addClientAdminCommands(clients: Command, runtime: CliRuntime): C
   );
 
   clients.addCommand(
-    leafCommand(
+    clientCommand(
+      runtime,
       'activate',
       'let a deactivated client sign users in again (its old grants stay ended)',
-    )
-      .requiredOption(...clientIdOption)
-      .action((flags: JsonFlag & { clientId: string }) =>
-        runCommand(
-          runtime,
-          flags,
-          // Activating ends no grants (setOAuthClientActive), so it needs no key-value store.
-          () =>
-            withEntityManager(env, (em) =>
-              setClientActiveCommand(em, flags.clientId, true, {
-                actorId: null,
-                endGrants: () => Promise.resolve(),
-              }),
-            ),
-          (result) =>
-            result.changed
-              ? `Activated client ${result.clientId}.`
-              : `Client ${result.clientId} was active already.`,
+      ({ clientId }) =>
+        // Activating ends no grants (setOAuthClientActive), so it needs no key-value store.
+        withEntityManager(env, (em) =>
+          setClientActiveCommand(em, clientId, true, {
+            actorId: null,
+            endGrants: () => Promise.resolve(),
+          }),
         ),
-      ),
+      (result) =>
+        result.changed
+          ? `Activated client ${result.clientId}.`
+          : `Client ${result.clientId} was active already.`,
+    ),
   );
 
   clients.addCommand(
-    leafCommand(
+    clientCommand(
+      runtime,
       'deactivate',
       'stop a client: it is unknown to the protocol endpoints, and every grant it holds (consents, codes, tokens) ends',
-    )
-      .requiredOption(...clientIdOption)
-      .action((flags: JsonFlag & { clientId: string }) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withKeyValueStore(env, (store) =>
-              withOrm(env, (orm) =>
-                setClientActiveCommand(
-                  orm.em.fork(),
-                  flags.clientId,
-                  false,
-                  endingGrantsWith(orm, store, env),
-                ),
-              ),
-            ),
-          (result) =>
-            result.changed
-              ? `Deactivated client ${result.clientId}; every grant it held has ended.`
-              : `Client ${result.clientId} was deactivated already.`,
-        ),
-      ),
+      ({ clientId }) =>
+        endingGrants((em, options) => setClientActiveCommand(em, clientId, false, options)),
+      (result) =>
+        result.changed
+          ? `Deactivated client ${result.clientId}; every grant it held has ended.`
+          : `Client ${result.clientId} was deactivated already.`,
+    ),
   );
 
   clients.addCommand(
-    leafCommand('delete', 'delete a client and end every grant it holds (the audit log keeps it)')
-      .requiredOption(...clientIdOption)
-      .option('--yes', 'confirm: the client cannot be restored')
-      .action((flags: JsonFlag & { clientId: string; yes?: boolean }) =>
-        runCommand(
-          runtime,
-          flags,
-          () => {
-            if (!flags.yes) {
-              throw new CliError(
-                'INVALID_INPUT',
-                `Deleting ${flags.clientId} cannot be undone: add --yes.`,
-              );
-            }
-            return withKeyValueStore(env, (store) =>
-              withOrm(env, (orm) =>
-                deleteClientCommand(
-                  orm.em.fork(),
-                  flags.clientId,
-                  endingGrantsWith(orm, store, env),
-                ),
-              ),
-            );
-          },
-          (result) => `Deleted client ${result.clientId}; every grant it held has ended.`,
-        ),
-      ),
+    clientCommand(
+      runtime,
+      'delete',
+      'delete a client and end every grant it holds (the audit log keeps it)',
+      ({ clientId, yes }) => {
+        if (!yes) {
+          throw new CliError('INVALID_INPUT', `Deleting ${clientId} cannot be undone: add --yes.`);
+        }
+        return endingGrants((em, options) => deleteClientCommand(em, clientId, options));
+      },
+      (result) => `Deleted client ${result.clientId}; every grant it held has ended.`,
+    ).option('--yes', 'confirm: the client cannot be restored'),
   );
 
   clients.addCommand(
-    leafCommand(
+    clientCommand(
+      runtime,
       'rotate-secret',
       'give a confidential client a new secret (printed once); the previous one works 24 more hours',
-    )
-      .requiredOption(...clientIdOption)
-      .action((flags: JsonFlag & { clientId: string }) =>
-        runCommand(
-          runtime,
-          flags,
-          () => {
-            const pepper = clientSecretPepper(env);
-            return withEntityManager(env, (em) => rotateSecretCommand(em, flags.clientId, pepper));
-          },
-          (result) =>
-            [
-              `New secret for client ${result.clientId}; the previous one works until ${result.previousSecretValidUntil}.`,
-              ...secretLines(result.secret),
-            ].join('\n'),
-        ),
-      ),
+      ({ clientId }) => {
+        const pepper = clientSecretPepper(env);
+        return withEntityManager(env, (em) => rotateSecretCommand(em, clientId, pepper));
+      },
+      (result) =>
+        [
+          `New secret for client ${result.clientId}; the previous one works until ${result.previousSecretValidUntil}.`,
+          ...secretLines(result.secret),
+        ].join('\n'),
+    ),
   );
 
   return clients;

@@ -145,6 +145,21 @@ function parseOffset(value: string): number {
   return value === '0' ? 0 : parsePositiveInteger(value);
 }
 
+/** A command that names one user, by id or email address, and runs `action` on them. */
+function userCommand<T>(
+  runtime: CliRuntime,
+  name: string,
+  description: string,
+  action: (ref: UserRef) => Promise<T>,
+  describe: (result: T) => string,
+): Command {
+  return leafCommand(name, description)
+    .argument('<user>', 'id or email address of the user', parseUserRef)
+    .action((ref: UserRef, flags: JsonFlag) =>
+      runCommand(runtime, flags, () => action(ref), describe),
+    );
+}
+
 /** users list, show, deactivate and reset-password, added to the `users` command. */
 export function addUserAdminCommands(users: Command, runtime: CliRuntime): Command {
   users.addCommand(
@@ -178,64 +193,47 @@ export function addUserAdminCommands(users: Command, runtime: CliRuntime): Comma
   );
 
   users.addCommand(
-    leafCommand('show', 'show one user')
-      .argument('<user>', 'id or email address of the user', parseUserRef)
-      .action((ref: UserRef, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () => withEntityManager(runtime.env, (em) => showUserCommand(em, ref)),
-          (user) =>
-            [
-              describeUser(user),
-              `  member of: ${user.memberOf.length > 0 ? user.memberOf.join(' ') : 'none'}`,
-              `  created ${user.createdAt}, last login ${user.lastLoginAt ?? 'never'}`,
-            ].join('\n'),
-        ),
-      ),
+    userCommand(
+      runtime,
+      'show',
+      'show one user',
+      (ref) => withEntityManager(runtime.env, (em) => showUserCommand(em, ref)),
+      (user) =>
+        [
+          describeUser(user),
+          `  member of: ${user.memberOf.length > 0 ? user.memberOf.join(' ') : 'none'}`,
+          `  created ${user.createdAt}, last login ${user.lastLoginAt ?? 'never'}`,
+        ].join('\n'),
+    ),
   );
 
   users.addCommand(
-    leafCommand(
+    userCommand(
+      runtime,
       'deactivate',
       'deactivate an account: it cannot sign in, its sessions and OAuth tokens stop working at once',
-    )
-      .argument('<user>', 'id or email address of the user', parseUserRef)
-      .action((ref: UserRef, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () => withEntityManager(runtime.env, (em) => deactivateUserCommand(em, ref)),
-          (result) =>
-            result.changed
-              ? `Deactivated user ${result.id} <${result.email}>.`
-              : `User ${result.id} <${result.email}> was deactivated already.`,
-        ),
-      ),
+      (ref) => withEntityManager(runtime.env, (em) => deactivateUserCommand(em, ref)),
+      (result) =>
+        result.changed
+          ? `Deactivated user ${result.id} <${result.email}>.`
+          : `User ${result.id} <${result.email}> was deactivated already.`,
+    ),
   );
 
   users.addCommand(
-    leafCommand(
+    userCommand(
+      runtime,
       'reset-password',
       "set a user's password, read from standard input; ends the user's sessions and OAuth refresh tokens",
-    )
-      .argument('<user>', 'id or email address of the user', parseUserRef)
-      .action((ref: UserRef, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          async () => {
-            const password = passwordFromStdin(await runtime.io.readStdin());
-            return withKeyValueStore(runtime.env, (store) =>
-              withEntityManager(runtime.env, (em) =>
-                resetPasswordCommand(em, store, ref, password),
-              ),
-            );
-          },
-          (result) =>
-            `New password for user ${result.id} <${result.email}>; ${result.sessionsEnded} session(s) ended.`,
-        ),
-      ),
+      async (ref) => {
+        const password = passwordFromStdin(await runtime.io.readStdin());
+        return withKeyValueStore(runtime.env, (store) =>
+          withEntityManager(runtime.env, (em) => resetPasswordCommand(em, store, ref, password)),
+        );
+      },
+      (result) =>
+        `New password for user ${result.id} <${result.email}>; ${result.sessionsEnded} session(s) ended.`,
+    ),
   );
 
   return users;
