@@ -13,6 +13,7 @@ import { buildApp as buildAuthApp } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  embeddedDatabase,
   loadDemoDataIfEmpty,
   migrateDatabase,
   openOrm,
@@ -23,21 +24,26 @@ import {
   redisTimeouts,
   trackRequests,
 } from '@foodshare/server-kit';
-import { ensureDatabase, startEmbeddedPostgres, withDatabaseName } from '@foodshare/testing';
+import { ensureDatabase, startEmbeddedPostgres } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
 
 const root = path.resolve(import.meta.dirname, '..');
 const log = (message: string) => console.log(`[start] ${message}`);
 
+// The CLI finds the same database through embeddedDatabase() while this runs.
 async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
-  log('DATABASE_URL is not set: starting the embedded PostgreSQL under .data/postgres');
+  const embedded = embeddedDatabase(process.env, root);
+  log(
+    `DATABASE_URL is not set: starting the embedded PostgreSQL under .data/postgres (port ${embedded.port})`,
+  );
   const server = await startEmbeddedPostgres({
-    dataDir: path.join(root, '.data', 'postgres'),
-    port: Number(process.env.EMBEDDED_POSTGRES_PORT ?? 54320),
+    dataDir: embedded.dataDir,
+    port: embedded.port,
+    password: embedded.password,
   });
-  await ensureDatabase(server.url, 'foodshare');
-  return { url: withDatabaseName(server.url, 'foodshare'), stop: () => server.stop() };
+  await ensureDatabase(server.url, embedded.database);
+  return { url: embedded.url, stop: () => server.stop() };
 }
 
 // Checked before anything starts (the embedded PostgreSQL takes seconds), and strictly:

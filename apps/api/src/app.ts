@@ -1,6 +1,8 @@
 import {
   createServiceApp,
+  metricsPlugin,
   securityHeadersPlugin,
+  ServiceMetrics,
   type SharedInfrastructure,
 } from '@foodshare/server-kit';
 import type { ApiConfig } from './config.ts';
@@ -47,6 +49,7 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   const app = await createServiceApp(config, shared);
   app.decorate('config', config);
   await app.register(securityHeadersPlugin);
+  await app.register(metricsPlugin, { metrics: new ServiceMetrics() });
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
   // The features in a context of their own, so that every route of theirs needs a session

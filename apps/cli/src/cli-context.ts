@@ -1,6 +1,10 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
   developmentKeyEncryptionKey,
+  embeddedDatabase,
+  type EmbeddedDatabase,
   openOrm,
   parseKeyEncryptionKey,
   type EntityManager,
@@ -18,10 +22,37 @@ export interface CliEnvironment {
   SIGNING_KEY_REFRESH_SECONDS?: string | undefined;
   /** The auth service's access-token lifetime: a retired key outlives the tokens it signed. */
   ACCESS_TOKEN_TTL_SECONDS?: string | undefined;
+  /** The auth service's refresh-token lifetime: a client's grant cutoff outlives its tokens. */
+  REFRESH_TOKEN_TTL_SECONDS?: string | undefined;
+  /** The port of `pnpm start`'s embedded PostgreSQL, used when DATABASE_URL is not set. */
+  EMBEDDED_POSTGRES_PORT?: string | undefined;
+  /** The services' Redis: sessions and grants that some commands end live there. */
+  REDIS_URL?: string | undefined;
+  REDIS_KEY_PREFIX?: string | undefined;
+}
+
+// The auth service's defaults (apps/auth config), for a CLI run without its environment.
+export const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
+export const DEFAULT_REFRESH_TOKEN_TTL_SECONDS = 30 * 24 * 3600;
+
+export function secondsFromEnv(
+  env: CliEnvironment,
+  name: 'SIGNING_KEY_REFRESH_SECONDS' | 'ACCESS_TOKEN_TTL_SECONDS' | 'REFRESH_TOKEN_TTL_SECONDS',
+  fallback: number,
+): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new CliError('INVALID_INPUT', `${name} must be a positive number of seconds.`);
+  }
+  return value;
 }
 
 export type CliErrorCode =
   | 'MISSING_DATABASE_URL'
+  | 'EMBEDDED_DATABASE_NOT_RUNNING'
+  | 'STATE_STORE_UNAVAILABLE'
   | 'MISSING_CLIENT_SECRET_PEPPER'
   | 'MISSING_KEY_ENCRYPTION_KEY'
   | 'INVALID_INPUT'
@@ -44,16 +75,59 @@ export function isProduction(env: CliEnvironment): boolean {
   return env.NODE_ENV === 'production';
 }
 
-export function requireDatabaseUrl(env: CliEnvironment): string {
+/** The database a command works on; `embedded` when it is the one `pnpm start` runs. */
+export interface DatabaseChoice {
+  url: string;
+  embedded: EmbeddedDatabase | null;
+}
+
+/**
+ * DATABASE_URL, or else, outside production, the embedded PostgreSQL of `pnpm start` when this
+ * checkout has one (`.data/postgres`), so that `pnpm cli` works on the database `pnpm start`
+ * serves without any set-up. `root` is the checkout's (tests give their own).
+ */
+export function chooseDatabase(env: CliEnvironment, root?: string): DatabaseChoice {
   const url = env.DATABASE_URL?.trim();
-  if (!url) {
+  if (url) return { url, embedded: null };
+  if (!isProduction(env)) {
+    let embedded: EmbeddedDatabase;
+    try {
+      embedded = embeddedDatabase(env, root);
+    } catch (error) {
+      throw new CliError('INVALID_INPUT', (error as Error).message);
+    }
+    if (existsSync(path.join(embedded.dataDir, 'PG_VERSION'))) {
+      return { url: embedded.url, embedded };
+    }
+  }
+  throw new CliError(
+    'MISSING_DATABASE_URL',
+    'DATABASE_URL is not set and there is no embedded database of `pnpm start` (.data/postgres): ' +
+      'set DATABASE_URL=postgresql://user@host:5432/db, or run `pnpm start` once.',
+  );
+}
+
+/** The line that tells the operator which database a command uses when it was not named. */
+export function databaseNotice(choice: DatabaseChoice): string | null {
+  const { embedded } = choice;
+  if (!embedded) return null;
+  return (
+    `DATABASE_URL is not set: using the embedded PostgreSQL of \`pnpm start\` ` +
+    `(postgres@127.0.0.1:${embedded.port}/${embedded.database}, data in ${embedded.dataDir}).`
+  );
+}
+
+/** The embedded database answers only while `pnpm start` runs: say so in one line. */
+async function requireRunning(orm: MikroORM, embedded: EmbeddedDatabase): Promise<void> {
+  try {
+    await orm.em.getConnection().execute('select 1');
+  } catch (error) {
     throw new CliError(
-      'MISSING_DATABASE_URL',
-      'DATABASE_URL is not set. Point it at the PostgreSQL database, for example ' +
-        'DATABASE_URL=postgresql://postgres@127.0.0.1:5432/foodshare',
+      'EMBEDDED_DATABASE_NOT_RUNNING',
+      `The embedded PostgreSQL of \`pnpm start\` does not answer on 127.0.0.1:${embedded.port} ` +
+        `(${(error as Error).message.split('\n')[0]}): start it with \`pnpm start\`, or set DATABASE_URL.`,
     );
   }
-  return url;
 }
 
 /**
@@ -112,9 +186,13 @@ export function keyEncryptionKey(env: CliEnvironment): ResolvedKeyEncryptionKey 
 export async function withOrm<T>(
   env: CliEnvironment,
   action: (orm: MikroORM) => Promise<T>,
+  root?: string,
 ): Promise<T> {
-  const orm = await openOrm({ url: requireDatabaseUrl(env), poolSize: 1 });
+  const { url, embedded } = chooseDatabase(env, root);
+  // Two connections: ending a client's grants writes its ledger beside the change's transaction.
+  const orm = await openOrm({ url, poolSize: 2 });
   try {
+    if (embedded) await requireRunning(orm, embedded);
     return await action(orm);
   } finally {
     await orm.close();

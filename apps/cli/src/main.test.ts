@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OAuthClientEntity, UserEntity, hashClientSecret, verifyPassword } from '@foodshare/domain';
+import { freePort, workerRedis } from '@foodshare/testing';
 import { describe, expect, it } from 'vitest';
 import { useTestOrm } from './test-support/test-orm.ts';
 
@@ -13,20 +14,29 @@ interface Run {
   stderr: string;
 }
 
+interface RunOptions {
+  env?: Record<string, string | undefined>;
+  input?: string;
+  /** The command line before the CLI's own arguments: node on main.ts unless given. */
+  via?: { command: string; args: string[]; cwd?: string };
+}
+
 /** Runs the CLI as an operator would: its own process, its own environment. */
-function cli(
-  args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string } = {},
-): Promise<Run> {
+function cli(args: string[], options: RunOptions = {}): Promise<Run> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
     DATABASE_URL: db.url,
     ...options.env,
   };
+  const via = options.via ?? {
+    command: process.execPath,
+    args: ['--conditions=development', main],
+  };
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--conditions=development', main, ...args], {
+    const child = spawn(via.command, [...via.args, ...args], {
       env: Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined)),
+      ...(via.cwd === undefined ? {} : { cwd: via.cwd }),
     });
     let stdout = '';
     let stderr = '';
@@ -222,12 +232,30 @@ describe('the foodshare command', () => {
     expect(refused.stderr).toContain('Invalid back-channel logout URI');
   });
 
-  it('says when DATABASE_URL is missing', async () => {
-    const run = await cli([...newUser, '--password', 'whatever-long'], {
-      env: { DATABASE_URL: undefined },
+  it('says in one line when DATABASE_URL is missing', async () => {
+    // In production, so that an embedded database of this checkout is never a fallback.
+    const run = await cli([...newUser, '--password', 'whatever-long', '--json'], {
+      env: { DATABASE_URL: undefined, NODE_ENV: 'production', CLIENT_SECRET_PEPPER: 'p' },
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/DATABASE_URL is not set/);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toMatchObject({
+      error: {
+        code: 'MISSING_DATABASE_URL',
+        message: expect.stringMatching(/^DATABASE_URL is not set/) as string,
+      },
+    });
+  });
+
+  it('prints nothing but the JSON on stdout through `pnpm -s cli`', async () => {
+    const root = fileURLToPath(new URL('../../..', import.meta.url));
+    const run = await cli(
+      [...newUser, '--email', 'ada@example.org', '--password', 'analytical-engine', '--json'],
+      { via: { command: 'pnpm', args: ['-s', 'cli'], cwd: root } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.code).toBe(0);
+    expect(JSON.parse(run.stdout)).toMatchObject({ email: 'ada@example.org', role: 1 });
   });
 
   it('refuses an unknown role before doing anything', async () => {
@@ -245,5 +273,80 @@ describe('the foodshare command', () => {
     const create = await cli(['clients', 'create', '--help'], { env: { DATABASE_URL: undefined } });
     expect(create.stdout).toContain('--redirect-uri');
     expect(create.stdout).toContain('--json');
+  });
+});
+
+describe('the administration commands', () => {
+  it.for([
+    ['users', 'list'],
+    ['users', 'show'],
+    ['users', 'deactivate'],
+    ['users', 'reset-password'],
+    ['clients', 'list'],
+    ['clients', 'show'],
+    ['clients', 'update'],
+    ['clients', 'deactivate'],
+    ['clients', 'delete'],
+    ['clients', 'rotate-secret'],
+  ])('explains %s %s with --help, which offers --json', async (command) => {
+    const run = await cli([...command, '--help'], { env: { DATABASE_URL: undefined } });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain(`Usage: foodshare ${command.join(' ')}`);
+    expect(run.stdout).toContain('--json');
+  });
+
+  it('resets a password read from stdin and lists the user as JSON', async () => {
+    const redis = workerRedis('cli');
+    const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix };
+    const created = await cli([
+      ...newUser,
+      '--email',
+      'grace@example.org',
+      '--password',
+      'cobol-compiler',
+    ]);
+    expect(created.code).toBe(0);
+    const reset = await cli(['users', 'reset-password', 'grace@example.org', '--json'], {
+      env,
+      input: 'a new long password\n',
+    });
+    expect(reset.stderr).toBe('');
+    expect(JSON.parse(reset.stdout)).toMatchObject({
+      email: 'grace@example.org',
+      sessionsEnded: 0,
+    });
+    const stored = await db.em().findOneOrFail(UserEntity, { email: 'grace@example.org' });
+    expect(await verifyPassword(stored.passwordHash, 'a new long password')).toBe(true);
+
+    const shown = await cli(['users', 'show', String(stored.id), '--json']);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ id: stored.id, activated: true });
+  });
+
+  it('refuses to deactivate a client while Redis is out of reach, or to delete one unconfirmed', async () => {
+    const created = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'kept-active',
+      '--name',
+      'Kept',
+      '--redirect-uri',
+      'https://kept.example/callback',
+    ]);
+    expect(created.code).toBe(0);
+    const run = await cli(['clients', 'deactivate', '--client-id', 'kept-active', '--json'], {
+      env: { REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(JSON.parse(run.stderr)).toMatchObject({ error: { code: 'STATE_STORE_UNAVAILABLE' } });
+    const unconfirmed = await cli(['clients', 'delete', '--client-id', 'kept-active', '--json']);
+    expect(unconfirmed.code).toBe(1);
+    expect(JSON.parse(unconfirmed.stderr)).toMatchObject({
+      error: { code: 'INVALID_INPUT', message: expect.stringContaining('--yes') as string },
+    });
+    const listed = await cli(['clients', 'list', '--json']);
+    const clients = JSON.parse(listed.stdout) as { clientId: string; active: boolean }[];
+    expect(clients.find((client) => client.clientId === 'kept-active')?.active).toBe(true);
   });
 });

@@ -1,15 +1,26 @@
 #!/usr/bin/env node
 import { text } from 'node:stream/consumers';
 import { Command } from 'commander';
+import { chooseDatabase, databaseNotice, type CliEnvironment } from './cli-context.ts';
 import type { CliRuntime } from './cli-runtime.ts';
 import { adminsCommands } from './commands/admins.command.ts';
+import { addClientAdminCommands } from './commands/client-admin.command.ts';
 import { clientsCommands } from './commands/clients.command.ts';
 import { dbCommands } from './commands/db.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
 import { keysCommands } from './commands/keys.command.ts';
 import { membershipsCommands } from './commands/memberships.command.ts';
 import { regionsCommands } from './commands/regions.command.ts';
+import { addUserAdminCommands } from './commands/user-admin.command.ts';
 import { usersCommands } from './commands/users.command.ts';
+
+function databaseNoticeOf(env: CliEnvironment): string | null {
+  try {
+    return databaseNotice(chooseDatabase(env));
+  } catch {
+    return null; // the command itself reports a missing database, in its own format
+  }
+}
 
 const runtime: CliRuntime = {
   env: {
@@ -19,6 +30,10 @@ const runtime: CliRuntime = {
     KEY_ENCRYPTION_KEY: process.env.KEY_ENCRYPTION_KEY,
     SIGNING_KEY_REFRESH_SECONDS: process.env.SIGNING_KEY_REFRESH_SECONDS,
     ACCESS_TOKEN_TTL_SECONDS: process.env.ACCESS_TOKEN_TTL_SECONDS,
+    REFRESH_TOKEN_TTL_SECONDS: process.env.REFRESH_TOKEN_TTL_SECONDS,
+    EMBEDDED_POSTGRES_PORT: process.env.EMBEDDED_POSTGRES_PORT,
+    REDIS_URL: process.env.REDIS_URL,
+    REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX,
   },
   io: {
     stdout: (output) => process.stdout.write(`${output}\n`),
@@ -32,17 +47,24 @@ const runtime: CliRuntime = {
 
 const program = new Command('foodshare')
   .description(
-    'Set up a food-sharing deployment without SQL. Reads DATABASE_URL; clients and demo data ' +
-      'also CLIENT_SECRET_PEPPER, keys also KEY_ENCRYPTION_KEY (both required when NODE_ENV=production).',
+    'Set up a food-sharing deployment without SQL. Reads DATABASE_URL (unset: the embedded ' +
+      'PostgreSQL of `pnpm start`, at EMBEDDED_POSTGRES_PORT); clients and demo data ' +
+      'also CLIENT_SECRET_PEPPER, keys also KEY_ENCRYPTION_KEY (both required when NODE_ENV=production); ' +
+      'commands that end sessions or grants also REDIS_URL and REDIS_KEY_PREFIX.',
   )
   .showHelpAfterError()
-  .addCommand(usersCommands(runtime))
+  .addCommand(addUserAdminCommands(usersCommands(runtime), runtime))
   .addCommand(regionsCommands(runtime))
   .addCommand(membershipsCommands(runtime))
   .addCommand(adminsCommands(runtime))
-  .addCommand(clientsCommands(runtime))
+  .addCommand(addClientAdminCommands(clientsCommands(runtime), runtime))
   .addCommand(dbCommands(runtime))
   .addCommand(demoCommands(runtime))
-  .addCommand(keysCommands(runtime));
+  .addCommand(keysCommands(runtime))
+  .hook('preAction', () => {
+    // stderr, so that `--json` output on stdout stays the JSON alone.
+    const notice = databaseNoticeOf(runtime.env);
+    if (notice) runtime.io.stderr(notice);
+  });
 
 await program.parseAsync();

@@ -2,6 +2,7 @@ export * from './enums.ts';
 export * from './passwords.ts';
 export * from './permissions/index.ts';
 export * from './orm.ts';
+export * from './embedded-database.ts';
 export * from './prepared-statement.ts';
 export * from './entities/index.ts';
 export * from './accounts/index.ts';

@@ -7,6 +7,7 @@ export * from './plugins/csrf.ts';
 export * from './plugins/errors.ts';
 export * from './plugins/health.ts';
 export * from './plugins/key-value-store.ts';
+export * from './plugins/metrics.ts';
 export * from './plugins/orm.ts';
 export * from './plugins/request-id.ts';
 export * from './plugins/security-headers.ts';

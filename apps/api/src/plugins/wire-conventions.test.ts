@@ -190,7 +190,9 @@ describe('the wire conventions of the platform’s own clients', () => {
         expect(response.statusCode).toBe(400);
         expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
         const paths = response.json<{ errors: { path: string }[] }>().errors.map((e) => e.path);
-        expect(paths.some((path) => path.startsWith(`body/${Object.keys(invalid)[0]}`))).toBe(true);
+        expect(paths.some((path) => path.startsWith(`/body/${Object.keys(invalid)[0]}`))).toBe(
+          true,
+        );
       },
     );
 
@@ -406,10 +408,10 @@ describe('the wire conventions of the platform’s own clients', () => {
     );
 
     it.for<[string, string, string]>([
-      ['a boolean written yes', 'allowPress=yes', 'body/allowPress'],
-      ['a decimal for an integer', 'status=1.5', 'body/status'],
-      ['letters for an integer', 'estimatedStoreCount=viele', 'body/estimatedStoreCount'],
-      ['a single value for an array', 'kams=5', 'body/kams'],
+      ['a boolean written yes', 'allowPress=yes', '/body/allowPress'],
+      ['a decimal for an integer', 'status=1.5', '/body/status'],
+      ['letters for an integer', 'estimatedStoreCount=viele', '/body/estimatedStoreCount'],
+      ['a single value for an array', 'kams=5', '/body/kams'],
     ])(
       'refuses %s with 400, naming the key',
       async ([_what, form, path], { as, community, call }) => {

@@ -25,7 +25,7 @@ export async function requireIntegerPageQuery(request: FastifyRequest): Promise<
   const errors = ['limit', 'offset']
     .filter((name) => query[name] !== undefined)
     .filter((name) => typeof query[name] !== 'string' || !INTEGER.test(query[name]))
-    .map((name) => ({ path: `querystring/${name}`, message: 'must be an integer' }));
+    .map((name) => ({ path: `/querystring/${name}`, message: 'must be a whole number' }));
   if (errors.length > 0) {
     throw new Problem({
       status: 400,

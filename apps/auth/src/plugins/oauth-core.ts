@@ -4,12 +4,13 @@ import {
   ensureSigningKey,
   parseKeyEncryptionKey,
 } from '@foodshare/domain';
+import { metricsPlugin } from '@foodshare/server-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AuthConfig } from '../config.ts';
 import { KeyRing } from '../keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from '../observability/audit.ts';
-import { AuthMetrics, registerMetrics } from '../observability/metrics.ts';
+import { AuthMetrics } from '../observability/metrics.ts';
 import { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
 
 export type { AuditEvent } from '../observability/audit.ts';
@@ -103,7 +104,7 @@ export const oauthCorePlugin = fp(
       metrics,
     };
     app.decorate('oauth', oauth);
-    registerMetrics(app, metrics);
+    await app.register(metricsPlugin, { metrics });
     // The first start of a deployment creates the first key; instances booting together queue
     // on an advisory lock (ensureSigningKey). A key-encryption key that cannot open the stored
     // keys stops here, the development key of a checkout too (a development process pointed at

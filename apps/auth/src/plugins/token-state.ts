@@ -5,12 +5,9 @@ import {
   AccessTokenDenyList,
   type AccessTokenState,
 } from '../stores/access-token-deny-list.store.ts';
-import { ClientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
-import { REMEMBERED_CONSENT_TTL_MS } from '../stores/consents.store.ts';
+import { clientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
 import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
 import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
-
-const DAY_MS = 24 * 3600 * 1000;
 
 /** Token state the endpoints and pages share (owner: token endpoint). */
 export interface TokenState {
@@ -64,14 +61,7 @@ export const tokenStatePlugin = fp(
       refreshTtlMs: config.REFRESH_TOKEN_TTL_SECONDS * 1000,
     });
     // The cutoff must outlive every grant it voids, or that grant would return when it expires.
-    const clientGrants = new ClientGrantCutoffs(ledger, {
-      ttlMs:
-        Math.max(
-          REMEMBERED_CONSENT_TTL_MS,
-          config.REFRESH_TOKEN_TTL_SECONDS * 1000,
-          config.ACCESS_TOKEN_TTL_SECONDS * 1000,
-        ) + DAY_MS,
-    });
+    const clientGrants = clientGrantCutoffs(ledger, config);
     const tokenState: TokenState = {
       families,
       denyList,

@@ -1,4 +1,7 @@
-import type { RevocationLedger } from './revocation-ledger.store.ts';
+import type { EntityManager } from '@foodshare/domain';
+import type { KeyValueStore } from '@foodshare/server-kit';
+import { REMEMBERED_CONSENT_TTL_MS } from './consents.store.ts';
+import { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * The key of a client's cutoff: grants to the client issued at or before the time it holds
@@ -85,4 +88,44 @@ export class ClientGrantCutoffs {
     ]);
     return cutoff;
   }
+}
+
+const DAY_MS = 24 * 3600 * 1000;
+
+/** The token lifetimes of the auth service's configuration that a cutoff must outlive. */
+export interface GrantLifetimes {
+  ACCESS_TOKEN_TTL_SECONDS: number;
+  REFRESH_TOKEN_TTL_SECONDS: number;
+}
+
+/** The cutoffs, kept as long as the longest grant they void lives, plus a day. */
+export function clientGrantCutoffs(
+  ledger: RevocationLedger,
+  lifetimes: GrantLifetimes,
+): ClientGrantCutoffs {
+  return new ClientGrantCutoffs(ledger, {
+    ttlMs:
+      Math.max(
+        REMEMBERED_CONSENT_TTL_MS,
+        lifetimes.REFRESH_TOKEN_TTL_SECONDS * 1000,
+        lifetimes.ACCESS_TOKEN_TTL_SECONDS * 1000,
+      ) + DAY_MS,
+  });
+}
+
+/**
+ * `endGrants` of a client change (OAuthClientEndOptions) for a process that is not the auth
+ * service (the CLI): the same cutoff, in the same key-value store and PostgreSQL ledger, so a
+ * client deactivated or deleted there loses its grants as it does on the admin pages. `em` must
+ * give a connection of its own: it writes while the change's transaction holds another.
+ */
+export function clientGrantEnder(
+  store: KeyValueStore,
+  em: () => EntityManager,
+  lifetimes: GrantLifetimes,
+): (clientId: string, databaseNow: Date) => Promise<void> {
+  const cutoffs = clientGrantCutoffs(new RevocationLedger(store, em), lifetimes);
+  return async (clientId, databaseNow) => {
+    await cutoffs.endGrants(clientId, databaseNow.getTime());
+  };
 }

@@ -320,3 +320,5 @@ export function clientsCommands(runtime: CliRuntime): Command {
 
   return clients;
 }
+
+export { summary as clientSummary };

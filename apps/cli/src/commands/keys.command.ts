@@ -10,17 +10,17 @@ import {
 import { Command, InvalidArgumentError } from 'commander';
 import {
   CliError,
+  DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   keyEncryptionKey,
+  secondsFromEnv,
   withEntityManager,
-  type CliEnvironment,
 } from '../cli-context.ts';
 import { leafCommand, runCommand, type CliRuntime, type JsonFlag } from '../cli-runtime.ts';
 
 const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
 const DAY_MS = UNIT_MS.d;
-// The auth service's defaults (apps/auth config), for a CLI run without its environment.
+// The auth service's default (apps/auth config), for a CLI run without its environment.
 const DEFAULT_REFRESH_SECONDS = 60;
-const DEFAULT_ACCESS_TOKEN_TTL_SECONDS = 3600;
 
 /** `90s`, `15m`, `1h`, `2d`, `500ms` or `0s`, in milliseconds. */
 export function parseDuration(value: string): number {
@@ -29,20 +29,6 @@ export function parseDuration(value: string): number {
     throw new InvalidArgumentError('Expected a duration such as 90s, 15m, 1h or 2d.');
   }
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
-
-function secondsFromEnv(
-  env: CliEnvironment,
-  name: 'SIGNING_KEY_REFRESH_SECONDS' | 'ACCESS_TOKEN_TTL_SECONDS',
-  fallback: number,
-): number {
-  const raw = env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) {
-    throw new CliError('INVALID_INPUT', `${name} must be a positive number of seconds.`);
-  }
-  return value;
 }
 
 export interface RotateKeysOptions {

@@ -41,7 +41,7 @@ export interface UserSummary {
   homeRegionId: number | null;
 }
 
-function summarize(user: UserEntity): UserSummary {
+export function summarize(user: UserEntity): UserSummary {
   return {
     id: user.id,
     email: user.email,
@@ -118,7 +118,9 @@ async function resolvePassword(runtime: CliRuntime, flags: CreateUserFlags): Pro
 }
 
 export function usersCommands(runtime: CliRuntime): Command {
-  const users = new Command('users').description('create users and change their role');
+  const users = new Command('users').description(
+    'create, list, show and deactivate users; roles, passwords',
+  );
 
   users.addCommand(
     leafCommand('create', 'create a user (the password is stored as an argon2id hash)')

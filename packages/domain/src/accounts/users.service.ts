@@ -53,6 +53,15 @@ function requireRole(role: unknown): Role {
   return role;
 }
 
+function requirePassword(password: string): void {
+  if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH) {
+    throw new AccountError(
+      'INVALID_INPUT',
+      `The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+    );
+  }
+}
+
 function emailTaken(email: string): AccountError {
   return new AccountError('EMAIL_TAKEN', `A user with the email address ${email} already exists`);
 }
@@ -64,12 +73,7 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
   if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) {
     throw new AccountError('INVALID_INPUT', `Not an email address: ${input.email}`);
   }
-  if (input.password.length < MIN_PASSWORD_LENGTH || input.password.length > MAX_PASSWORD_LENGTH) {
-    throw new AccountError(
-      'INVALID_INPUT',
-      `The password must have ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
-    );
-  }
+  requirePassword(input.password);
   const role = requireRole(input.role ?? Role.Foodsharer);
   if ((await em.count(UserEntity, { email })) > 0) throw emailTaken(email);
 
@@ -104,5 +108,46 @@ export async function setRole(em: EntityManager, userId: number, role: Role): Pr
   const user = await requireUser(em, userId);
   user.role = checked;
   await em.flush();
+  return user;
+}
+
+/**
+ * Deactivates an account: it can no longer sign in, and every request of its sessions and every
+ * token check reads the flag and refuses it at once. Its OAuth refresh tokens end too
+ * (`tokens_valid_after`, PostgreSQL's clock as the token checks compare it, docs/design.md §4.9),
+ * so that reactivating the account later does not bring them back. `changed` is false when it
+ * was deactivated already (then nothing is written).
+ */
+export async function deactivateUser(
+  em: EntityManager,
+  userId: number,
+): Promise<{ user: UserEntity; changed: boolean }> {
+  const user = await requireUser(em, userId);
+  if (!user.activated) return { user, changed: false };
+  await em.execute(
+    'update users set activated = false, tokens_valid_after = clock_timestamp() where id = ?',
+    [user.id],
+  );
+  await em.refresh(user);
+  return { user, changed: true };
+}
+
+/**
+ * Gives an account a new password (stored as an argon2id hash). The account's OAuth refresh
+ * tokens end with the old password (`tokens_valid_after`): a reset follows a lost or leaked one.
+ * Its sessions live in the key-value store; the caller ends them.
+ */
+export async function setUserPassword(
+  em: EntityManager,
+  userId: number,
+  password: string,
+): Promise<UserEntity> {
+  requirePassword(password);
+  const user = await requireUser(em, userId);
+  await em.execute(
+    'update users set password_hash = ?, tokens_valid_after = clock_timestamp() where id = ?',
+    [await hashPassword(password), user.id],
+  );
+  await em.refresh(user);
   return user;
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { checkoutRoot } from '../checkout-root.ts';
 import { KeyEncryptionError, parseKeyEncryptionKey } from './key-encryption.ts';
 
 export const DEVELOPMENT_KEY_FILE_NAME = 'dev-key-encryption-key';
@@ -11,22 +12,6 @@ export interface DevelopmentKeyEncryptionKey {
   file: string;
   /** True when this call generated it (the checkout's first use). */
   created: boolean;
-}
-
-/**
- * The root of the checkout this package lies in: the nearest directory above it with
- * pnpm-workspace.yaml (from src/ and from dist/ alike), so that the auth service, the CLI,
- * `pnpm start` and every test worker of one checkout find the same file whatever their working
- * directory. Outside a checkout (an image without the workspace file) the working directory.
- */
-function checkoutRoot(): string {
-  let dir = import.meta.dirname;
-  for (;;) {
-    if (existsSync(path.join(dir, 'pnpm-workspace.yaml'))) return dir;
-    const parent = path.dirname(dir);
-    if (parent === dir) return process.cwd();
-    dir = parent;
-  }
 }
 
 /** `<checkout>/.data/dev-key-encryption-key` (.data is git-ignored). */

@@ -5,4 +5,4 @@ export {
   StateStoreUnavailableError,
   type RedisTimeouts,
 } from './redis-store.ts';
-export { openKeyValueStore } from './open-store.ts';
+export { openKeyValueStore, redactUrl } from './open-store.ts';

@@ -49,7 +49,8 @@ export async function openKeyValueStore(options: OpenStoreOptions): Promise<KeyV
   }).connect();
 }
 
-function redactUrl(url: string): string {
+/** The URL with its password masked, for messages and logs. */
+export function redactUrl(url: string): string {
   try {
     const parsed = new URL(url);
     if (parsed.password) parsed.password = '***';

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin';
 import { isDatabaseConflict, isDatabaseUnavailable } from '@foodshare/domain';
 import { StateStoreUnavailableError } from '../kv/redis-store.ts';
 import { Problem } from '../problem.ts';
+import { fieldErrors } from '../validation-errors.ts';
 
 const PROBLEM_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
@@ -70,10 +71,7 @@ function toProblem(error: FastifyError | Problem): Problem {
       code: 'VALIDATION_FAILED',
       title: 'Bad Request',
       detail: 'The request does not match the expected shape.',
-      errors: error.validation.map((issue) => ({
-        path: `${error.validationContext ?? 'request'}${issue.instancePath}`,
-        message: issue.message ?? 'is invalid',
-      })),
+      errors: fieldErrors(error.validationContext ?? 'request', error.validation),
     });
   }
   const status = error.statusCode ?? 500;

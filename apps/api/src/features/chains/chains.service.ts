@@ -99,7 +99,12 @@ async function checkReferences(
       code: 'CHAIN_KAMS_NOT_GROUP_MEMBERS',
       title: 'Unprocessable Content',
       detail: `Key account managers must be members of the store-chain group; these are not: ${nonMembers.join(', ')}.`,
-      errors: [{ path: '/body/kams', message: `not members: ${nonMembers.join(', ')}` }],
+      errors: [
+        {
+          path: '/body/kams',
+          message: `must name members of the store-chain group; not members: ${nonMembers.join(', ')}`,
+        },
+      ],
     });
   }
   if (forumThread !== undefined && !threadOk) {

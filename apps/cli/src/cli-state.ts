@@ -1,0 +1,40 @@
+import { RedisKeyValueStore, redactUrl, type KeyValueStore } from '@foodshare/server-kit';
+import { CliError, type CliEnvironment } from './cli-context.ts';
+
+const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+// The services' defaults (REDIS_*_TIMEOUT_MS): a command gives up rather than waits for ever.
+const TIMEOUTS = { connectMs: 1000, commandMs: 1000 };
+
+/**
+ * The services' key-value store (REDIS_URL, REDIS_KEY_PREFIX as they run with), for the commands
+ * that end what lives there: sessions, a client's grants. Opened before the change, so that a
+ * Redis out of reach refuses the command instead of leaving a change half done.
+ */
+export async function withKeyValueStore<T>(
+  env: CliEnvironment,
+  action: (store: KeyValueStore) => Promise<T>,
+): Promise<T> {
+  const url = env.REDIS_URL?.trim() || DEFAULT_REDIS_URL;
+  const store = new RedisKeyValueStore({
+    url,
+    keyPrefix: env.REDIS_KEY_PREFIX ?? '',
+    timeouts: TIMEOUTS,
+  });
+  try {
+    await store.connect();
+    await store.ping();
+  } catch (error) {
+    // Closed, or its reconnecting in the background would keep the process alive.
+    await store.close();
+    throw new CliError(
+      'STATE_STORE_UNAVAILABLE',
+      `Redis at ${redactUrl(url)} does not answer (${(error as Error).message}): this command ` +
+        'ends sessions or grants kept there. Set REDIS_URL (and REDIS_KEY_PREFIX) as the services have them.',
+    );
+  }
+  try {
+    return await action(store);
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,240 @@
+import {
+  deactivateUser,
+  RegionMembershipEntity,
+  requireUser,
+  requireUserByEmail,
+  type Role,
+  setUserPassword,
+  UserEntity,
+  type EntityManager,
+} from '@foodshare/domain';
+import { SessionStore, type KeyValueStore } from '@foodshare/server-kit';
+import type { Command } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
+import { withEntityManager } from '../cli-context.ts';
+import {
+  leafCommand,
+  parsePositiveInteger,
+  runCommand,
+  type CliRuntime,
+  type JsonFlag,
+} from '../cli-runtime.ts';
+import { withKeyValueStore } from '../cli-state.ts';
+import {
+  parseRole,
+  passwordFromStdin,
+  roleName,
+  summarize,
+  ROLE_NAMES,
+  type UserSummary,
+} from './users.command.ts';
+
+/** A user named on the command line by id (`42`) or email address. */
+export type UserRef = { id: number } | { email: string };
+
+export function parseUserRef(value: string): UserRef {
+  const trimmed = value.trim();
+  if (/^[0-9]+$/.test(trimmed)) return { id: parsePositiveInteger(trimmed) };
+  if (trimmed.includes('@')) return { email: trimmed };
+  throw new InvalidArgumentError('Expected a user id or an email address.');
+}
+
+function findUser(em: EntityManager, ref: UserRef): Promise<UserEntity> {
+  return 'id' in ref ? requireUser(em, ref.id) : requireUserByEmail(em, ref.email);
+}
+
+export interface UserListItem extends UserSummary {
+  activated: boolean;
+}
+
+export interface UserDetails extends UserListItem {
+  sleeping: boolean;
+  createdAt: string;
+  lastLoginAt: string | null;
+  /** The regions and groups the user is an active member of. */
+  memberOf: number[];
+}
+
+function listItem(user: UserEntity): UserListItem {
+  return { ...summarize(user), activated: user.activated };
+}
+
+export interface ListUsersOptions {
+  limit: number;
+  offset: number;
+  role?: Role;
+  /** Only deactivated accounts (true) or only active ones (false). */
+  deactivated?: boolean;
+}
+
+export async function listUsersCommand(
+  em: EntityManager,
+  options: ListUsersOptions,
+): Promise<UserListItem[]> {
+  const users = await em.find(
+    UserEntity,
+    {
+      ...(options.role === undefined ? {} : { role: options.role }),
+      ...(options.deactivated === undefined ? {} : { activated: !options.deactivated }),
+    },
+    { orderBy: { id: 'asc' }, limit: options.limit, offset: options.offset },
+  );
+  return users.map(listItem);
+}
+
+export async function showUserCommand(em: EntityManager, ref: UserRef): Promise<UserDetails> {
+  const user = await findUser(em, ref);
+  const memberships = await em.find(
+    RegionMembershipEntity,
+    { user: user.id, active: true },
+    { orderBy: { region: 'asc' } },
+  );
+  return {
+    ...listItem(user),
+    sleeping: user.sleeping,
+    createdAt: user.createdAt.toISOString(),
+    lastLoginAt: user.lastLoginAt?.toISOString() ?? null,
+    memberOf: memberships.map((membership) => membership.region.id),
+  };
+}
+
+export async function deactivateUserCommand(
+  em: EntityManager,
+  ref: UserRef,
+): Promise<{ id: number; email: string; changed: boolean }> {
+  const { user, changed } = await deactivateUser(em, (await findUser(em, ref)).id);
+  return { id: user.id, email: user.email, changed };
+}
+
+/**
+ * A new password; every session of the user ends with the old one (they live in the services'
+ * key-value store), and so do the user's OAuth refresh tokens (setUserPassword).
+ */
+export async function resetPasswordCommand(
+  em: EntityManager,
+  store: KeyValueStore,
+  ref: UserRef,
+  password: string,
+): Promise<{ id: number; email: string; sessionsEnded: number }> {
+  const user = await setUserPassword(em, (await findUser(em, ref)).id, password);
+  const sessionsEnded = await new SessionStore(store).destroyOthers(user.id);
+  return { id: user.id, email: user.email, sessionsEnded };
+}
+
+function describeUser(user: UserListItem): string {
+  return (
+    `${user.id}\t${user.email}\t${user.firstName} ${user.lastName}\t${roleName(user.role)}` +
+    `${user.verified ? '\tverified' : ''}${user.activated ? '' : '\tdeactivated'}`
+  );
+}
+
+interface ListUsersFlags extends JsonFlag {
+  limit: number;
+  offset: number;
+  role?: Role;
+  deactivated?: boolean;
+}
+
+function parseLimit(value: string): number {
+  const limit = parsePositiveInteger(value);
+  if (limit > 1000) throw new InvalidArgumentError('Expected a limit from 1 to 1000.');
+  return limit;
+}
+
+function parseOffset(value: string): number {
+  return value === '0' ? 0 : parsePositiveInteger(value);
+}
+
+/** A command that names one user, by id or email address, and runs `action` on them. */
+function userCommand<T>(
+  runtime: CliRuntime,
+  name: string,
+  description: string,
+  action: (ref: UserRef) => Promise<T>,
+  describe: (result: T) => string,
+): Command {
+  return leafCommand(name, description)
+    .argument('<user>', 'id or email address of the user', parseUserRef)
+    .action((ref: UserRef, flags: JsonFlag) =>
+      runCommand(runtime, flags, () => action(ref), describe),
+    );
+}
+
+/** users list, show, deactivate and reset-password, added to the `users` command. */
+export function addUserAdminCommands(users: Command, runtime: CliRuntime): Command {
+  users.addCommand(
+    leafCommand('list', 'list users by id, a page at a time')
+      .addOption(
+        new Option('--limit <n>', 'users per page, 1 to 1000').argParser(parseLimit).default(100),
+      )
+      .addOption(new Option('--offset <n>', 'users to skip').argParser(parseOffset).default(0))
+      .option(
+        '--role <role>',
+        `only this role: ${Object.keys(ROLE_NAMES).join(', ')} or 0-4`,
+        parseRole,
+      )
+      .option('--deactivated', 'only deactivated accounts')
+      .action((flags: ListUsersFlags) =>
+        runCommand(
+          runtime,
+          flags,
+          () =>
+            withEntityManager(runtime.env, (em) =>
+              listUsersCommand(em, {
+                limit: flags.limit,
+                offset: flags.offset,
+                ...(flags.role === undefined ? {} : { role: flags.role }),
+                ...(flags.deactivated ? { deactivated: true } : {}),
+              }),
+            ),
+          (list) => (list.length === 0 ? 'No users.' : list.map(describeUser).join('\n')),
+        ),
+      ),
+  );
+
+  users.addCommand(
+    userCommand(
+      runtime,
+      'show',
+      'show one user',
+      (ref) => withEntityManager(runtime.env, (em) => showUserCommand(em, ref)),
+      (user) =>
+        [
+          describeUser(user),
+          `  member of: ${user.memberOf.length > 0 ? user.memberOf.join(' ') : 'none'}`,
+          `  created ${user.createdAt}, last login ${user.lastLoginAt ?? 'never'}`,
+        ].join('\n'),
+    ),
+  );
+
+  users.addCommand(
+    userCommand(
+      runtime,
+      'deactivate',
+      'deactivate an account: it cannot sign in, its sessions and OAuth tokens stop working at once',
+      (ref) => withEntityManager(runtime.env, (em) => deactivateUserCommand(em, ref)),
+      (result) =>
+        result.changed
+          ? `Deactivated user ${result.id} <${result.email}>.`
+          : `User ${result.id} <${result.email}> was deactivated already.`,
+    ),
+  );
+
+  users.addCommand(
+    userCommand(
+      runtime,
+      'reset-password',
+      "set a user's password, read from standard input; ends the user's sessions and OAuth refresh tokens",
+      async (ref) => {
+        const password = passwordFromStdin(await runtime.io.readStdin());
+        return withKeyValueStore(runtime.env, (store) =>
+          withEntityManager(runtime.env, (em) => resetPasswordCommand(em, store, ref, password)),
+        );
+      },
+      (result) =>
+        `New password for user ${result.id} <${result.email}>; ${result.sessionsEnded} session(s) ended.`,
+    ),
+  );
+
+  return users;
+}
