@@ -181,6 +181,8 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     await app.backchannelLogout.settled();
     expect(receiver.received).toHaveLength(3);
 
+    // The logout ended that grant; the user signs in to the app again.
+    await grantTo('bc-app');
     receiver.reset();
     receiver.answer(400);
     app.backchannelLogout.userLoggedOut(alice);

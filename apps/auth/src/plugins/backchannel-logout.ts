@@ -8,7 +8,12 @@ import { BackchannelLogoutSender } from '../oauth/backchannel-logout.ts';
  * the REST service reaches `userLoggedOut` through the ended sessions it records.
  */
 export interface BackchannelLogout {
-  /** The user's session ended: every client the user holds a grant with is told. */
+  /**
+   * The user signed out: the tokens of every grant the user holds end (codes not yet exchanged,
+   * refresh families, access tokens; the remembered consents stay), and each of those clients
+   * is told. Back-Channel Logout 1.0 §2.7: refresh tokens issued without offline_access to the
+   * session logged out are revoked, and a grant here is not bound to one browser's session.
+   */
   userLoggedOut(userId: number): void;
   /** The user revoked the app: that client is told. */
   appRevoked(userId: number, clientId: string): void;
@@ -43,9 +48,13 @@ export const backchannelLogoutPlugin = fp(
       userLoggedOut(userId) {
         sender.notify(
           userId,
-          targetsOf(async () =>
-            (await app.tokenState.families.grantsOf(userId)).map((grant) => grant.clientId),
-          ),
+          targetsOf(async () => {
+            // Listed before they end: an ended grant is no longer listed.
+            const grants = await app.tokenState.families.grantsOf(userId);
+            const clientIds = grants.map((grant) => grant.clientId);
+            for (const clientId of clientIds) await app.tokenState.revokeGrant(userId, clientId);
+            return clientIds;
+          }),
         );
       },
       appRevoked(userId, clientId) {

@@ -36,30 +36,30 @@ const FOLD_LOCK = 731_055_001;
 /**
  * Raises this backend's count once per transaction (a later commit only has to change the sum;
  * raising one row again and again in one transaction, as a bulk insert of users would row by
- * row, makes each update walk all the row's earlier versions), and now and then (one write in a
- * hundred) folds the rows of backends that have gone into row 0. The migration that installed it reads these definitions;
- * a change here needs a migration of its own (the schema test says so). The fold never waits: it runs only under an advisory lock
- * nobody else waits for, and skips rows another transaction holds, so it cannot deadlock with
- * the writes around it. Deleting rows and adding their sum to row 0 in one statement leaves
- * the total unchanged.
+ * row, makes each update walk all the row's earlier versions), and then, in one transaction in
+ * a hundred, folds the rows of backends that have gone into row 0. The fold never waits: it
+ * runs only under an advisory lock nobody else waits for, and skips rows another transaction
+ * holds, so it cannot deadlock with the writes around it. Deleting rows and adding their sum to
+ * row 0 in one statement leaves the total unchanged. The migration holds these bodies as text:
+ * a change here needs a migration of its own (the schema test fails until there is one).
  */
 const BUMP = `if current_setting('search_index_versions.raised_by', true)
      is distinct from txid_current()::text then
   perform set_config('search_index_versions.raised_by', txid_current()::text, true);
   insert into search_index_versions as v (backend, version) values (pg_backend_pid(), 1)
     on conflict (backend) do update set version = v.version + 1;
-end if;
-if random() < 0.01 and pg_try_advisory_xact_lock(${FOLD_LOCK}) then
-  with gone as (
-    delete from search_index_versions
-     where backend in (select s.backend from search_index_versions s
-                        where s.backend <> 0
-                          and not exists (select 1 from pg_stat_activity a where a.pid = s.backend)
-                          for update skip locked)
-    returning version)
-  insert into search_index_versions as v (backend, version)
-  select 0, coalesce(sum(version), 0) from gone
-  on conflict (backend) do update set version = v.version + excluded.version;
+  if random() < 0.01 and pg_try_advisory_xact_lock(${FOLD_LOCK}) then
+    with gone as (
+      delete from search_index_versions
+       where backend in (select s.backend from search_index_versions s
+                          where s.backend <> 0
+                            and not exists (select 1 from pg_stat_activity a where a.pid = s.backend)
+                            for update skip locked)
+      returning version)
+    insert into search_index_versions as v (backend, version)
+    select 0, sum(version) from gone having count(*) > 0
+    on conflict (backend) do update set version = v.version + excluded.version;
+  end if;
 end if;`;
 
 /**

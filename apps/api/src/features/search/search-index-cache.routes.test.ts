@@ -1,7 +1,8 @@
 import type { SearchIndex } from '@foodshare/schemas';
 import { countQueries } from '../../test-support/query-budget.ts';
 import { describe, expect, it } from '../../test-support/fixtures.ts';
-import { SEARCH_INDEX_SQL } from './search-index.sql.ts';
+import { SearchIndexCache } from './search-index-cache.ts';
+import { SEARCH_INDEX_SQL, SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
 
 const MUSTERSTADT = 3;
 
@@ -38,6 +39,26 @@ describe('the search index kept with the version of its data (docs/design.md §3
     });
     expect(unchanged.statusCode).toBe(304);
     expect(unchanged.body).toBe('');
+  });
+
+  it('never serves an index kept for another role than the reader has now', async ({
+    app,
+    as,
+    factory,
+  }) => {
+    const user = await factory.user({ role: 1 });
+    const client = await as(user);
+    const first = await client.get('/api/search/index');
+    const cache = new SearchIndexCache(app.kv, SEARCH_INDEX_STATEMENT_NAME);
+    const kept = await cache.get(user);
+    expect(kept?.builtFor).toBe('1:true');
+    // As a role changed between reading the role and building the index leaves it: the
+    // current version, built for the role before.
+    await cache.put(user, { ...kept!, builtFor: '4:true', etag: '"stale"', body: '{}' });
+    const { result, queries } = await countQueries(app.orm, () => client.get('/api/search/index'));
+    expect(result.body).toBe(first.body);
+    // The version row with the account, then the index built afresh.
+    expect(queries).toBe(2);
   });
 
   it('rebuilds the index after a write to a table it reads', async ({ as, factory, sql }) => {
@@ -84,6 +105,16 @@ describe('the search index kept with the version of its data (docs/design.md §3
     expect(untracked).toEqual([]);
   });
 
+  it('raises the version once per transaction, however many rows it writes', async ({ sql }) => {
+    const start = await versionNow(sql);
+    await sql(
+      `do $$ begin for i in 1..50 loop
+         update regions set name = name where id = ${MUSTERSTADT};
+       end loop; end $$`,
+    );
+    expect(await versionNow(sql)).toBe(start + 1n);
+  });
+
   it('raises the version for a change the index shows, not for a login', async ({
     factory,
     sql,
@@ -106,14 +137,15 @@ describe('the search index kept with the version of its data (docs/design.md §3
        on conflict (backend) do update set version = excluded.version`,
     );
     const start = await versionNow(sql);
-    // A thousand writing statements in one transaction: each folds with a chance of one in a
-    // hundred, and the transaction raises the version once.
+    // A thousand writing transactions (a DO block may commit between its statements): each
+    // raises the version once and folds with a chance of one in a hundred.
     await sql(
       `do $$ begin for i in 1..1000 loop
          update regions set name = name where id = ${MUSTERSTADT};
+         commit;
        end loop; end $$`,
     );
-    expect(await versionNow(sql)).toBe(start + 1n);
+    expect(await versionNow(sql)).toBe(start + 1000n);
     const gone = await sql('select backend from search_index_versions where backend < 0');
     expect(gone).toEqual([]);
   });

@@ -1,10 +1,21 @@
 import type { KeyValueStore } from '@foodshare/server-kit';
 
-/** A user's search index as last sent: its body, that body's ETag and its data's version. */
+/**
+ * A user's search index as last sent: its body, that body's ETag, its data's version, and the
+ * role it was built for (`role:verified`). The role is read before the index's statement, so a
+ * role changed in between is in the version but not in the body: comparing it too keeps such an
+ * entry from ever being served.
+ */
 export interface CachedSearchIndex {
   version: string;
+  builtFor: string;
   etag: string;
   body: string;
+}
+
+/** What a kept index depends on of its reader, as `CachedSearchIndex.builtFor` holds it. */
+export function builtFor(actor: { role: number; verified: boolean }): string {
+  return `${actor.role}:${actor.verified}`;
 }
 
 /**
@@ -31,18 +42,20 @@ export class SearchIndexCache {
   async get(userId: number): Promise<CachedSearchIndex | null> {
     const text = await this.#kv.get(`${this.#prefix}${userId}`);
     if (text === null) return null;
-    // `version etag` on the first line, then the body as it is: no JSON around the body, so
-    // reading an entry never parses or unescapes the tens of kilobytes of the index.
+    // `version builtFor etag` on the first line, then the body as it is: no JSON around the
+    // body, so reading an entry never parses or unescapes the tens of kilobytes of the index.
     const newline = text.indexOf('\n');
-    const [version, etag] = text.slice(0, newline).split(' ');
-    if (newline < 0 || version === undefined || etag === undefined) return null;
-    return { version, etag, body: text.slice(newline + 1) };
+    const [version, built, etag] = text.slice(0, newline).split(' ');
+    if (newline < 0 || version === undefined || built === undefined || etag === undefined) {
+      return null;
+    }
+    return { version, builtFor: built, etag, body: text.slice(newline + 1) };
   }
 
-  async put(userId: number, { version, etag, body }: CachedSearchIndex): Promise<void> {
+  async put(userId: number, { version, builtFor: built, etag, body }: CachedSearchIndex) {
     await this.#kv.set(
       `${this.#prefix}${userId}`,
-      `${version} ${etag}\n${body}`,
+      `${version} ${built} ${etag}\n${body}`,
       SEARCH_INDEX_CACHE_MS,
     );
   }

@@ -3,7 +3,7 @@ import type { Actor } from '@foodshare/domain';
 import { Problem, requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { SearchIndexCache } from './search-index-cache.ts';
+import { builtFor, SearchIndexCache } from './search-index-cache.ts';
 import { currentSearchIndexVersion, loadSearchIndex } from './search-index.service.ts';
 import { SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
 import { contentEtag, sendRevalidated } from '../../shared/conditional-get.ts';
@@ -45,7 +45,9 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (cached) {
         const current = await currentSearchIndexVersion(request.em, userId);
         if (!current.actor) throw Problem.unauthorized('Your account is no longer active.');
-        if (cached.version === current.version) return sendRevalidated(request, reply, cached);
+        const unchanged =
+          cached.version === current.version && cached.builtFor === builtFor(current.actor);
+        if (unchanged) return sendRevalidated(request, reply, cached);
         actor = current.actor;
       } else {
         actor = await requireActor(request);
@@ -53,7 +55,12 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const built = await loadSearchIndex(request.em, actor, app.config.MAILBOX_HOST);
       // The route's own serializer, as for any 200 of it: the cached text is what it would send.
       const body = reply.serialize(built.index) as string;
-      const entry = { version: built.version, etag: contentEtag(body), body };
+      const entry = {
+        version: built.version,
+        builtFor: builtFor(actor),
+        etag: contentEtag(body),
+        body,
+      };
       await cache.put(userId, entry);
       return sendRevalidated(request, reply, entry);
     },
