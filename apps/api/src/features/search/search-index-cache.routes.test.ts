@@ -1,6 +1,7 @@
 import type { SearchIndex } from '@foodshare/schemas';
 import { countQueries } from '../../test-support/query-budget.ts';
-import { describe, expect, it } from '../../test-support/fixtures.ts';
+import type { ApiApp } from '../../app.ts';
+import { describe, expect, it, type SignIn, type UserClient } from '../../test-support/fixtures.ts';
 import { SearchIndexCache } from './search-index-cache.ts';
 import { SEARCH_INDEX_SQL, SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
 
@@ -15,19 +16,27 @@ async function versionNow(sql: Sql): Promise<bigint> {
   return BigInt(row!.version);
 }
 
+/** The user's client and the first answer, after which the user's index is kept. */
+async function keptIndexOf(user: number, as: SignIn) {
+  const client = await as(user);
+  const first = await client.get('/api/search/index');
+  expect(first.statusCode).toBe(200);
+  return { client, first };
+}
+
+/** The client's next request for its index, and the statements it sent. */
+function repeat(app: ApiApp, client: UserClient) {
+  return countQueries(app.orm, () => client.get('/api/search/index'));
+}
+
 describe('the search index kept with the version of its data (docs/design.md §3.12)', () => {
   it('answers a repeat from the kept index with one query, same bytes, same tag', async ({
     app,
     as,
     factory,
   }) => {
-    const user = await factory.user({ role: 1 });
-    const client = await as(user);
-    const first = await client.get('/api/search/index');
-    expect(first.statusCode).toBe(200);
-    const { result: again, queries } = await countQueries(app.orm, () =>
-      client.get('/api/search/index'),
-    );
+    const { client, first } = await keptIndexOf(await factory.user({ role: 1 }), as);
+    const { result: again, queries } = await repeat(app, client);
     expect(again.statusCode).toBe(200);
     expect(again.body).toBe(first.body);
     expect(again.headers.etag).toBe(first.headers.etag);
@@ -47,15 +56,14 @@ describe('the search index kept with the version of its data (docs/design.md §3
     factory,
   }) => {
     const user = await factory.user({ role: 1 });
-    const client = await as(user);
-    const first = await client.get('/api/search/index');
+    const { client, first } = await keptIndexOf(user, as);
     const cache = new SearchIndexCache(app.kv, SEARCH_INDEX_STATEMENT_NAME);
     const kept = await cache.get(user);
     expect(kept?.builtFor).toBe('1:true');
     // As a role changed between reading the role and building the index leaves it: the
     // current version, built for the role before.
     await cache.put(user, { ...kept!, builtFor: '4:true', etag: '"stale"', body: '{}' });
-    const { result, queries } = await countQueries(app.orm, () => client.get('/api/search/index'));
+    const { result, queries } = await repeat(app, client);
     expect(result.body).toBe(first.body);
     // The version row with the account, then the index built afresh.
     expect(queries).toBe(2);
