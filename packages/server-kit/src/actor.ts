@@ -22,8 +22,16 @@ export async function requireActor(request: FastifyRequest): Promise<Actor> {
     actors.set(request, pending);
   }
   const actor = await pending;
-  if (!actor) throw Problem.unauthorized('Your account is no longer active.');
+  if (!actor) throw Problem.accountInactive();
   return actor;
+}
+
+/**
+ * For a route that read the caller's account in a query of its own (the search index's version
+ * row): the actor `requireActor` then answers, or null for an account no longer active.
+ */
+export function provideActor(request: FastifyRequest, actor: Actor | null): void {
+  actors.set(request, Promise.resolve(actor));
 }
 
 // Read on nearly every request: planned once per connection, not on every call.

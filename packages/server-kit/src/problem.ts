@@ -36,6 +36,11 @@ export class Problem extends Error {
     return new Problem({ status: 401, code: 'UNAUTHENTICATED', title: 'Unauthorized', detail });
   }
 
+  /** A live session whose account was deactivated (or removed) since it signed in. */
+  static accountInactive(): Problem {
+    return Problem.unauthorized('Your account is no longer active.');
+  }
+
   static forbidden(code = 'FORBIDDEN', detail = 'You may not do this.'): Problem {
     return new Problem({ status: 403, code, title: 'Forbidden', detail });
   }

@@ -35,7 +35,7 @@ export async function generatePassport(
     );
   }
   const [holder] = await runSql(em, passportHolderQuery(actor.id));
-  if (!holder) throw inactive();
+  if (!holder) throw Problem.accountInactive();
   const pdf = await renderPassportCard({
     userId: holder.id,
     firstName: holder.first_name,
@@ -51,11 +51,9 @@ export async function generatePassport(
         : null,
   });
   const recorded = await runSql(em, recordGenerationQuery(holder.id, actor.id));
-  if (recorded.length === 0) throw inactive();
+  if (recorded.length === 0) throw Problem.accountInactive();
   return pdf;
 }
-
-const inactive = () => Problem.unauthorized('Your account is no longer active.');
 
 /**
  * The caller's recorded passport generations, newest first: for those who may create a

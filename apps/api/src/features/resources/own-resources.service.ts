@@ -11,6 +11,6 @@ import { ownResourcesOf, ownResourcesQuery } from './resources.sql.ts';
  */
 export async function listOwnResources(em: EntityManager, userId: number): Promise<OwnResources> {
   const rows = await runSql(em, ownResourcesQuery(userId));
-  if (rows.length === 0) throw Problem.unauthorized('Your account is no longer active.');
+  if (rows.length === 0) throw Problem.accountInactive();
   return ownResourcesOf(rows);
 }

@@ -7,6 +7,6 @@ import { runSql } from '../../shared/sql.ts';
 /** One query, only the returned columns: this answers on every page load of a client. */
 export async function loadCurrentUser(em: EntityManager, userId: number): Promise<CurrentUser> {
   const [row] = await runSql(em, currentUserQuery(userId));
-  if (!row) throw Problem.unauthorized('Your account is no longer active.');
+  if (!row) throw Problem.accountInactive();
   return currentUserOf(row);
 }
