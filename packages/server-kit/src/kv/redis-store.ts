@@ -84,6 +84,9 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.client = new Redis(options.url, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
+      // No auto-pipelining: its batches escape the per-command timeout (a request against a
+      // paused Redis took twice the timeout, dependency-faults.test.ts). Commands sent without
+      // awaiting in between still share one round trip.
       ...(options.timeouts ? boundedWaits(options.timeouts) : { maxRetriesPerRequest: 2 }),
     });
     // Without a listener an 'error' event would end the process; the failing commands say it.
