@@ -2,8 +2,7 @@ import { type Static, Type } from 'typebox';
 import { loadConfigFrom } from '../config/load-config.ts';
 
 const OtlpEndpoint = Type.String({ pattern: '^https?://[^\\s]+$' });
-// gRPC is left out: it would bring a second transport (and its native-free but large client)
-// for what any collector also accepts over HTTP.
+// gRPC is left out: every collector also takes OTLP over HTTP, and only HTTP is tested here.
 const OtlpProtocol = Type.Union([Type.Literal('http/protobuf'), Type.Literal('http/json')]);
 
 /**
