@@ -97,9 +97,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.scripts = this.client as unknown as ScriptCommands;
   }
 
+  /** Commands that failed because Redis could not be reached or did not answer in time. */
+  unavailableFailures = 0;
+
   /** Every command goes through here, so that a lost Redis is one kind of error. */
   private run<T>(command: () => Promise<T>): Promise<T> {
-    return command().catch(unavailableUnlessReply);
+    return command().catch((error: unknown) => {
+      if (!(error instanceof Error && error.name === 'ReplyError')) this.unavailableFailures += 1;
+      return unavailableUnlessReply(error);
+    });
   }
 
   async connect(): Promise<this> {
