@@ -160,6 +160,20 @@ describe.each(OVERLAYS)('the $name overlay', (overlay) => {
     }
   });
 
+  it('labels only the servers, so that a release can apply the migration Job before them', () => {
+    // `kubectl apply -k ... -l app.kubernetes.io/component!=server` (docker/k8s/README.md).
+    const servers = render().filter(
+      (o) =>
+        (o.metadata.labels as Record<string, string> | undefined)?.[
+          'app.kubernetes.io/component'
+        ] === 'server',
+    );
+    expect(servers.map((o) => `${o.kind} ${o.metadata.name}`).sort()).toEqual([
+      'Deployment foodshare-api',
+      'Deployment foodshare-auth',
+    ]);
+  });
+
   it('gives every container CPU and memory requests and a memory limit', () => {
     for (const workload of workloads(render())) {
       for (const container of containersOf(workload)) {
