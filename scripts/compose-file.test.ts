@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { validateOAuthClientInput } from '@foodshare/domain';
 import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -23,10 +24,16 @@ interface Service {
 let source: string;
 let services: Record<string, Service>;
 
-/** The names of `NAME=` lines of an env file. */
-async function envKeys(file: string): Promise<string[]> {
+/** The `NAME=value` lines of an env file, as kustomize's secretGenerator and compose read them. */
+async function envFile(file: string): Promise<Map<string, string>> {
   const text = await readFile(file, 'utf8');
-  return [...text.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map((match) => match[1]!);
+  return new Map(
+    [...text.matchAll(/^([A-Z][A-Z0-9_]*)=(.*)$/gm)].map((match) => [match[1]!, match[2]!]),
+  );
+}
+
+async function envKeys(file: string): Promise<string[]> {
+  return [...(await envFile(file)).keys()];
 }
 
 async function scriptSettings(): Promise<string[]> {
@@ -96,5 +103,21 @@ describe.each(['development', 'production'])('the %s first-run example', (overla
     expect((await envKeys(path.join(FIRST_RUN, overlay, 'first-run.env.example'))).sort()).toEqual(
       await scriptSettings(),
     );
+  });
+
+  it('describes a client the CLI accepts', async () => {
+    const settings = await envFile(path.join(FIRST_RUN, overlay, 'first-run.env.example'));
+    const list = (name: string) => settings.get(name)!.split(' ');
+    expect(() =>
+      validateOAuthClientInput({
+        clientId: settings.get('FIRST_CLIENT_ID')!,
+        name: settings.get('FIRST_CLIENT_NAME')!,
+        confidential: false,
+        redirectUris: [settings.get('FIRST_CLIENT_REDIRECT_URI')!],
+        scopes: list('FIRST_CLIENT_SCOPES'),
+        grantTypes: list('FIRST_CLIENT_GRANTS'),
+        requiredRegionIds: [],
+      }),
+    ).not.toThrow();
   });
 });
