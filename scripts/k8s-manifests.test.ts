@@ -1,5 +1,8 @@
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { loadConfig as loadApiConfig } from '@foodshare/api/config';
+import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -97,6 +100,30 @@ function find(objects: K8sObject[], kind: string, name: string): K8sObject {
   return found;
 }
 
+/**
+ * The environment a container starts with: its ConfigMaps and Secrets (envFrom) and its own
+ * `env` values, as the kubelet assembles them (later sources win).
+ */
+function environmentOf(objects: K8sObject[], container: Container): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const source of container.envFrom ?? []) {
+    if (source.configMapRef) {
+      Object.assign(env, find(objects, 'ConfigMap', source.configMapRef.name).data);
+    }
+    if (source.secretRef) {
+      const data = find(objects, 'Secret', source.secretRef.name).data as Record<string, string>;
+      for (const [key, value] of Object.entries(data)) {
+        env[key] = Buffer.from(value, 'base64').toString('utf8');
+      }
+    }
+  }
+  for (const variable of container.env ?? []) {
+    const { value } = variable as { value?: string };
+    if (value !== undefined) env[variable.name] = value;
+  }
+  return env;
+}
+
 /** The image a workload of the base names before an overlay sets registry and tag. */
 function baseImageOf(workload: Workload): string {
   return workload.kind === 'Job' ? 'foodshare-cli' : workload.metadata.name;
@@ -157,6 +184,33 @@ describe.each(OVERLAYS)('the $name overlay', (overlay) => {
       expect(autoscaler.spec.scaleTargetRef.name).toBe(name);
       expect(autoscaler.spec.minReplicas).toBe(overlay.replicas);
       expect(autoscaler.spec.maxReplicas).toBeGreaterThanOrEqual(overlay.replicas);
+    }
+  });
+
+  it('gives api and auth a configuration they start with', () => {
+    const loaders = { 'foodshare-api': loadApiConfig, 'foodshare-auth': loadAuthConfig };
+    for (const [name, loadConfig] of Object.entries(loaders)) {
+      const deployment = find(render(), 'Deployment', name) as Workload;
+      const [container] = deployment.spec.template.spec.containers;
+      const env = environmentOf(render(), container!);
+      // The examples say CHANGE_ME where the operator generates a key (openssl rand -base64 32).
+      if (name === 'foodshare-auth') {
+        expect(env.KEY_ENCRYPTION_KEY).toBe('CHANGE_ME');
+        env.KEY_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+        env.CLIENT_SECRET_PEPPER = randomBytes(32).toString('base64');
+      }
+      const config = loadConfig(env);
+      expect(config.NODE_ENV).toBe('production');
+      const port = container!.ports!.find((p) => p.name === 'http')!.containerPort;
+      expect(config.PORT).toBe(port);
+      expect(config.HOST).toBe('0.0.0.0');
+      // The origin the Ingress serves.
+      const ingress = find(render(), 'Ingress', 'foodshare') as K8sObject & {
+        spec: { rules: { host: string }[]; tls?: unknown[] };
+      };
+      const origin = new URL(config.BASE_URL);
+      expect(origin.hostname).toBe(ingress.spec.rules[0]!.host);
+      expect(origin.protocol).toBe(ingress.spec.tls ? 'https:' : 'http:');
     }
   });
 
