@@ -32,7 +32,8 @@ password=$FIRST_ORGA_PASSWORD
 unset FIRST_ORGA_PASSWORD
 
 # Runs a CLI command with --json. Succeeds when the command does, or when it fails with the error
-# code $1, which means the thing exists already; any other failure stops the script.
+# code $1, which means the thing exists already (`-`: the command has no such code); any other
+# failure stops the script.
 step() {
   exists_code=$1
   description=$2
@@ -58,7 +59,7 @@ printf '%s\n' "$password" | step EMAIL_TAKEN "orga user $FIRST_ORGA_EMAIL" \
   --last-name "$FIRST_ORGA_LAST_NAME" --password-stdin --role orga --verified
 
 # Idempotent in itself; makes the user a member of the group as well.
-step NONE "$FIRST_ORGA_EMAIL as admin of working group $OAUTH_CLIENT_ADMINISTRATION" \
+step - "$FIRST_ORGA_EMAIL as admin of working group $OAUTH_CLIENT_ADMINISTRATION" \
   admins add "$FIRST_ORGA_EMAIL" "$OAUTH_CLIENT_ADMINISTRATION"
 
 if [ -z "${FIRST_CLIENT_ID:-}${FIRST_CLIENT_NAME:-}${FIRST_CLIENT_REDIRECT_URI:-}" ]; then
