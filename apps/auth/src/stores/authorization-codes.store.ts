@@ -90,14 +90,16 @@ export class AuthorizationCodeStore {
   /**
    * Marks the code redeemed, atomically: of concurrent callers exactly one gets true. The marker
    * (what the redemption produced) outlives the code by a code lifetime, so that a second use
-   * finds the tokens to revoke (RFC 6749 4.1.2). The code is deleted in the same round trip
-   * whoever wins: a loser only deletes what the winner deletes too.
+   * finds the tokens to revoke (RFC 6749 4.1.2). The code is deleted only once the marker
+   * stands: a marker Redis refused (out of memory) leaves the code for the client's retry.
    */
   async redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
-    const [won] = await Promise.all([
-      this.store.setIfAbsent(redemptionKey(code), JSON.stringify(redemption), this.ttlMs),
-      this.store.delete(codeKey(code)),
-    ]);
+    const won = await this.store.setIfAbsent(
+      redemptionKey(code),
+      JSON.stringify(redemption),
+      this.ttlMs,
+    );
+    if (won) await this.store.delete(codeKey(code));
     return won;
   }
 

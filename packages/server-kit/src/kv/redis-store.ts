@@ -2,6 +2,9 @@ import { Redis, type RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
+// Sent whole with EVAL every time, never by digest (EVALSHA): a digest Redis no longer knows
+// (a SCRIPT FLUSH, a failover behind the same address) is answered NOSCRIPT and retried after
+// the commands sent behind it, which would break the order KeyValueStore promises.
 const SCRIPTS = {
   getWithTtl: `
 local value = redis.call('GET', KEYS[1])
@@ -20,18 +23,6 @@ redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
 if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KEYS[1], ARGV[3]) end
 return 1`,
 } as const;
-
-interface ScriptCommands {
-  getWithTtl(key: string): Promise<[string, number] | null>;
-  incrementInWindow(key: string, windowMs: number, by: number): Promise<[number, number]>;
-  addToIndex(
-    key: string,
-    member: string,
-    score: number,
-    ttlMs: number,
-    pruneBelow: number,
-  ): Promise<number>;
-}
 
 export interface RedisStoreOptions {
   url: string;
@@ -78,7 +69,6 @@ function unavailableUnlessReply(error: unknown): never {
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   readonly client: Redis;
-  private readonly scripts: ScriptCommands;
 
   constructor(options: RedisStoreOptions) {
     this.client = new Redis(options.url, {
@@ -91,10 +81,6 @@ export class RedisKeyValueStore implements KeyValueStore {
     });
     // Without a listener an 'error' event would end the process; the failing commands say it.
     this.client.on('error', () => undefined);
-    for (const [name, lua] of Object.entries(SCRIPTS)) {
-      this.client.defineCommand(name, { numberOfKeys: 1, lua });
-    }
-    this.scripts = this.client as unknown as ScriptCommands;
   }
 
   /** Commands that failed because Redis could not be reached or did not answer in time. */
@@ -122,7 +108,8 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async getWithTtl(key: string): Promise<{ value: string; ttlMs: number } | null> {
-    const found = await this.run(() => this.scripts.getWithTtl(key));
+    const found = (await this.run(() => this.client.eval(SCRIPTS.getWithTtl, 1, key))) as
+      [string, number] | null;
     return found ? { value: found[0], ttlMs: found[1] } : null;
   }
 
@@ -166,9 +153,9 @@ export class RedisKeyValueStore implements KeyValueStore {
     windowMs: number,
     by = 1,
   ): Promise<{ count: number; ttlMs: number }> {
-    const [count, ttlMs] = await this.run(() =>
-      this.scripts.incrementInWindow(key, assertTtl(windowMs), by),
-    );
+    const [count, ttlMs] = (await this.run(() =>
+      this.client.eval(SCRIPTS.incrementInWindow, 1, key, assertTtl(windowMs), by),
+    )) as [number, number];
     return { count, ttlMs: Math.max(ttlMs, 0) };
   }
 
@@ -179,7 +166,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     options: { ttlMs: number; pruneBelow: number },
   ): Promise<void> {
     await this.run(() =>
-      this.scripts.addToIndex(key, member, score, assertTtl(options.ttlMs), options.pruneBelow),
+      this.client.eval(
+        SCRIPTS.addToIndex,
+        1,
+        key,
+        member,
+        score,
+        assertTtl(options.ttlMs),
+        options.pruneBelow,
+      ),
     );
   }
 
