@@ -1,12 +1,51 @@
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
+import { DemoClientId } from '@foodshare/domain';
+import { waitFor } from '@foodshare/testing';
+import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { login } from '../bench/sessions.ts';
 import { runReadmeExamples } from '../readme-examples.ts';
 import { type ClusterCommand, runClusterCommand } from './cluster-command.ts';
 import { codeIssuedAt, redeemAt, refreshAt, userinfoStatus } from './oauth-at-instances.ts';
 import { clusterTestStores } from './test-stores.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '../..');
+// Short, so that a rotation reaches every instance within the test; the CLI is told too.
+const SIGNING_KEY_REFRESH_SECONDS = 1;
+const KEY_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
+/** Runs a script of the repository with Node as `pnpm <script>` does; its exit code and output. */
+async function runScript(script: string, args: string[], env: Record<string, string> = {}) {
+  const child = spawn(
+    process.execPath,
+    ['--conditions=development', path.join(root, script), ...args],
+    {
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let stdout = '';
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    output += chunk.toString();
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+  const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(timer);
+  return { code, stdout, output };
+}
+
+async function jwksAt(origin: string): Promise<JSONWebKeySet> {
+  const response = await fetch(`${origin}/.well-known/jwks.json`, {
+    signal: AbortSignal.timeout(5_000),
+  });
+  return (await response.json()) as JSONWebKeySet;
+}
 
 // `pnpm cluster` itself, 2 api and 2 auth instances behind Caddy: every piece of state a
 // request leaves (sessions, authorization codes, refresh families, the deny list) is in
@@ -19,7 +58,11 @@ describe('pnpm cluster: state shared by every instance', () => {
 
   beforeAll(async () => {
     stores = await clusterTestStores('state');
-    cluster = await runClusterCommand(stores.env);
+    cluster = await runClusterCommand({
+      ...stores.env,
+      KEY_ENCRYPTION_KEY,
+      SIGNING_KEY_REFRESH_SECONDS: String(SIGNING_KEY_REFRESH_SECONDS),
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -122,21 +165,61 @@ describe('pnpm cluster: state shared by every instance', () => {
   });
 
   it('passes `pnpm oidc:demo` through the proxy', async () => {
-    const demo = spawn(
-      process.execPath,
-      [
-        '--conditions=development',
-        path.join(import.meta.dirname, '..', 'oidc-demo.ts'),
-        cluster.baseUrl,
-      ],
-      { stdio: ['ignore', 'pipe', 'pipe'] },
+    const demo = await runScript('scripts/oidc-demo.ts', [cluster.baseUrl]);
+    expect(demo.code, demo.output).toBe(0);
+    expect(demo.stdout.match(/rotated, old one refused/g)).toHaveLength(2);
+  }, 60_000);
+
+  it('publishes a key rotated by `pnpm cli keys rotate` at every instance and signs with it, without a restart', async () => {
+    const auth = origins('auth');
+    const rotation = await runScript(
+      'apps/cli/src/main.ts',
+      ['keys', 'rotate', '--activate-after', '3s', '--json'],
+      {
+        DATABASE_URL: stores.env.DATABASE_URL,
+        KEY_ENCRYPTION_KEY,
+        SIGNING_KEY_REFRESH_SECONDS: String(SIGNING_KEY_REFRESH_SECONDS),
+      },
     );
-    let output = '';
-    demo.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    demo.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const [code] = (await once(demo, 'exit')) as [number | null];
-    expect(code, output).toBe(0);
-    expect(output.match(/rotated, old one refused/g)).toHaveLength(2);
+    expect(rotation.code, rotation.output).toBe(0);
+    const rotatedAt = Date.now();
+    const { kid, activatesAt } = JSON.parse(rotation.stdout) as {
+      kid: string;
+      activatesAt: string;
+    };
+
+    // Each instance re-reads the keys every SIGNING_KEY_REFRESH_SECONDS; a loaded machine may
+    // run a timer late, hence the allowance.
+    const bound = SIGNING_KEY_REFRESH_SECONDS * 1000 + 2_000;
+    for (const origin of auth) {
+      await waitFor(
+        `${kid} in the JWKS of ${origin}`,
+        async () => (await jwksAt(origin)).keys.some((key) => key.kid === kid),
+        bound,
+      );
+    }
+    expect(Date.now() - rotatedAt).toBeLessThan(bound);
+
+    await waitFor('the new key signing', async () => Date.now() >= Date.parse(activatesAt), 10_000);
+    // An ID token from every instance: one from the code exchange, then one per refresh.
+    const issued = await codeIssuedAt(cluster.baseUrl, auth[0] ?? '');
+    const first = await redeemAt(issued, auth[0] ?? '');
+    const idTokens = [first.body.id_token ?? ''];
+    let refreshToken = first.body.refresh_token ?? '';
+    for (const origin of auth.slice(1)) {
+      const refreshed = await refreshAt(issued.tokenEndpoint, origin, refreshToken);
+      expect(refreshed.status).toBe(200);
+      idTokens.push(refreshed.body.id_token ?? '');
+      refreshToken = refreshed.body.refresh_token ?? '';
+    }
+    // As a relying party checks them: against the JWKS served through the proxy.
+    const keys = createLocalJWKSet(await jwksAt(cluster.origin));
+    for (const idToken of idTokens) {
+      expect(decodeProtectedHeader(idToken).kid).toBe(kid);
+      await expect(
+        jwtVerify(idToken, keys, { issuer: cluster.baseUrl, audience: DemoClientId.public }),
+      ).resolves.toBeDefined();
+    }
   }, 60_000);
 
   it("answers the README's curl examples through the proxy", async () => {
