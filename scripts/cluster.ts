@@ -12,6 +12,7 @@ import { parseArgs } from 'node:util';
 import { ConfigError } from '@foodshare/server-kit';
 import { DEFAULT_REDIS_URL, withDatabaseName, DEFAULT_DATABASE_URL } from '@foodshare/testing';
 import { parseIntegerOption } from './integer-option.ts';
+import { runningProcesses } from './cluster/child-process.ts';
 import { type Cluster, startCluster } from './cluster/start-cluster.ts';
 
 const log = (line: string) => console.log(line);
@@ -44,7 +45,29 @@ const count = option(
 );
 const port = option('PORT', process.env.PORT ?? '8080', 0, 65535);
 
-let cluster: Cluster;
+// Set by the first SIGINT or SIGTERM. The children run in process groups of their own, so a
+// Ctrl-C reaches only this process, which stops them: the proxy first, then the instances.
+let stopping = false;
+let cluster: Cluster | undefined;
+
+async function shutDown(signal: NodeJS.Signals) {
+  if (stopping) return;
+  stopping = true;
+  log(`[cluster] stopping (${signal})`);
+  // Still starting: stop whatever runs already, in no particular order.
+  const clean = cluster
+    ? await cluster.stop()
+    : (await Promise.all(runningProcesses().map((child) => child.stop()))).every((c) => c === 0);
+  log(`[cluster] stopped${clean ? '' : ': a process did not exit cleanly'}`);
+  process.exit(0);
+}
+process.on('SIGINT', (signal) => void shutDown(signal));
+process.on('SIGTERM', (signal) => void shutDown(signal));
+// The last resort when this process ends without stopping them (a crash): no orphans.
+process.on('exit', () => {
+  for (const child of runningProcesses()) child.child.kill('SIGKILL');
+});
+
 try {
   cluster = await startCluster({
     instances: { api: count, auth: count },
@@ -58,38 +81,30 @@ try {
     log,
   });
 } catch (error) {
+  // A stop asked for during the start makes the start fail; shutDown reports and exits.
+  if (stopping) await new Promise(() => undefined);
   fail(error instanceof ConfigError ? error.message : String(error));
 }
+const running = cluster;
 
 const listed = (['api', 'auth'] as const)
-  .flatMap((service) => cluster.instances[service])
+  .flatMap((service) => running.instances[service])
   .map((instance) => `${instance.name} ${instance.origin}`)
   .join(', ');
-log(`[cluster] listening on ${cluster.baseUrl} (proxy ${cluster.origin}; ${listed})`);
-
-let stopping = false;
-async function shutDown(signal: NodeJS.Signals) {
-  if (stopping) return;
-  stopping = true;
-  log(`[cluster] stopping (${signal})`);
-  const clean = await cluster.stop();
-  log(`[cluster] stopped${clean ? '' : ': a process did not exit cleanly'}`);
-  process.exit(0);
-}
-process.on('SIGINT', (signal) => void shutDown(signal));
-process.on('SIGTERM', (signal) => void shutDown(signal));
+log(`[cluster] listening on ${running.baseUrl} (proxy ${running.origin}; ${listed})`);
+if (stopping) await running.stop().then(() => process.exit(0));
 
 // An instance that ends on its own is routed around by the proxy; without the proxy nothing
 // is reachable, so the cluster stops.
-for (const child of [...cluster.instances.api, ...cluster.instances.auth]) {
+for (const child of [...running.instances.api, ...running.instances.auth]) {
   void child.exited.then((code) => {
     if (!stopping) log(`[cluster] ${child.name} exited (${code}); the proxy routes around it`);
   });
 }
-void cluster.proxy.exited.then(async (code) => {
+void running.proxy.exited.then(async (code) => {
   if (stopping) return;
   stopping = true;
   log(`[cluster] the proxy exited (${code}); stopping the cluster`);
-  await cluster.stop();
+  await running.stop();
   process.exit(1);
 });

@@ -15,6 +15,15 @@ export interface ClusterProcess {
   stop(signal?: NodeJS.Signals, graceMs?: number): Promise<number | null>;
 }
 
+// Every process started and not yet ended, for a stop asked for while the cluster is still
+// starting, and for the last resort of a cluster process that exits without stopping them.
+const started = new Set<ClusterProcess>();
+
+/** The processes started here that still run. */
+export function runningProcesses(): ClusterProcess[] {
+  return [...started];
+}
+
 /**
  * Starts `command` with its output written line by line through `log`, each line prefixed
  * with `[name]`, so that the interleaved logs of many instances can be told apart. The child
@@ -46,7 +55,7 @@ export function startProcess(
     });
   });
   const running = () => child.exitCode === null && child.signalCode === null;
-  return {
+  const clusterProcess: ClusterProcess = {
     name,
     child,
     exited,
@@ -61,4 +70,7 @@ export function startProcess(
       return exited;
     },
   };
+  started.add(clusterProcess);
+  void exited.then(() => started.delete(clusterProcess));
+  return clusterProcess;
 }
