@@ -35,7 +35,13 @@ export function startProcess(
   name: string,
   command: string,
   args: string[],
-  options: { env: Record<string, string | undefined>; cwd?: string; log: (line: string) => void },
+  options: {
+    env: Record<string, string | undefined>;
+    cwd?: string;
+    log: (line: string) => void;
+    /** Run once the process has ended, before `exited` resolves: removing its scratch files. */
+    afterExit?: () => Promise<void>;
+  },
 ): ClusterProcess {
   const child = spawn(command, args, {
     env: options.env,
@@ -53,6 +59,9 @@ export function startProcess(
       options.log(`[${name}] ${error.message}`);
       resolve(127);
     });
+  }).then(async (code) => {
+    await options.afterExit?.().catch(() => undefined);
+    return code;
   });
   const running = () => child.exitCode === null && child.signalCode === null;
   const clusterProcess: ClusterProcess = {

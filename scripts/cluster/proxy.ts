@@ -45,9 +45,9 @@ export async function startProxy(options: {
         CLUSTER_AUTH_UPSTREAMS: upstreams(options.auth),
       },
       log: options.log,
+      afterExit: () => rm(scratch, { recursive: true, force: true }),
     },
   );
-  void child.exited.then(() => rm(scratch, { recursive: true, force: true }));
   const address = options.host.includes(':') ? `[${options.host}]` : options.host;
   const origin = `http://${address === '0.0.0.0' ? '127.0.0.1' : address}:${options.port}`;
   const ended = child.exited.then((code) => {
