@@ -4,6 +4,8 @@ export interface Sent {
   endedAt: number;
   /** The HTTP status, or the error's message when none came. */
   outcome: number | string;
+  /** The start of the body of an answer other than 200, to tell which part refused. */
+  body?: string;
 }
 
 export interface SteadyLoad {
@@ -27,17 +29,20 @@ export function steadyLoad(
   const client = async () => {
     while (running) {
       const startedAt = Date.now();
-      const outcome = await fetch(url, {
+      const answer = await fetch(url, {
         headers: options.headers,
         signal: AbortSignal.timeout(options.timeoutMs ?? 10_000),
       }).then(
-        async (response) => {
-          await response.body?.cancel();
-          return response.status;
+        async (response): Promise<Pick<Sent, 'outcome' | 'body'>> => {
+          if (response.status === 200) {
+            await response.body?.cancel();
+            return { outcome: 200 };
+          }
+          return { outcome: response.status, body: (await response.text()).slice(0, 300) };
         },
-        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+        (error: unknown) => ({ outcome: error instanceof Error ? error.message : String(error) }),
       );
-      sent.push({ startedAt, endedAt: Date.now(), outcome });
+      sent.push({ startedAt, endedAt: Date.now(), ...answer });
     }
   };
   const clients = Array.from({ length: options.concurrency }, client);
