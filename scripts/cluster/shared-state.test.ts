@@ -135,7 +135,7 @@ describe('pnpm cluster: state shared by every instance', () => {
       Array.from({ length: 8 }, (_, index) => redeemAt(issued, auth[index % auth.length] ?? '')),
     );
     const granted = answers.filter((answer) => answer.status === 200);
-    expect(granted).toHaveLength(1);
+    expect(granted, JSON.stringify(answers)).toHaveLength(1);
     expect(answers.filter((answer) => answer.status !== 200).map((a) => a.body.error)).toEqual(
       Array.from({ length: 7 }, () => 'invalid_grant'),
     );
