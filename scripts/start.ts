@@ -11,13 +11,7 @@ import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { buildApp as buildAuthApp } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
-import {
-  DEVELOPMENT_CLIENT_SECRET_PEPPER,
-  embeddedDatabase,
-  loadDemoDataIfEmpty,
-  migrateDatabase,
-  openOrm,
-} from '@foodshare/domain';
+import { DEVELOPMENT_CLIENT_SECRET_PEPPER, embeddedDatabase, openOrm } from '@foodshare/domain';
 import {
   databaseTimeouts,
   openKeyValueStore,
@@ -26,6 +20,8 @@ import {
 } from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres } from '@foodshare/testing';
 import closeWithGrace from 'close-with-grace';
+import { parseIntegerOption } from './integer-option.ts';
+import { prepareDatabase } from './prepare-database.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const log = (message: string) => console.log(`[start] ${message}`);
@@ -46,12 +42,11 @@ async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> 
   return { url: embedded.url, stop: () => server.stop() };
 }
 
-// Checked before anything starts (the embedded PostgreSQL takes seconds), and strictly:
-// Number() reads "abc" as NaN and "" as 0, a random port.
+// Checked before anything starts: the embedded PostgreSQL takes seconds.
 function parsePort(raw: string): number {
-  const port = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
-  if (port >= 0 && port <= 65535) return port;
-  console.error(`[start] PORT must be an integer from 0 to 65535, got ${JSON.stringify(raw)}`);
+  const port = parseIntegerOption('PORT', raw, 0, 65535);
+  if ('value' in port) return port.value;
+  console.error(`[start] ${port.problem}`);
   process.exit(1);
 }
 const port = parsePort(process.env.PORT ?? '8080');
@@ -102,20 +97,13 @@ server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
 server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
 server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
 
-// Migrations and the demo data on a connection of their own, without a request's bounds: on
-// a busy machine either may take longer than a request may wait.
-await migrateDatabase(database.url);
 // The demo clients' secret is hashed with the pepper the auth service verifies with: the
 // configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
 const demoData = {
   clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
 };
-const setupOrm = await openOrm({ url: database.url, poolSize: 1 });
-try {
-  if (await loadDemoDataIfEmpty(setupOrm.em.fork(), demoData))
-    log('loaded the demo data (see README: demo accounts)');
-} finally {
-  await setupOrm.close();
+if (await prepareDatabase(database.url, demoData)) {
+  log('loaded the demo data (see README: demo accounts)');
 }
 const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 

@@ -51,6 +51,11 @@ function createBareApp(settings: CommonEnv, logStream: DestinationStream | undef
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
+    // A request that still arrives over an open connection once a graceful stop closes the app
+    // is answered (with `Connection: close`, run-server.ts), not refused with Fastify's bare
+    // 503: behind a proxy, that 503 reaches the client, while the connections a stopped
+    // instance refuses afterwards are tried at another instance (scripts/cluster).
+    return503OnClosing: false,
     // Node's own bounds on receiving a request; without them a body that trickles in holds
     // its connection (and a graceful stop) for as long as the client likes.
     requestTimeout: settings.REQUEST_TIMEOUT_MS,

@@ -62,3 +62,15 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<v
     await client.end();
   }
 }
+
+/** Drops the database on the server behind `serverUrl`, its open connections included. */
+export async function dropDatabase(serverUrl: string, name: string): Promise<void> {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    await client.query(`DROP DATABASE IF EXISTS ${sanitizeIdentifier(name)} WITH (FORCE)`);
+  } finally {
+    await client.end();
+  }
+}

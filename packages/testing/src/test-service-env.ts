@@ -5,6 +5,18 @@ import {
   type WorkerRedis,
 } from './test-databases.ts';
 
+/**
+ * The bounds on PostgreSQL and Redis of a service under test. Test files run side by side on a
+ * few cores: a query may wait far longer than in production without anything being wrong. The
+ * fault tests keep the real bounds.
+ */
+export const TEST_STORE_TIMEOUTS = {
+  DATABASE_CONNECT_TIMEOUT_MS: '15000',
+  DATABASE_STATEMENT_TIMEOUT_MS: '30000',
+  REDIS_CONNECT_TIMEOUT_MS: '10000',
+  REDIS_COMMAND_TIMEOUT_MS: '10000',
+};
+
 export interface TestServiceEnv {
   /** The environment a service's loadConfig() takes, pointing at this worker's own stores. */
   env: Record<string, string>;
@@ -25,12 +37,7 @@ export async function testServiceEnv(suite: string): Promise<TestServiceEnv> {
       DATABASE_URL: database.url,
       REDIS_URL: redis.url,
       REDIS_KEY_PREFIX: redis.keyPrefix,
-      // Test files run side by side on a few cores: a query may wait far longer than in
-      // production without anything being wrong. The fault tests keep the real bounds.
-      DATABASE_CONNECT_TIMEOUT_MS: '15000',
-      DATABASE_STATEMENT_TIMEOUT_MS: '30000',
-      REDIS_CONNECT_TIMEOUT_MS: '10000',
-      REDIS_COMMAND_TIMEOUT_MS: '10000',
+      ...TEST_STORE_TIMEOUTS,
     },
   };
 }
