@@ -84,7 +84,9 @@ export const openApiPlugin = fp(
         },
       },
       // The shared schemas are named by their `$id` (the schema's title), not `def-N`.
-      refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+      refResolver: {
+        buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+      },
       // Health probes and the documentation itself are not part of the interface.
       hideUntagged: true,
       transform: ({ schema, url, route }) => {
