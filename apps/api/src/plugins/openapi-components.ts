@@ -84,14 +84,11 @@ function collectReferences(value: unknown, into: Set<string>): void {
 const COMPONENT_PREFIX = '#/components/schemas/';
 
 /**
- * The component schemas the operations use, directly or through another component: every named
- * schema is registered (addComponentSchemas), but the path parameters and the query strings
- * stay inline, as do the schemas only the authorization server uses.
+ * The names of the component schemas the operations use, directly or through another
+ * component: every named schema is registered (addComponentSchemas), but the path parameters
+ * and the query strings stay inline, as do the schemas only the authorization server uses.
  */
-export function usedComponents(
-  paths: unknown,
-  all: Record<string, unknown>,
-): Record<string, unknown> {
+export function usedComponentNames(paths: unknown, all: Record<string, unknown>): Set<string> {
   const used = new Set<string>();
   collectReferences(paths, used);
   const queue = [...used];
@@ -104,5 +101,5 @@ export function usedComponents(
       queue.push(next);
     }
   }
-  return Object.fromEntries(Object.entries(all).filter(([name]) => used.has(name)));
+  return used;
 }

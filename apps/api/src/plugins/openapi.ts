@@ -3,7 +3,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { DOCS_PAGE_CSP, docsPageTheme, DOCS_PAGE_UI_CONFIG } from './docs-page.ts';
-import { addComponentSchemas, referenceComponents, usedComponents } from './openapi-components.ts';
+import {
+  addComponentSchemas,
+  referenceComponents,
+  usedComponentNames,
+} from './openapi-components.ts';
 import {
   CSRF_SCHEME,
   OPERATION_TAGS,
@@ -85,7 +89,8 @@ export const openApiPlugin = fp(
       },
       // The shared schemas are named by their `$id` (the schema's title), not `def-N`.
       refResolver: {
-        buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`),
+        buildLocalReference: (json, _baseUri, _fragment, i) =>
+          typeof json.$id === 'string' ? json.$id : `def-${i}`,
       },
       // Health probes and the documentation itself are not part of the interface.
       hideUntagged: true,
@@ -101,10 +106,13 @@ export const openApiPlugin = fp(
         };
         return { schema: documented, url };
       },
-      transformObject: ({ openapiObject }) => {
-        const components = openapiObject.components ?? {};
-        const schemas = usedComponents(openapiObject.paths, components.schemas ?? {});
-        return { ...openapiObject, components: { ...components, schemas } };
+      transformObject: (documentObject) => {
+        if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+        const { openapiObject } = documentObject;
+        const schemas = openapiObject.components?.schemas ?? {};
+        const used = usedComponentNames(openapiObject.paths, schemas);
+        for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+        return openapiObject;
       },
     });
     await app.register(swaggerUi, {

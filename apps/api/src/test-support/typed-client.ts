@@ -40,16 +40,18 @@ export function typeCheck(files: Record<string, string>): Record<string, string[
   const inMemory = new Map(
     Object.entries(files).map(([name, text]) => [VIRTUAL_DIRECTORY + name, text]),
   );
-  const host = ts.createCompilerHost(options, true);
-  const { getSourceFile, fileExists, readFile, directoryExists } = host;
-  host.fileExists = (fileName) => inMemory.has(fileName) || fileExists.call(host, fileName);
-  host.directoryExists = (name) =>
-    VIRTUAL_DIRECTORY.startsWith(`${name}/`) || (directoryExists?.call(host, name) ?? true);
-  host.readFile = (fileName) => inMemory.get(fileName) ?? readFile.call(host, fileName);
-  host.getSourceFile = (fileName, language, ...rest) => {
-    const text = inMemory.get(fileName);
-    if (text === undefined) return getSourceFile.call(host, fileName, language, ...rest);
-    return ts.createSourceFile(fileName, text, language, true);
+  const disk = ts.createCompilerHost(options, true);
+  const host: ts.CompilerHost = {
+    ...disk,
+    fileExists: (fileName) => inMemory.has(fileName) || disk.fileExists(fileName),
+    directoryExists: (name) =>
+      VIRTUAL_DIRECTORY.startsWith(`${name}/`) || (disk.directoryExists?.(name) ?? true),
+    readFile: (fileName) => inMemory.get(fileName) ?? disk.readFile(fileName),
+    getSourceFile: (fileName, language, ...rest) => {
+      const text = inMemory.get(fileName);
+      if (text === undefined) return disk.getSourceFile(fileName, language, ...rest);
+      return ts.createSourceFile(fileName, text, language, true);
+    },
   };
   const program = ts.createProgram([...inMemory.keys()], options, host);
   const errors: Record<string, string[]> = Object.fromEntries(
