@@ -7,12 +7,12 @@ export interface SpecRoute {
   path: string;
 }
 
-const SPEC = new URL('../../../../docs/spec.md', import.meta.url);
+const SPEC_DOCUMENT = new URL('../../../../docs/spec.md', import.meta.url);
 const ROW = /^\|\s*(\d+)\s*\|\s*(GET|POST|PATCH|DELETE)\s+`([^`]+)`/;
 
 /** The rows of docs/spec.md §4.1, read from the table itself, so that a new row is covered. */
 export function specRoutes(): SpecRoute[] {
-  const text = readFileSync(SPEC, 'utf8');
+  const text = readFileSync(SPEC_DOCUMENT, 'utf8');
   const start = text.indexOf('### 4.1 REST endpoints');
   const end = text.indexOf('\n### ', start + 1);
   if (start < 0 || end < 0) throw new Error('docs/spec.md has no §4.1 table');
