@@ -1,8 +1,9 @@
 import * as schemas from '@foodshare/schemas';
 import { isDeepStrictEqual } from 'node:util';
-import type { FastifyInstance } from 'fastify';
 
 type SchemaNode = Record<string, unknown>;
+
+const COMPONENT_PREFIX = '#/components/schemas/';
 
 function isSchemaNode(value: unknown): value is SchemaNode {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -38,8 +39,7 @@ function referencing(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(referencing);
   if (!isSchemaNode(value)) return value;
   const name = componentName(value);
-  // `Name#`: Fastify's way to name a schema added with addSchema.
-  if (name !== undefined) return { $ref: `${name}#` };
+  if (name !== undefined) return { $ref: `${COMPONENT_PREFIX}${name}` };
   return referenceChildren(value);
 }
 
@@ -50,22 +50,24 @@ function referenceChildren(node: SchemaNode): SchemaNode {
 /**
  * A copy of `schema` (a body or a response) in which every named sub-schema, itself included,
  * is a `$ref` to its component. For the OpenAPI document only: the routes keep validating and
- * serializing with their own inline schemas, because Ajv refuses a schema that carries one
- * `$id` twice (a conversation names two user stubs) and the body shaping reads the body
- * schema's properties (body-shape.ts).
+ * serializing with their own inline schemas. An `$id` on the schemas fails (Ajv refuses a
+ * schema that carries one `$id` twice, and a conversation names two user stubs); routes that
+ * referred to shared schemas would hide a body's properties from body-shape.ts; and merely
+ * adding the hundred named schemas with `addSchema` cost about 5 s more per app boot
+ * (measured: 6.4-12 s against 1.5-4.9 s, eight boots each, on two loaded cores).
  */
 export function referenceComponents(schema: unknown): unknown {
   return referencing(schema);
 }
 
 /**
- * Adds every named schema as a shared schema with its title as `$id`, its own named parts as
- * references, so that @fastify/swagger lists it once under `components.schemas`.
+ * Every named schema by name, its own named parts as references: the document's
+ * `components.schemas`, of which the unused are dropped (usedComponentNames).
  */
-export function addComponentSchemas(app: FastifyInstance): void {
-  for (const [name, schema] of components) {
-    app.addSchema({ ...referenceChildren(schema), $id: name });
-  }
+export function componentSchemas(): Record<string, SchemaNode> {
+  return Object.fromEntries(
+    [...components].map(([name, schema]) => [name, referenceChildren(schema)]),
+  );
 }
 
 function collectReferences(value: unknown, into: Set<string>): void {
@@ -81,11 +83,9 @@ function collectReferences(value: unknown, into: Set<string>): void {
   for (const child of Object.values(value)) collectReferences(child, into);
 }
 
-const COMPONENT_PREFIX = '#/components/schemas/';
-
 /**
  * The names of the component schemas the operations use, directly or through another
- * component: every named schema is registered (addComponentSchemas), but the path parameters
+ * component: every named schema is offered (componentSchemas), but the path parameters
  * and the query strings stay inline, as do the schemas only the authorization server uses.
  */
 export function usedComponentNames(paths: unknown, all: Record<string, unknown>): Set<string> {

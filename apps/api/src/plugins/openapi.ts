@@ -3,11 +3,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
 import { DOCS_PAGE_CSP, docsPageTheme, DOCS_PAGE_UI_CONFIG } from './docs-page.ts';
-import {
-  addComponentSchemas,
-  referenceComponents,
-  usedComponentNames,
-} from './openapi-components.ts';
+import { componentSchemas, referenceComponents, usedComponentNames } from './openapi-components.ts';
 import {
   CSRF_SCHEME,
   OPERATION_TAGS,
@@ -49,7 +45,6 @@ function referencingResponses(response: unknown): unknown {
  */
 export const openApiPlugin = fp(
   async (app: FastifyInstance, { baseUrl }: OpenApiOptions) => {
-    addComponentSchemas(app);
     const operationIds = new Set<string>();
     app.addHook('onRoute', (route) => requireOperationNaming(route, operationIds));
     await app.register(swagger, {
@@ -71,6 +66,7 @@ export const openApiPlugin = fp(
         servers: [{ url: baseUrl }],
         tags: OPERATION_TAGS,
         components: {
+          schemas: componentSchemas(),
           securitySchemes: {
             [SESSION_SCHEME]: {
               type: 'apiKey',
@@ -86,11 +82,6 @@ export const openApiPlugin = fp(
             },
           },
         },
-      },
-      // The shared schemas are named by their `$id` (the schema's title), not `def-N`.
-      refResolver: {
-        buildLocalReference: (json, _baseUri, _fragment, i) =>
-          typeof json.$id === 'string' ? json.$id : `def-${i}`,
       },
       // Health probes and the documentation itself are not part of the interface.
       hideUntagged: true,
