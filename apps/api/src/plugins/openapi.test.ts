@@ -8,6 +8,7 @@ interface Parameter {
 }
 
 interface Operation {
+  operationId?: string;
   security?: unknown;
   requestBody?: { content: Record<string, unknown> };
   responses?: Record<string, { content?: Record<string, unknown> }>;
@@ -18,8 +19,29 @@ interface Operation {
 interface OpenApiDocument {
   openapi: string;
   servers: { url: string }[];
-  components: { securitySchemes: Record<string, { description?: string }> };
+  tags: { name: string; description?: string }[];
+  components: {
+    securitySchemes: Record<string, { description?: string }>;
+    schemas: Record<string, unknown>;
+  };
   paths: Record<string, Record<string, Operation>>;
+}
+
+/** What each kind of operation asks of the caller (plugins/openapi-operations.ts). */
+const withToken = { session: [], api_key: [] };
+const needsSessionAndToken = [withToken];
+const needsSession = [withToken, { session: [] }];
+
+function operationsOf(document: OpenApiDocument) {
+  return Object.entries(document.paths).flatMap(([path, operations]) =>
+    Object.entries(operations).map(([method, operation]) => ({ path, method, operation })),
+  );
+}
+
+/** Every `$ref` in a part of the document, as the component name it points to. */
+function referencesIn(value: unknown): string[] {
+  const json = JSON.stringify(value);
+  return [...json.matchAll(/"\$ref":"#\/components\/schemas\/([^"]+)"/g)].map((m) => m[1] ?? '');
 }
 
 // The parameter types and patterns of docs/spec.md §4.1; the document anchors the patterns
@@ -205,6 +227,17 @@ describe('the OpenAPI document and its documentation page', () => {
     });
   });
 
+  it('declares the session cookie as a scheme, by the name the app sets it', ({ app }) => {
+    expect(document.components.securitySchemes.session).toEqual({
+      type: 'apiKey',
+      in: 'cookie',
+      name: app.sessionCookies.names.session,
+      description: expect.stringContaining('POST /api/login'),
+    });
+    // BASE_URL is https: the cookie takes the __Host- prefix, and the document says so.
+    expect(app.sessionCookies.names.session).toBe('__Host-fs_session');
+  });
+
   it('lists the routes the app serves, with their response schemas, and hides the probes', () => {
     const current = document.paths['/api/users/current']?.get;
     expect(current?.responses).toHaveProperty('200');
@@ -213,13 +246,51 @@ describe('the OpenAPI document and its documentation page', () => {
     expect(document.paths).not.toHaveProperty('/api/openapi.json');
   });
 
-  it('names the api_key scheme on every operation, reads included, but not on the login', () => {
-    for (const [path, operations] of Object.entries(document.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        const expected = path === '/api/login' ? undefined : [{ api_key: [] }];
-        expect(operation.security, `${method} ${path}`).toEqual(expected);
-      }
+  it('asks the session of every operation but login and logout, and the token of every write', () => {
+    for (const { path, method, operation } of operationsOf(document)) {
+      const expected =
+        path === '/api/login'
+          ? []
+          : path === '/api/logout'
+            ? [{}, withToken]
+            : method === 'get'
+              ? needsSession
+              : needsSessionAndToken;
+      expect(operation.security, `${method} ${path}`).toEqual(expected);
     }
+  });
+
+  it('names every operation once, in camelCase, for the functions of generated clients', () => {
+    const operationIds = operationsOf(document).map(({ operation }) => operation.operationId);
+    for (const operationId of operationIds) expect(operationId).toMatch(/^[a-z][a-zA-Z]+$/);
+    expect(new Set(operationIds).size).toBe(operationIds.length);
+    expect(document.paths['/api/stores/{storeId}/requests']?.get?.operationId).toBe(
+      'getStoreRequests',
+    );
+  });
+
+  it('lists each tag the operations use once, with a description, and no other', () => {
+    const used = new Set(operationsOf(document).flatMap(({ operation }) => operation.tags ?? []));
+    expect(document.tags.map((tag) => tag.name).sort()).toEqual([...used].sort());
+    for (const tag of document.tags) expect(tag.description, tag.name).toMatch(/\w/);
+  });
+
+  it('refers to named schemas by $ref, each defined once under components.schemas', () => {
+    const { schemas } = document.components;
+    const fromPaths = new Set(referencesIn(document.paths));
+    const fromComponents = new Set(referencesIn(schemas));
+    for (const name of [...fromPaths, ...fromComponents]) expect(schemas).toHaveProperty([name]);
+    // None unused: parameters stay inline, and the authorization server's schemas are left out.
+    for (const name of Object.keys(schemas)) {
+      expect(fromPaths.has(name) || fromComponents.has(name), name).toBe(true);
+    }
+    expect(schemas).not.toHaveProperty(['OAuthClient']);
+    const requests = document.paths['/api/stores/{storeId}/requests']?.get?.responses;
+    expect(referencesIn(requests?.['200'])).toEqual(['StoreTeamRequestList']);
+    expect(referencesIn(requests?.['404'])).toEqual(['Problem']);
+    // The user stub is one component, referred to wherever a user is named.
+    expect(referencesIn(schemas.StoreTeamRequest)).toEqual(['UserStub']);
+    expect(schemas.UserStub).toMatchObject({ type: 'object', title: 'UserStub' });
   });
 
   it('covers all 18 rows of docs/spec.md §4.1', () => {
@@ -252,7 +323,7 @@ describe('the OpenAPI document and its documentation page', () => {
       // Every route of docs/spec.md §4.1 needs a session, so each documents 401, and a success.
       expect(documented).toContain('401');
       expect(documented.some((status) => status.startsWith('2'))).toBe(true);
-      expect(operation.security).toEqual([{ api_key: [] }]);
+      expect(operation.security).toEqual(method === 'get' ? needsSession : needsSessionAndToken);
     },
   );
 

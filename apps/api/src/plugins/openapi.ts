@@ -2,6 +2,15 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import fp from 'fastify-plugin';
+import { DOCS_PAGE_CSP, docsPageTheme, DOCS_PAGE_UI_CONFIG } from './docs-page.ts';
+import { componentSchemas, referenceComponents, usedComponentNames } from './openapi-components.ts';
+import {
+  CSRF_SCHEME,
+  OPERATION_TAGS,
+  requireOperationNaming,
+  securityOf,
+  SESSION_SCHEME,
+} from './openapi-operations.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './wire-conventions.ts';
 
 export interface OpenApiOptions {
@@ -9,22 +18,35 @@ export interface OpenApiOptions {
   baseUrl: string;
 }
 
-const API_KEY_DESCRIPTION =
+const CSRF_DESCRIPTION =
   'The CSRF token of the session: the value of the readable `CSRF_TOKEN` cookie (`__Host-CSRF_TOKEN` ' +
   'over HTTPS) that login sets next to the HttpOnly session cookie. Every request that changes ' +
   'data (POST, PATCH, DELETE) must send it in this header, or gets 403 CSRF_FAILED. GET ' +
-  'requests need only the session cookie and may leave the header out. Without a live session ' +
-  'every operation but login and logout answers 401.';
+  'requests need only the session cookie and may leave the header out.';
+
+const SESSION_DESCRIPTION =
+  'The HttpOnly session cookie that POST /api/login sets. Without a live session every ' +
+  'operation but login and logout answers 401.';
+
+/** The response map with each schema's named parts as references to `components.schemas`. */
+function referencingResponses(response: unknown): unknown {
+  if (typeof response !== 'object' || response === null) return response;
+  return Object.fromEntries(
+    Object.entries(response).map(([status, schema]) => [status, referenceComponents(schema)]),
+  );
+}
 
 /**
  * The OpenAPI 3.1 document, generated from the TypeBox schemas each route declares (so it cannot
  * drift from what the routes validate), at /api/openapi.json, and an interactive page at
- * /api/docs. Every operation names the `api_key` scheme, as docs/spec.md §4 says of every REST
- * endpoint: the session's CSRF token in `X-CSRF-Token`. Only login, which starts the session,
- * has none.
+ * /api/docs. Every operation has an operationId and a tag of OPERATION_TAGS; the named schemas
+ * of @foodshare/schemas are `components.schemas`, referenced by `$ref`; the session cookie and
+ * the `X-CSRF-Token` header are security schemes, named on each operation as securityOf says.
  */
 export const openApiPlugin = fp(
   async (app: FastifyInstance, { baseUrl }: OpenApiOptions) => {
+    const operationIds = new Set<string>();
+    app.addHook('onRoute', (route) => requireOperationNaming(route, operationIds));
     await app.register(swagger, {
       openapi: {
         openapi: '3.1.0',
@@ -42,13 +64,21 @@ export const openApiPlugin = fp(
             'caller may act (401, 404, 403) is decided before the body is judged (400, 422).',
         },
         servers: [{ url: baseUrl }],
+        tags: OPERATION_TAGS,
         components: {
+          schemas: componentSchemas(),
           securitySchemes: {
-            api_key: {
+            [SESSION_SCHEME]: {
+              type: 'apiKey',
+              in: 'cookie',
+              name: app.sessionCookies.names.session,
+              description: SESSION_DESCRIPTION,
+            },
+            [CSRF_SCHEME]: {
               type: 'apiKey',
               in: 'header',
               name: 'X-CSRF-Token',
-              description: API_KEY_DESCRIPTION,
+              description: CSRF_DESCRIPTION,
             },
           },
         },
@@ -58,16 +88,31 @@ export const openApiPlugin = fp(
       transform: ({ schema, url, route }) => {
         // A body is accepted as JSON or as a form, alike (the wire conventions).
         const consumes = schema?.body ? { consumes: [JSON_CONTENT_TYPE, FORM_CONTENT_TYPE] } : {};
-        const security = route.config?.csrf === false ? {} : { security: [{ api_key: [] }] };
-        const documented: FastifySchema = { ...schema, ...consumes, ...security };
+        const documented: FastifySchema = {
+          ...schema,
+          ...consumes,
+          body: referenceComponents(schema?.body),
+          response: referencingResponses(schema?.response),
+          security: securityOf(route),
+        };
         return { schema: documented, url };
+      },
+      transformObject: (documentObject) => {
+        if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
+        const { openapiObject } = documentObject;
+        const schemas = openapiObject.components?.schemas ?? {};
+        const used = usedComponentNames(openapiObject.paths, schemas);
+        for (const name of Object.keys(schemas)) if (!used.has(name)) delete schemas[name];
+        return openapiObject;
       },
     });
     await app.register(swaggerUi, {
       routePrefix: '/api/docs',
-      uiConfig: { docExpansion: 'list', deepLinking: true },
+      uiConfig: DOCS_PAGE_UI_CONFIG,
+      theme: docsPageTheme,
+      staticCSP: DOCS_PAGE_CSP,
     });
     app.get('/api/openapi.json', { schema: { hide: true } }, () => app.swagger());
   },
-  { name: 'foodshare-openapi' },
+  { name: 'foodshare-openapi', dependencies: ['foodshare-session'] },
 );

@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -9,14 +8,13 @@ import {
   DemoUserEmail,
   verifyClientSecret,
 } from '@foodshare/domain';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { launchChromium } from '@foodshare/testing/browser';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
-// Debian's package (CI installs it); never a browser downloaded by `playwright install`.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const TEST_TIMEOUT_MS = 120_000;
 
@@ -53,26 +51,9 @@ describe('in a real browser (headless Chromium)', () => {
   const contexts: BrowserContext[] = [];
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      throw new Error(
-        `No Chromium at ${CHROMIUM}: install Debian's "chromium" package (CI does) or set CHROMIUM_PATH.`,
-      );
-    }
     ({ app, origin } = await listenTestApp());
     callback = await startCallbackServer();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-background-networking',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

@@ -25,6 +25,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'giveBanana',
         summary: 'Give a user a banana (verified users, once per recipient, 100+ characters)',
         params: RecipientIdParamsSchema,
         body: BananaBodySchema,
@@ -51,6 +52,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('recipientId', 'senderId'),
       schema: {
         tags,
+        operationId: 'deleteBanana',
         summary: 'Remove a banana (its recipient, its sender, or IT support)',
         params: BananaParamsSchema,
         response: {
@@ -75,6 +77,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
       schema: {
         tags,
+        operationId: 'getReceivedBananas',
         summary: 'The bananas a user received, newest first, with their senders',
         params: UserIdParamsSchema,
         querystring: PageQuerySchema,

@@ -19,6 +19,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['store chains'],
+        operationId: 'getChain',
         summary: 'A store chain with its store count',
         params: ChainIdParamsSchema,
         response: { 200: StoreChainReadSchema, ...problems },
@@ -36,6 +37,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['store chains'],
+        operationId: 'getChainKams',
         summary: 'The key account managers of a store chain',
         description:
           'As user stubs, by id. For orga, members of the store-chain group (332) and the ' +
@@ -56,6 +58,7 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['store chains'],
+        operationId: 'updateChain',
         summary: 'Update a store chain and its key account managers',
         params: ChainIdParamsSchema,
         body: StoreChainUpdateBodySchema,

@@ -27,6 +27,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'sendMessage',
         summary: 'Send a message (members only); a repeated clientKey answers the stored message',
         params: ConversationIdParamsSchema,
         body: MessageBodySchema,
@@ -45,6 +46,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getConversationMessages',
         summary: "A conversation's messages, newest first (members only)",
         params: ConversationIdParamsSchema,
         querystring: ConversationMessagesQuerySchema,
@@ -63,6 +65,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'setConversationReadStatus',
         summary:
           'Mark the conversation read (read=1) or unread (anything else, or no read) for yourself',
         params: ConversationIdParamsSchema,
@@ -84,6 +87,7 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getConversation',
         summary: 'A conversation with its members and your own read state (members only)',
         params: ConversationIdParamsSchema,
         response: { 200: ConversationSchema, ...readProblems },

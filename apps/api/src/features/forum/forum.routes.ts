@@ -24,6 +24,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getForumPostHideState',
         summary: "A forum post's hide state (read-only; PATCH hides, DELETE restores)",
         params: PostIdParamsSchema,
         response: { 200: ForumPostHideStateSchema, ...readProblems },
@@ -41,6 +42,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'hideForumPost',
         summary: 'Hide a forum post, with a reason (moderators, if the region allows hiding)',
         params: PostIdParamsSchema,
         body: ForumPostHideBodySchema,
@@ -59,6 +61,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'restoreForumPost',
         summary: 'Restore a hidden forum post (moderators)',
         params: PostIdParamsSchema,
         response: { 200: ForumPostHideStateSchema, ...writeProblems },
@@ -76,6 +79,7 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags,
+        operationId: 'getThreadPosts',
         summary: "A thread's posts, oldest first; hidden ones without body for non-moderators",
         params: ThreadIdParamsSchema,
         querystring: ForumThreadPostsQuerySchema,

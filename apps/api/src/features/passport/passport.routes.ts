@@ -9,6 +9,7 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['passport'],
+        operationId: 'createPassport',
         summary: 'Create the caller’s own passport card',
         description:
           'A one-page PDF card of 83 x 53.3 mm with the full name, role, validity (today and ' +
@@ -40,6 +41,7 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['passport'],
+        operationId: 'getPassportGenerations',
         summary: 'The caller’s recorded passport generations, newest first',
         description: 'For the users who may create a passport: verified, with an active account.',
         response: { 200: PassportGenerationListSchema, 401: ProblemSchema, 403: ProblemSchema },

@@ -21,6 +21,7 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['quizzes'],
+        operationId: 'confirmQuizSession',
         summary: 'Confirm a passed quiz: raises the role and ends the other sessions',
         params: QuizIdParamsSchema,
         response: { 200: QuizConfirmationSchema, 400: ProblemSchema, ...problems },
@@ -50,6 +51,7 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['quizzes'],
+        operationId: 'getQuizAnswers',
         summary: 'The answers of a quiz question, for its curators',
         params: QuizQuestionParamsSchema,
         response: { 200: QuizAnswerListSchema, ...problems },
@@ -70,6 +72,7 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['quizzes'],
+        operationId: 'deleteQuizAnswer',
         summary: 'Delete an answer of a quiz question; returns the deleted answer',
         params: QuizAnswerParamsSchema,
         response: { 200: QuizAnswerSchema, ...problems },

@@ -28,6 +28,7 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['regions'],
+        operationId: 'getRegion',
         summary: 'The administrative view of a region (orga only)',
         params: RegionIdParamsSchema,
         response: { 200: RegionSchema, ...problems },
@@ -50,6 +51,7 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('regionId'),
       schema: {
         tags: ['regions'],
+        operationId: 'getRegionOptions',
         summary: 'All options of a region, defaults filled in',
         params: RegionOptionsParamsSchema,
         response: { 200: RegionOptionsReadSchema, ...problems },
@@ -67,6 +69,7 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: plainIntegerParams('regionId'),
       schema: {
         tags: ['regions'],
+        operationId: 'getRegionOptionPermissions',
         summary: "Which of a region's option groups the caller may set",
         params: RegionOptionsParamsSchema,
         response: { 200: RegionOptionPermissionsSchema, ...problems },
@@ -86,6 +89,7 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { textScalars: true },
       schema: {
         tags: ['regions'],
+        operationId: 'setRegionOptions',
         summary: 'Set options of a region; returns all of them',
         description:
           'As the platform reads them, JSON bodies too may give booleans as 0/1 or "true"/"false" ' +

@@ -17,6 +17,7 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
       schema: {
         tags: ['reports'],
+        operationId: 'getUserReports',
         summary:
           'The reports about a user, all of them newest first unless paged (orga, never about themselves)',
         params: UserIdParamsSchema,

@@ -9,6 +9,7 @@ export const resourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['resources'],
+        operationId: 'getOwnResources',
         summary: "The logged-in user's own resources",
         response: { 200: OwnResourcesSchema, 401: ProblemSchema },
       },

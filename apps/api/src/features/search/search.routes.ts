@@ -15,6 +15,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['search'],
+        operationId: 'getSearchIndex',
         summary: 'The caller’s own search index',
         description:
           'Everything the logged-in user can search for: their regions and working groups ' +

@@ -25,6 +25,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       config: { csrf: false, public: true },
       schema: {
         tags: ['session'],
+        operationId: 'login',
         body: LoginBodySchema,
         response: { 200: CurrentUserSchema, ...problems },
       },
@@ -50,7 +51,11 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       // Ending a session that is gone already is no error.
       config: { public: true },
-      schema: { tags: ['session'], response: { 200: EmptyResultSchema, 403: ProblemSchema } },
+      schema: {
+        tags: ['session'],
+        operationId: 'logout',
+        response: { 200: EmptyResultSchema, 403: ProblemSchema },
+      },
     },
     async (request, reply) => {
       const { session } = request;
@@ -67,7 +72,13 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.get(
     '/users/current',
-    { schema: { tags: ['session'], response: { 200: CurrentUserSchema, 401: ProblemSchema } } },
+    {
+      schema: {
+        tags: ['session'],
+        operationId: 'getCurrentUser',
+        response: { 200: CurrentUserSchema, 401: ProblemSchema },
+      },
+    },
     async (request) => loadCurrentUser(request.em, requireSession(request).userId),
   );
 };

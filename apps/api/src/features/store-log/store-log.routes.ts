@@ -28,15 +28,21 @@ async function requireIntegerSegments(request: FastifyRequest): Promise<void> {
 
 /**
  * The platform's web client asks for the log without the `actions` segment
- * (`/log/{from}/{to}/{ids}`); both paths are the same read.
+ * (`/log/{from}/{to}/{ids}`); both paths are the same read, each its own operation.
  */
 const STORE_LOG_PATHS = [
-  '/stores/:storeId/log/:fromDate/:toDate/actions/:storeLogActionIds',
-  '/stores/:storeId/log/:fromDate/:toDate/:storeLogActionIds',
+  {
+    path: '/stores/:storeId/log/:fromDate/:toDate/actions/:storeLogActionIds',
+    operationId: 'getStoreLog',
+  },
+  {
+    path: '/stores/:storeId/log/:fromDate/:toDate/:storeLogActionIds',
+    operationId: 'getStoreLogShortPath',
+  },
 ] as const;
 
 export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  for (const path of STORE_LOG_PATHS) {
+  for (const { path, operationId } of STORE_LOG_PATHS) {
     app.get(
       path,
       {
@@ -46,6 +52,7 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         preValidation: requireIntegerSegments,
         schema: {
           tags: ['stores'],
+          operationId,
           summary: 'The log of a store team, newest first (docs/spec.md §4.1, row 8)',
           params: StoreLogParamsSchema,
           querystring: PageQuerySchema,

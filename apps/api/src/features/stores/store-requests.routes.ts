@@ -21,6 +21,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: requireIntegerPageQuery,
       schema: {
         tags: ['stores'],
+        operationId: 'getStoreRequests',
         summary: 'Pending requests to join a store team (docs/spec.md §4.1, row 18)',
         params: StoreIdParamsSchema,
         querystring: PageQuerySchema,
@@ -39,6 +40,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['stores'],
+        operationId: 'acceptStoreRequest',
         summary: 'Accept a request to join a store team; logged as "request approved"',
         params: StoreTeamRequestParamsSchema,
         response: { 200: StoreTeamRequestDecisionSchema, ...problems },
@@ -62,6 +64,7 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['stores'],
+        operationId: 'declineStoreRequest',
         summary: 'Decline a request to join a store team; logged as "request declined"',
         params: StoreTeamRequestParamsSchema,
         response: { 200: StoreTeamRequestDecisionSchema, ...problems },

@@ -14,6 +14,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['uploads'],
+        operationId: 'getUpload',
         summary: 'The bytes of an upload (avatars are `/api/uploads/<uuid>`)',
         description:
           'For logged-in users. Served with the stored media type; an upload never changes, ' +

@@ -22,6 +22,7 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       preValidation: requireIntegerPageQuery,
       schema: {
         tags: ['work groups'],
+        operationId: 'getGroupApplications',
         summary: 'Pending applications to a working group',
         params: Type.Object({ groupId: PositiveIdParam() }, { title: 'GroupIdParams' }),
         querystring: PageQuerySchema,
@@ -40,6 +41,7 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['work groups'],
+        operationId: 'declineGroupApplication',
         summary: 'Decline an application to a working group',
         params: GroupApplicationParamsSchema,
         response: { 200: WorkGroupApplicationDeclinedSchema, ...problems },
