@@ -22,3 +22,4 @@ export * from './run-server.ts';
 export { NUL_CHARACTER_KEYWORD } from './validation.ts';
 export * from './graceful-stop.ts';
 export * from './startup-failure.ts';
+export * from './request-log.ts';
