@@ -211,7 +211,6 @@ async function start(): Promise<void> {
   const auth = await buildAuthApp(authConfig, { orm, kv });
   await Promise.all([api.ready(), auth.ready()]);
   services = { api, auth };
-  log(`listening on ${env.BASE_URL} (port ${boundPort}, store: ${kv.kind})`);
 
   stopGracefully(async ({ signal, err }) => {
     if (err) console.error(err);
@@ -227,6 +226,8 @@ async function start(): Promise<void> {
     await orm.close();
     await stopDatabase?.();
   });
+  // Said once a stop is handled: whoever reads it may stop the start at once.
+  log(`listening on ${env.BASE_URL} (port ${boundPort}, store: ${kv.kind})`);
 }
 
 try {
