@@ -12,7 +12,7 @@ function pathOf(url: string): string {
 
 /**
  * One log line per request, once its answer is sent: method, path, status and milliseconds,
- * beside the request id that request.log carries. Fastify writes two (the request, then the
+ * beside the request id that request.log carries, and the problem code of a 4xx answer. Fastify writes two (the request, then the
  * response), which halves what a reader sees at once and serialises twice per request. Routes
  * with a higher `logLevel` (health checks, metrics) stay silent as before.
  */
@@ -31,6 +31,8 @@ export class RequestLogController extends Fastify.LogController {
       url: pathOf(request.url),
       statusCode: reply.statusCode,
       responseTime: Math.round(reply.elapsedTime * 10) / 10,
+      // A refusal's problem code (plugins/errors.ts); undefined is left out of the line.
+      code: reply.problemCode ?? undefined,
     };
     if (error) request.log.error({ ...entry, err: error }, 'request errored');
     else request.log.info(entry, 'request completed');
