@@ -4,16 +4,37 @@
 // userinfo read and the refresh token rotated.
 //
 //   pnpm start                 (in another terminal)
-//   pnpm oidc:demo             [base URL, default BASE_URL or http://localhost:8080]
+//   pnpm oidc:demo             [base URL; default as pnpm start: BASE_URL, or
+//                              http://localhost:<PORT>, PORT 8080 when unset]
 //
-// Exits 1 at the first step that fails, with openid-client's reason.
+// Exits 1 at the first step that fails, with openid-client's reason; when no server answers
+// at all, in one line saying how to start it.
 import { completeCodeFlow } from '@foodshare/auth/conformance';
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { START_DEFAULT_PORT, startOrigin, startPort } from './start-settings.ts';
 
-const origin = (process.argv[2] ?? process.env.BASE_URL ?? 'http://localhost:8080').replace(
-  /\/$/,
-  '',
-);
+const origin = (
+  process.argv[2] ?? startOrigin(process.env, startPort(process.env) ?? START_DEFAULT_PORT)
+).replace(/\/$/, '');
+
+// Asked first, so that a server not running is told as such rather than as a failed step.
+async function serverAnswers(): Promise<boolean> {
+  try {
+    await fetch(`${origin}/.well-known/openid-configuration`, {
+      signal: AbortSignal.timeout(5_000),
+    });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+if (!(await serverAnswers())) {
+  process.stderr.write(
+    `no server answers at ${origin}: start it with \`pnpm start\` (PORT=… if you changed it)\n`,
+  );
+  process.exit(1);
+}
 
 const runs = [
   { clientId: DemoClientId.public, auth: { method: 'none' as const } },

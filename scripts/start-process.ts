@@ -4,7 +4,8 @@ import path from 'node:path';
 import { DEFAULT_DATABASE_URL, withDatabaseName } from '@foodshare/testing';
 import pg from 'pg';
 
-const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+/** The PostgreSQL server the tests create their databases on. */
+export const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 
 export interface StartedProcess {
   child: ChildProcess;
@@ -16,7 +17,8 @@ export interface StartedProcess {
   stop(): Promise<void>;
 }
 
-async function onServer(sql: string): Promise<void> {
+/** Runs one statement on the server's maintenance database (CREATE/DROP DATABASE). */
+export async function onDatabaseServer(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
   await client.connect();
   try {
@@ -35,24 +37,30 @@ async function onServer(sql: string): Promise<void> {
 export async function startWithOwnDatabase(
   name: string,
   env: Record<string, string> = {},
+  /**
+   * Run as `pnpm start` in a process group of its own, as a terminal runs it: a signal to
+   * the group (`process.kill(-child.pid, 'SIGINT')`) is what Ctrl-C sends.
+   */
+  { throughPnpm = false } = {},
 ): Promise<StartedProcess> {
   const databaseName = `fs_test_${name}_${process.pid}`;
-  await onServer(`CREATE DATABASE ${databaseName}`);
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', path.join(import.meta.dirname, 'start.ts')],
-    {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: withDatabaseName(serverUrl, databaseName),
-        REDIS_URL: 'redis://127.0.0.1:1',
-        PORT: '0',
-        LOG_LEVEL: 'warn',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  await onDatabaseServer(`CREATE DATABASE ${databaseName}`);
+  const [command, args] = throughPnpm
+    ? ['pnpm', ['start']]
+    : [process.execPath, ['--conditions=development', path.join(import.meta.dirname, 'start.ts')]];
+  const child = spawn(command, args, {
+    cwd: path.join(import.meta.dirname, '..'),
+    detached: throughPnpm,
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: withDatabaseName(serverUrl, databaseName),
+      REDIS_URL: 'redis://127.0.0.1:1',
+      PORT: '0',
+      LOG_LEVEL: 'warn',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const stop = async () => {
     if (child.exitCode === null && child.signalCode === null) {
@@ -60,7 +68,7 @@ export async function startWithOwnDatabase(
       child.kill('SIGTERM');
       await exited;
     }
-    await onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
+    await onDatabaseServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
   };
   try {
     const origin = await new Promise<string>((resolve, reject) => {

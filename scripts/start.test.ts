@@ -1,9 +1,22 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { createServer } from 'node:net';
 import path from 'node:path';
-import { stopDuringRequest } from '@foodshare/testing';
+import {
+  type ExitedProcess,
+  freePort,
+  runUntilExit,
+  stopDuringRequest,
+  withDatabaseName,
+} from '@foodshare/testing';
+import pg from 'pg';
 import { readmeEndpointExamples, runReadmeExamples } from './readme-examples.ts';
-import { startWithOwnDatabase, type StartedProcess } from './start-process.ts';
+import {
+  onDatabaseServer,
+  serverUrl,
+  startWithOwnDatabase,
+  type StartedProcess,
+} from './start-process.ts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
 // A deployment's own pepper: the demo client secrets must be hashed with it, not the default.
@@ -107,4 +120,105 @@ describe('pnpm start', () => {
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
     expect(await stopDuringRequest(started.child, origin)).toEqual({ status: 401, exitCode: 0 });
   });
+});
+
+describe('pnpm start stopped with Ctrl-C', () => {
+  it('stops cleanly, exits with 0, and pnpm reports no failure', async () => {
+    const started = await startWithOwnDatabase('start_sigint', {}, { throughPnpm: true });
+    try {
+      const exited = once(started.child, 'exit') as Promise<[number | null, string | null]>;
+      // The whole process group, as a terminal signals it: pnpm passes it on once more.
+      process.kill(-(started.child.pid ?? 0), 'SIGINT');
+      const [exitCode, signal] = await exited;
+      expect({ exitCode, signal }).toEqual({ exitCode: 0, signal: null });
+      expect(started.output()).toContain('[start] stopping (SIGINT)');
+      expect(started.output()).not.toMatch(/ELIFECYCLE|Command failed|second SIGINT/);
+    } finally {
+      await started.stop();
+    }
+  }, 120_000);
+});
+
+// Each case spawns the start; it fails within seconds, but seconds on a busy machine.
+describe('pnpm start failing to start', { timeout: 60_000 }, () => {
+  const startScript = path.join(import.meta.dirname, 'start.ts');
+  const failedStart = (env: Record<string, string>) =>
+    runUntilExit(startScript, [], { REDIS_URL: 'redis://127.0.0.1:1', PORT: '0', ...env }, 45_000);
+
+  /** The failure was told in exactly one line on stderr and exit code 1, without a stack. */
+  function expectOneLineFailure(exited: ExitedProcess, line: RegExp) {
+    expect(exited.exitCode).toBe(1);
+    expect(exited.stderr.split('\n').filter(Boolean)).toEqual([expect.stringMatching(line)]);
+    expect(exited.stdout).not.toMatch(/\n\s+at /);
+  }
+
+  it('says in one line that the port is taken', async () => {
+    const holder = createServer();
+    const port = await freePort();
+    await new Promise<void>((resolve) => holder.listen(port, '127.0.0.1', resolve));
+    try {
+      const exited = await failedStart({ PORT: String(port), DATABASE_URL: serverUrl });
+      expectOneLineFailure(
+        exited,
+        new RegExp(`^\\[start\\] port ${port} is taken: stop the other process or set PORT$`),
+      );
+    } finally {
+      await new Promise((resolve) => holder.close(resolve));
+    }
+  });
+
+  it('names every bad variable of both services in one line', async () => {
+    const exited = await failedStart({
+      DATABASE_URL: serverUrl,
+      PORT: 'eighty',
+      LOG_FORMAT: 'fancy',
+      NODE_ENV: 'production',
+    });
+    expectOneLineFailure(
+      exited,
+      /^\[start\] bad configuration: (?=.*PORT: must be an integer)(?=.*LOG_FORMAT: must be one of pretty, json)(?=.*CLIENT_SECRET_PEPPER: required in production).*: fix these environment variables$/,
+    );
+  });
+
+  it('says in one line that no PostgreSQL answers', async () => {
+    const port = await freePort();
+    const exited = await failedStart({ DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/x` });
+    expectOneLineFailure(
+      exited,
+      new RegExp(
+        `^\\[start\\] no PostgreSQL answers at postgres://postgres@127\\.0\\.0\\.1:${port}/x \\(ECONNREFUSED\\): start it or set DATABASE_URL$`,
+      ),
+    );
+  });
+
+  it("says in one line that the migrations failed on another application's database", async () => {
+    const name = `fs_test_start_foreign_${process.pid}`;
+    await onDatabaseServer(`CREATE DATABASE ${name}`);
+    try {
+      const url = withDatabaseName(serverUrl, name);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query('CREATE TABLE users (login text)').finally(() => client.end());
+      const exited = await failedStart({ DATABASE_URL: url });
+      expectOneLineFailure(
+        exited,
+        /^\[start\] migrating the database at .* failed \(relation "users" already exists\): set DATABASE_URL to an empty database or one only this project migrates$/,
+      );
+    } finally {
+      await onDatabaseServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    }
+  });
+});
+
+describe('pnpm oidc:demo', () => {
+  it('says in one line how to start the server when none answers at PORT', async () => {
+    const port = await freePort();
+    const exited = await runUntilExit(path.join(import.meta.dirname, 'oidc-demo.ts'), [], {
+      PORT: String(port),
+    });
+    expect(exited.exitCode).toBe(1);
+    expect(exited.stderr).toBe(
+      `no server answers at http://localhost:${port}: start it with \`pnpm start\` (PORT=… if you changed it)\n`,
+    );
+  }, 30_000);
 });

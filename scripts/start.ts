@@ -13,44 +13,86 @@ import { buildApp as buildAuthApp } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import { DEVELOPMENT_CLIENT_SECRET_PEPPER, embeddedDatabase, openOrm } from '@foodshare/domain';
 import {
+  ConfigError,
   databaseTimeouts,
+  exitOnStartupFailure,
   openKeyValueStore,
   redisTimeouts,
+  StartupFailure,
+  type StartupSettings,
+  stopGracefully,
   trackRequests,
 } from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres } from '@foodshare/testing';
-import closeWithGrace from 'close-with-grace';
-import { parseIntegerOption } from './integer-option.ts';
 import { prepareDatabase } from './prepare-database.ts';
+import { startOrigin, startPort } from './start-settings.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const log = (message: string) => console.log(`[start] ${message}`);
 
-// The CLI finds the same database through embeddedDatabase() while this runs.
-async function databaseUrl(): Promise<{ url: string; stop?: () => Promise<void> }> {
+/**
+ * Both services' configurations, every bad variable of either named at once. `port` is
+ * `undefined` when PORT is no port (the api's schema names it then).
+ */
+function loadConfigs(env: NodeJS.ProcessEnv, port: number | undefined) {
+  const problems = new Set<string>();
+  if (port === undefined) problems.add('PORT: must be an integer from 0 to 65535');
+  const attempt = <Config>(load: (env: NodeJS.ProcessEnv) => Config): Config | undefined => {
+    try {
+      return load(env);
+    } catch (error) {
+      if (!(error instanceof ConfigError)) throw error;
+      for (const problem of error.problems) problems.add(problem);
+      return undefined;
+    }
+  };
+  const api = attempt(loadApiConfig);
+  const auth = attempt(loadAuthConfig);
+  if (!api || !auth || problems.size > 0) throw new ConfigError([...problems]);
+  return { api, auth };
+}
+
+/** DATABASE_URL, or else the embedded PostgreSQL's, which the CLI finds the same way. */
+function plannedDatabase(): { url: string; embedded?: ReturnType<typeof embeddedDatabase> } {
   if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL };
-  const embedded = embeddedDatabase(process.env, root);
+  try {
+    const embedded = embeddedDatabase(process.env, root);
+    return { url: embedded.url, embedded };
+  } catch (error) {
+    // EMBEDDED_POSTGRES_PORT that is no port.
+    if (error instanceof RangeError) throw new ConfigError([error.message]);
+    throw error;
+  }
+}
+
+async function startEmbedded(embedded: ReturnType<typeof embeddedDatabase>) {
   log(
     `DATABASE_URL is not set: starting the embedded PostgreSQL under .data/postgres (port ${embedded.port})`,
   );
-  const server = await startEmbeddedPostgres({
-    dataDir: embedded.dataDir,
-    port: embedded.port,
-    password: embedded.password,
-  });
-  await ensureDatabase(server.url, embedded.database);
-  return { url: embedded.url, stop: () => server.stop() };
+  // PostgreSQL says why it did not start in its log; the package rejects without a reason.
+  const said: string[] = [];
+  try {
+    const server = await startEmbeddedPostgres({
+      dataDir: embedded.dataDir,
+      port: embedded.port,
+      password: embedded.password,
+      onLog: (text) => said.push(...text.split('\n')),
+    });
+    await ensureDatabase(server.url, embedded.database);
+    return () => server.stop();
+  } catch (error) {
+    const reason =
+      error instanceof Error
+        ? error.message.split('\n')[0]
+        : (said
+            .findLast((line) => /FATAL|ERROR/.test(line))
+            ?.replace(/^.*?(FATAL|ERROR):\s*/, '') ?? 'it exited');
+    throw new StartupFailure(
+      `the embedded PostgreSQL did not start on port ${embedded.port} (${reason}): stop what uses the port or set EMBEDDED_POSTGRES_PORT, or set DATABASE_URL`,
+      { cause: error },
+    );
+  }
 }
-
-// Checked before anything starts: the embedded PostgreSQL takes seconds.
-function parsePort(raw: string): number {
-  const port = parseIntegerOption('PORT', raw, 0, 65535);
-  if ('value' in port) return port.value;
-  console.error(`[start] ${port.problem}`);
-  process.exit(1);
-}
-const port = parsePort(process.env.PORT ?? '8080');
-const host = process.env.HOST ?? '127.0.0.1';
 
 // Bound first, so that the default BASE_URL (the issuer in every token and in discovery)
 // names the port really listened on, PORT=0 included. Until both services are ready, 503.
@@ -80,58 +122,88 @@ const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, re
   serviceFor(request, services).routing(request, response);
 });
 const requests = trackRequests(server);
-await new Promise<void>((resolve) => server.listen(port, host, resolve));
-const address = server.address();
-const boundPort = typeof address === 'object' && address ? address.port : port;
 
-const database = await databaseUrl();
-const env = {
-  ...process.env,
-  DATABASE_URL: database.url,
-  BASE_URL: process.env.BASE_URL ?? `http://localhost:${boundPort}`,
-};
-const apiConfig = loadApiConfig(env);
-const authConfig = loadAuthConfig(env);
-// The same bounds on receiving a request as each service has when it runs on its own.
-server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
-server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
-server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
-
-// The demo clients' secret is hashed with the pepper the auth service verifies with: the
-// configured CLIENT_SECRET_PEPPER, or the development one it falls back to (plugins/oauth-core).
-const demoData = {
-  clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
-};
-if (await prepareDatabase(database.url, demoData)) {
-  log('loaded the demo data (see README: demo accounts)');
+function listen(port: number, host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
 }
-const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 
-const kv = await openKeyValueStore({
-  redisUrl: apiConfig.REDIS_URL,
-  keyPrefix: apiConfig.REDIS_KEY_PREFIX,
-  timeouts: redisTimeouts(apiConfig),
-  allowMemoryFallback: true,
-  log,
-});
+// What the start learned so far, for the line that names what failed; and what it started
+// that a failed start has to stop again (the embedded PostgreSQL would outlive the process).
+const settings: StartupSettings = {};
+let stopDatabase: (() => Promise<void>) | undefined;
 
-const api = await buildApiApp(apiConfig, { orm, kv });
-const auth = await buildAuthApp(authConfig, { orm, kv });
-await Promise.all([api.ready(), auth.ready()]);
-services = { api, auth };
-log(`listening on ${env.BASE_URL} (port ${boundPort}, store: ${kv.kind})`);
+async function start(): Promise<void> {
+  const port = startPort(process.env);
+  const host = process.env.HOST || '127.0.0.1';
+  const database = plannedDatabase();
+  // Checked before anything starts (the embedded PostgreSQL takes seconds); loaded again
+  // once bound, when the default BASE_URL has to name the port PORT=0 got.
+  const planned = { ...process.env, DATABASE_URL: database.url };
+  loadConfigs({ ...planned, BASE_URL: startOrigin(process.env, port ?? 0) }, port);
+  Object.assign(settings, { HOST: host, PORT: port, DATABASE_URL: database.url });
 
-closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
-  if (err) console.error(err);
-  log(`stopping (${signal ?? 'error'})`);
-  closing = true;
-  for (const response of unfinished) response.shouldKeepAlive = false;
-  await requests.drain();
-  const closed = new Promise((resolve) => server.close(resolve));
-  server.closeIdleConnections();
-  await closed;
-  await Promise.all([api.close(), auth.close()]);
-  await kv.close();
-  await orm.close();
-  await database.stop?.();
-});
+  const boundPort = await listen(port ?? 0, host);
+  const env = { ...planned, BASE_URL: startOrigin(process.env, boundPort) };
+  const { api: apiConfig, auth: authConfig } = loadConfigs(env, boundPort);
+  settings.REDIS_URL = apiConfig.REDIS_URL;
+  // The same bounds on receiving a request as each service has when it runs on its own.
+  server.requestTimeout = apiConfig.REQUEST_TIMEOUT_MS;
+  server.headersTimeout = apiConfig.HEADERS_TIMEOUT_MS;
+  server.keepAliveTimeout = apiConfig.KEEP_ALIVE_TIMEOUT_MS;
+
+  if (database.embedded) stopDatabase = await startEmbedded(database.embedded);
+  // The demo clients' secret is hashed with the pepper the auth service verifies with: the
+  // configured CLIENT_SECRET_PEPPER, or the development one it falls back to
+  // (plugins/oauth-core).
+  const demoData = {
+    clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
+  };
+  if (await prepareDatabase(database.url, demoData)) {
+    log('loaded the demo data (see README: demo accounts)');
+  }
+  const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
+
+  const kv = await openKeyValueStore({
+    redisUrl: apiConfig.REDIS_URL,
+    keyPrefix: apiConfig.REDIS_KEY_PREFIX,
+    timeouts: redisTimeouts(apiConfig),
+    allowMemoryFallback: true,
+    log,
+  });
+
+  const api = await buildApiApp(apiConfig, { orm, kv });
+  const auth = await buildAuthApp(authConfig, { orm, kv });
+  await Promise.all([api.ready(), auth.ready()]);
+  services = { api, auth };
+
+  stopGracefully(async ({ signal, err }) => {
+    if (err) console.error(err);
+    log(`stopping (${signal ?? 'error'})`);
+    closing = true;
+    for (const response of unfinished) response.shouldKeepAlive = false;
+    await requests.drain();
+    const closed = new Promise((resolve) => server.close(resolve));
+    server.closeIdleConnections();
+    await closed;
+    await Promise.all([api.close(), auth.close()]);
+    await kv.close();
+    await orm.close();
+    await stopDatabase?.();
+  });
+  // Said once a stop is handled: whoever reads it may stop the start at once.
+  log(`listening on ${env.BASE_URL} (port ${boundPort}, store: ${kv.kind})`);
+}
+
+try {
+  await start();
+} catch (error) {
+  await stopDatabase?.().catch(() => undefined);
+  await exitOnStartupFailure('start', error, settings);
+}

@@ -46,7 +46,7 @@ const features = [
 
 /** The REST service under /api. Builds everything, never listens (server.ts does). */
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
-  const app = await createServiceApp(config, shared);
+  const app = await createServiceApp('api', config, shared);
   app.decorate('config', config);
   await app.register(securityHeadersPlugin);
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });

@@ -25,7 +25,7 @@ import { tokenStatePlugin } from './plugins/token-state.ts';
  * Builds everything, never listens (server.ts does).
  */
 export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
-  const app = await createServiceApp(config, shared);
+  const app = await createServiceApp('auth', config, shared);
   // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
   await app.register(formBody);
   await app.register(oauthCorePlugin, { config });

@@ -39,6 +39,23 @@ describe('the auth configuration', () => {
     ]);
   });
 
+  it('names the bad variables and the production rules together, in one run', () => {
+    expect(
+      problemsOf({
+        ...BASE,
+        BASE_URL: 'http://foodshare.example.org',
+        NODE_ENV: 'production',
+        PORT: 'eighty',
+        KEY_ENCRYPTION_KEY: 'short',
+      }),
+    ).toEqual([
+      'PORT: must be an integer from 0 to 65535',
+      'KEY_ENCRYPTION_KEY: must be at least 32 characters long',
+      'BASE_URL: must be https in production',
+      'CLIENT_SECRET_PEPPER: required in production',
+    ]);
+  });
+
   it('starts in production with both', () => {
     const config = loadConfig({
       ...BASE,

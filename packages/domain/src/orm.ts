@@ -114,3 +114,20 @@ export async function migrateDatabase(url: string): Promise<void> {
     await orm.close();
   }
 }
+
+/**
+ * The migrations the database lacks, oldest first, read without writing anything: a service
+ * checks this at start, while only `db migrate` (or the zero-set-up start) creates MikroORM's
+ * history table and changes the schema.
+ */
+export async function pendingMigrations(orm: MikroORM): Promise<string[]> {
+  const pool = await databasePool(orm);
+  const history = await pool.query<{ present: boolean }>(
+    `select to_regclass('mikro_orm_migrations') is not null as present`,
+  );
+  const applied = history.rows[0]?.present
+    ? (await pool.query<{ name: string }>('select name from mikro_orm_migrations')).rows
+    : [];
+  const names = new Set(applied.map((row) => row.name));
+  return migrations.map((migration) => migration.name).filter((name) => !names.has(name));
+}

@@ -20,3 +20,6 @@ export * from './config/common-env.ts';
 export * from './service.ts';
 export * from './run-server.ts';
 export { NUL_CHARACTER_KEYWORD } from './validation.ts';
+export * from './graceful-stop.ts';
+export * from './startup-failure.ts';
+export * from './request-log.ts';

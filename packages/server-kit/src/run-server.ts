@@ -1,6 +1,10 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import closeWithGrace from 'close-with-grace';
+import { type MikroORM, pendingMigrations } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
+import type { CommonEnv } from './config/common-env.ts';
+import { stopGracefully } from './graceful-stop.ts';
+import { redactUrl } from './kv/open-store.ts';
+import { exitOnStartupFailure, StartupFailure } from './startup-failure.ts';
 
 /** How long a stop waits for open connections to be used once more (and told to close). */
 const DRAIN_MS = 1_000;
@@ -40,11 +44,12 @@ export function trackRequests(server: Server) {
  * open connections get a moment to be used once more, a request body still trickling in is
  * cut, the requests under way finish, then PostgreSQL and Redis close (the app's onClose
  * hooks). A second signal, or 10 s, forces the exit, so an orchestrator's shutdown grace
- * period is never outlived.
+ * period is never outlived. Before it listens, the database must answer and hold every
+ * migration.
  */
-export async function runServer(
+async function runServer(
   app: FastifyInstance,
-  address: { host: string; port: number },
+  settings: { HOST: string; PORT: number; DATABASE_URL: string },
 ): Promise<void> {
   let closing = false;
   // A keep-alive connection would outlive its last response and hold the close until the
@@ -53,12 +58,48 @@ export async function runServer(
     if (closing) void reply.header('connection', 'close');
   });
   const requests = trackRequests(app.server);
-  await app.listen(address);
-  closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
+  await app.ready();
+  await requireMigratedDatabase(app.orm, settings.DATABASE_URL);
+  await app.listen({ host: settings.HOST, port: settings.PORT });
+  stopGracefully(async ({ signal, err }) => {
     closing = true;
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await requests.drain();
     await app.close();
   });
+}
+
+// A service never changes the schema itself (docs: the migrate job, `pnpm cli db migrate`):
+// started on an older schema its queries would fail one request at a time.
+async function requireMigratedDatabase(orm: MikroORM, databaseUrl: string): Promise<void> {
+  const pending = await pendingMigrations(orm);
+  if (pending.length === 0) return;
+  throw new StartupFailure(
+    `the database at ${redactUrl(databaseUrl)} lacks ${pending.length} migration(s), from ${pending[0]}: run \`pnpm cli db migrate\` (images: the cli's \`db migrate\`)`,
+  );
+}
+
+type ServiceSettings = CommonEnv & { PORT: number };
+
+/**
+ * What a service's server.ts runs: the configuration from the environment, the app, then
+ * {@link runServer}. A start that fails for a known cause (configuration, port, PostgreSQL,
+ * Redis, migrations) ends in one line on stderr naming it and its fix, with exit code 1.
+ */
+export async function startService<Config extends ServiceSettings>(service: {
+  /** Prefix of the failure line: `api`, `auth`. */
+  name: string;
+  /** process.env: only server.ts reads it. */
+  env: NodeJS.ProcessEnv;
+  loadConfig: (env: NodeJS.ProcessEnv) => Config;
+  buildApp: (config: Config) => Promise<FastifyInstance>;
+}): Promise<void> {
+  let config: Config | undefined;
+  try {
+    config = service.loadConfig(service.env);
+    await runServer(await service.buildApp(config), config);
+  } catch (error) {
+    await exitOnStartupFailure(service.name, error, config ?? {});
+  }
 }

@@ -13,7 +13,7 @@ import {
   secureCookies,
 } from './config/common-env.ts';
 import type { KeyValueStore } from './kv/key-value-store.ts';
-import { loggerOptions } from './logging.ts';
+import { logFormat, loggerOptions } from './logging.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
@@ -21,6 +21,7 @@ import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { sessionPlugin } from './plugins/session.ts';
+import { RequestLogController } from './request-log.ts';
 import { rejectingNulCharacters } from './validation.ts';
 
 /**
@@ -45,9 +46,23 @@ function trustProxySetting(value: string): boolean | string {
 registerAjvFormats();
 
 // No request part may carry U+0000: PostgreSQL text cannot hold it (validation.ts).
-function createBareApp(settings: CommonEnv, logStream: DestinationStream | undefined) {
+function createBareApp(
+  service: string,
+  settings: CommonEnv,
+  logStream: DestinationStream | undefined,
+) {
   return Fastify({
-    logger: loggerOptions(settings.LOG_LEVEL, logStream),
+    logger: loggerOptions(
+      {
+        service,
+        level: settings.LOG_LEVEL,
+        // A test's stream is read by a program.
+        format: logFormat(settings, logStream === undefined && process.stdout.isTTY),
+      },
+      logStream,
+    ),
+    // One line per request instead of two.
+    logController: new RequestLogController(),
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
@@ -71,12 +86,17 @@ function createBareApp(settings: CommonEnv, logStream: DestinationStream | undef
 }
 
 /**
- * A Fastify instance with what every service of ours has: request ids, problem+json
- * errors, PostgreSQL, the key-value store, sessions, CSRF and health checks. The service
- * then registers its own routes. Never listens.
+ * A Fastify instance with what every service of ours has: request ids, one log line per
+ * request, problem+json errors, PostgreSQL, the key-value store, sessions, CSRF and health
+ * checks. The service then registers its own routes. Never listens. `service` (`api`,
+ * `auth`) names it in every log line.
  */
-export async function createServiceApp(settings: CommonEnv, shared: SharedInfrastructure = {}) {
-  const app = createBareApp(settings, shared.logStream);
+export async function createServiceApp(
+  service: string,
+  settings: CommonEnv,
+  shared: SharedInfrastructure = {},
+) {
+  const app = createBareApp(service, settings, shared.logStream);
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(ormPlugin, {

@@ -6,3 +6,4 @@ export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
 export * from './otlp-receiver.ts';
+export * from './run-until-exit.ts';

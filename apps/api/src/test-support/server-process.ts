@@ -1,7 +1,7 @@
 import { type ChildProcessByStdio, spawn } from 'node:child_process';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
-import { workerDatabase, workerRedis } from '@foodshare/testing';
+import { type ExitedProcess, runUntilExit, workerDatabase, workerRedis } from '@foodshare/testing';
 
 export interface ServerProcess {
   child: ChildProcessByStdio<null, Readable, Readable>;
@@ -12,6 +12,30 @@ export interface ServerProcess {
   output: () => string;
 }
 
+const SERVER_SCRIPT = path.join(import.meta.dirname, '..', 'server.ts');
+
+/**
+ * server.ts started to fail: on this worker's database (a fresh copy, unless `env` names one)
+ * and Redis prefix unless `env` says otherwise, on a random port; resolved once it exited,
+ * or killed after 20 s.
+ */
+export async function failedStart(env: Record<string, string>): Promise<ExitedProcess> {
+  const databaseUrl = env.DATABASE_URL ?? (await workerDatabase('api')).url;
+  const redis = workerRedis('api');
+  return runUntilExit(
+    SERVER_SCRIPT,
+    [],
+    {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+      PORT: '0',
+      ...env,
+    },
+    20_000,
+  );
+}
+
 /**
  * server.ts as deployed, in a process of its own on this worker's database and Redis prefix,
  * on a random port, with `env` added to its settings; resolved once it listens. The caller
@@ -20,22 +44,18 @@ export interface ServerProcess {
 export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
   const database = await workerDatabase('api');
   const redis = workerRedis('api');
-  const child = spawn(
-    process.execPath,
-    ['--conditions=development', path.join(import.meta.dirname, '..', 'server.ts')],
-    {
-      env: {
-        PATH: process.env.PATH,
-        DATABASE_URL: database.url,
-        REDIS_URL: redis.url,
-        REDIS_KEY_PREFIX: redis.keyPrefix,
-        PORT: '0',
-        LOG_LEVEL: 'info',
-        ...env,
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
+  const child = spawn(process.execPath, ['--conditions=development', SERVER_SCRIPT], {
+    env: {
+      PATH: process.env.PATH,
+      DATABASE_URL: database.url,
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      ...env,
     },
-  );
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   const address = await new Promise<string>((resolve, reject) => {
     child.stdout.on('data', (chunk: Buffer) => {

@@ -28,6 +28,8 @@ export const CommonEnvProperties = {
     ],
     { default: 'info' },
   ),
+  /** `pretty` (readable lines) or `json`; by default pretty on a terminal outside production. */
+  LOG_FORMAT: Type.Optional(Type.Union([Type.Literal('pretty'), Type.Literal('json')])),
   /** Secure cookies; defaults to on when BASE_URL is https. */
   SESSION_COOKIE_SECURE: Type.Optional(Type.Boolean()),
   /** Which proxies' X-Forwarded-For to believe (Fastify's trustProxy): the client IP throttles logins. */

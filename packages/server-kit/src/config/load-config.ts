@@ -27,20 +27,41 @@ export function loadConfigFrom<T extends TObject>(
       .map((key) => [key, env[key]]),
   );
   const value = Value.Convert(schema, Value.Default(schema, known)) as Record<string, unknown>;
-  if (Value.Check(schema, value)) {
-    const problems = rules.flatMap((rule) => rule(value));
-    if (problems.length > 0) throw new ConfigError(problems);
-    return value;
-  }
   // Checked variable by variable: one clear line each, however many are wrong.
   const required = new Set(schema.required ?? []);
-  const problems = Object.entries(schema.properties as Record<string, TSchema>).flatMap(
-    ([name, property]) => {
-      if (value[name] === undefined) return required.has(name) ? [`${name}: is required`] : [];
-      return Value.Check(property, value[name]) ? [] : [`${name}: ${describe(property)}`];
-    },
-  );
-  throw new ConfigError(problems);
+  const bad = new Map<string, string>();
+  for (const [name, property] of Object.entries(schema.properties as Record<string, TSchema>)) {
+    if (value[name] === undefined) {
+      if (required.has(name)) bad.set(name, `${name}: is required`);
+    } else if (!Value.Check(property, value[name])) {
+      bad.set(name, `${name}: ${describe(property)}`);
+    }
+  }
+  // The rules across variables run too, on the valid ones (a bad one counts as left out), so
+  // that one run names everything a deployment has to fix, not half of it.
+  const checked = Object.fromEntries(Object.entries(value).filter(([name]) => !bad.has(name)));
+  const ruleProblems = rules
+    .flatMap((rule) => applyRule(rule, checked as Static<T>, bad.size > 0))
+    .filter((problem) => !bad.has(variableOf(problem)));
+  const problems = [...bad.values(), ...ruleProblems];
+  if (problems.length > 0) throw new ConfigError(problems);
+  return value as Static<T>;
+}
+
+/** The variable a problem names first (`NAME: what is wrong`). */
+function variableOf(problem: string): string {
+  return /^([A-Z0-9_]+):/.exec(problem)?.[1] ?? '';
+}
+
+// With bad variables left out a rule may meet a value missing that it takes for granted; it
+// then has nothing to add to the problems already found.
+function applyRule<C>(rule: (config: C) => string[], config: C, incomplete: boolean): string[] {
+  if (!incomplete) return rule(config);
+  try {
+    return rule(config);
+  } catch {
+    return [];
+  }
 }
 
 function describe(property: TSchema): string {
@@ -48,9 +69,10 @@ function describe(property: TSchema): string {
   if (options?.every((option) => option.const !== undefined)) {
     return `must be one of ${options.map((option) => String(option.const)).join(', ')}`;
   }
-  const { type, pattern, minimum, maximum } = property as {
+  const { type, pattern, minLength, minimum, maximum } = property as {
     type?: string;
     pattern?: string;
+    minLength?: number;
     minimum?: number;
     maximum?: number;
   };
@@ -59,5 +81,6 @@ function describe(property: TSchema): string {
       ? ` from ${minimum ?? '-∞'} to ${maximum ?? '∞'}`
       : '';
   if (pattern) return `must match ${pattern}`;
+  if (minLength !== undefined) return `must be at least ${minLength} characters long`;
   return `must be ${type === 'integer' ? 'an integer' : `a ${type ?? 'valid value'}`}${range}`;
 }

@@ -95,7 +95,7 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async connect(): Promise<this> {
-    await this.client.connect();
+    await this.run(() => this.client.connect());
     return this;
   }
 

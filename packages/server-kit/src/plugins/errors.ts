@@ -110,8 +110,16 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Prob
     });
 }
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /** The code of a 4xx problem answered, for the request's log line. */
+    problemCode: string | null;
+  }
+}
+
 export const errorsPlugin = fp(
   (app: FastifyInstance) => {
+    app.decorateReply('problemCode', null);
     app.setErrorHandler((error: FastifyError | Problem, request, reply) => {
       const problem = toProblem(error);
       if (problem.status === 503) {
@@ -119,7 +127,8 @@ export const errorsPlugin = fp(
       } else if (problem.status >= 500) {
         request.log.error({ err: error }, 'request failed');
       } else {
-        request.log.info({ code: problem.code, status: problem.status }, 'request refused');
+        // Said in the request's one log line (request-log.ts), not in a line of its own.
+        reply.problemCode = problem.code;
       }
       return sendProblem(request, reply, problem);
     });
