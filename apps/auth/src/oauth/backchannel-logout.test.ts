@@ -8,7 +8,15 @@ import { buildApp, type AuthApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { formBody } from '../test-support/authorization-helpers.ts';
 import { startLogoutReceiver, type ReceivedLogout } from '../test-support/logout-receiver.ts';
-import { registerTestClient, tokensFor } from '../test-support/token-helpers.ts';
+import {
+  DEMO_REDIRECT_URI,
+  issueCode,
+  pkcePair,
+  refreshRequest,
+  registerTestClient,
+  tokenRequest,
+  tokensFor,
+} from '../test-support/token-helpers.ts';
 import { BACKCHANNEL_LOGOUT_EVENT } from './backchannel-logout.ts';
 
 const ids = inject('demoIds');
@@ -150,6 +158,34 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     await verified(await receiver.nth(1), 'bc-app');
     await app.backchannelLogout.settled();
     expect(receiver.received).toHaveLength(1);
+  });
+
+  it('spares what the user signed in to after a sign-out that is handled late', async () => {
+    await grantTo('bc-app');
+    const endedAt = Date.now();
+    // Signed in again after the sign-out, before the authorization server took it: a grant,
+    // and a code not yet exchanged.
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const later = await grantTo('bc-second');
+    const { verifier, challenge } = pkcePair();
+    const code = await issueCode(app, {
+      clientId: 'bc-second',
+      userId: alice,
+      codeChallenge: challenge,
+    });
+    app.backchannelLogout.userLoggedOut(alice, endedAt);
+    await app.backchannelLogout.settled();
+    expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-app']);
+    const refreshed = await refreshRequest(app, 'bc-second', later.refresh_token!);
+    expect(refreshed.statusCode, refreshed.body).toBe(200);
+    const exchanged = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: verifier,
+      client_id: 'bc-second',
+    });
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
   });
 
   it('on revoking an app tells that app alone', async () => {

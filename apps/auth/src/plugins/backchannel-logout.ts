@@ -13,8 +13,10 @@ export interface BackchannelLogout {
    * refresh families, access tokens; the remembered consents stay), and each of those clients
    * is told. Back-Channel Logout 1.0 §2.7: refresh tokens issued without offline_access to the
    * session logged out are revoked, and a grant here is not bound to one browser's session.
+   * Only what was issued up to `endedAt` (ms, default now) ends: a sign-out handled late (the
+   * REST service's, taken from the ended sessions) spares what the user signed in to since.
    */
-  userLoggedOut(userId: number): void;
+  userLoggedOut(userId: number, endedAt?: number): void;
   /** The user revoked the app: that client is told. */
   appRevoked(userId: number, clientId: string): void;
   /** Resolves when every delivery started so far has ended (for tests and operators' tools). */
@@ -45,14 +47,18 @@ export const backchannelLogoutPlugin = fp(
     const targetsOf = async (clientIds: () => Promise<string[]>) =>
       backchannelLogoutTargets(app.orm.em.fork(), await clientIds());
     const backchannel: BackchannelLogout = {
-      userLoggedOut(userId) {
+      userLoggedOut(userId, endedAt = Date.now()) {
         sender.notify(
           userId,
           targetsOf(async () => {
             // Listed before they end: an ended grant is no longer listed.
             const grants = await app.tokenState.families.grantsOf(userId);
-            const clientIds = grants.map((grant) => grant.clientId);
-            for (const clientId of clientIds) await app.tokenState.revokeGrant(userId, clientId);
+            const clientIds = grants
+              .filter((grant) => grant.grantedAt <= endedAt)
+              .map((grant) => grant.clientId);
+            for (const clientId of clientIds) {
+              await app.tokenState.revokeGrant(userId, clientId, { issuedUpTo: endedAt });
+            }
             return clientIds;
           }),
         );
@@ -73,7 +79,9 @@ export const backchannelLogoutPlugin = fp(
     let polling: Promise<void> | null = null;
     const takeEndedSessions = async () => {
       try {
-        for (const userId of await app.endedSessions.take()) backchannel.userLoggedOut(userId);
+        for (const { userId, endedAt } of await app.endedSessions.take()) {
+          backchannel.userLoggedOut(userId, endedAt);
+        }
       } catch (error) {
         if (!closed) app.log.warn({ err: error }, 'could not read the sessions the API ended');
       }

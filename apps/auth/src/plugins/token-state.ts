@@ -17,11 +17,12 @@ export interface TokenState {
   /** Seals and opens refresh tokens (JWE under a key derived from KEY_ENCRYPTION_KEY). */
   refreshTokens: RefreshTokenCodec;
   /**
-   * Revokes everything the user granted the client: codes not yet exchanged, every family
-   * (refresh tokens) and their unexpired access tokens. For "connected apps", when the user
-   * revokes an app, whether its consent was remembered or not (docs/oauth.md §6.2).
+   * Revokes everything the user granted the client up to `issuedUpTo` (ms, default now): codes
+   * not yet exchanged, every family (refresh tokens) and their unexpired access tokens. For
+   * "connected apps", when the user revokes an app, whether its consent was remembered or not
+   * (docs/oauth.md §6.2), and for a sign-out, up to its time.
    */
-  revokeGrant(userId: number, clientId: string): Promise<void>;
+  revokeGrant(userId: number, clientId: string, options?: { issuedUpTo?: number }): Promise<void>;
   /**
    * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
    * after its client's grants were last ended. One round trip to the key-value store.
@@ -66,13 +67,14 @@ export const tokenStatePlugin = fp(
       families,
       denyList,
       refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),
-      async revokeGrant(userId, clientId) {
+      async revokeGrant(userId, clientId, { issuedUpTo = Date.now() } = {}) {
         // Codes not yet exchanged first: an exchange running now then either sees the mark or
         // has put its family in the index listed next (authorization-code grant).
-        await app.oauth.codes.voidCodesOf(userId, clientId);
-        const ids = await families.familiesOf(userId, clientId);
-        await Promise.all(ids.map((id) => families.revoke(id)));
-        await families.forgetGrant(userId, clientId);
+        await app.oauth.codes.voidCodesOf(userId, clientId, issuedUpTo);
+        const { before, after } = await families.familiesBegunBy(userId, clientId, issuedUpTo);
+        await Promise.all(before.map((id) => families.revoke(id)));
+        // A family begun since (the user signed in again after a sign-out handled late) stays.
+        if (after.length === 0) await families.forgetGrant(userId, clientId);
       },
       accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {

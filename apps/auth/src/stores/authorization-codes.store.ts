@@ -104,11 +104,13 @@ export class AuthorizationCodeStore {
   }
 
   /**
-   * Voids every code of the user for the client issued until now, redeemed or not: the user
-   * revoked the app. Lives a code lifetime, after which those codes have expired anyway.
+   * Voids every code of the user for the client issued up to `upTo` (ms; now unless given),
+   * redeemed or not: the user revoked the app or signed out. Lives a code lifetime, after which
+   * those codes have expired anyway. A later mark already set stands: a sign-out handled late
+   * never gives back the codes a later revocation voided.
    */
-  async voidCodesOf(userId: number, clientId: string): Promise<void> {
-    await this.store.set(voidBeforeKey(userId, clientId), String(Date.now()), this.ttlMs);
+  async voidCodesOf(userId: number, clientId: string, upTo = Date.now()): Promise<void> {
+    await this.store.setIfHigher(voidBeforeKey(userId, clientId), upTo, this.ttlMs);
   }
 
   /** Whether the user revoked the app after this code was issued (`voidCodesOf`). */

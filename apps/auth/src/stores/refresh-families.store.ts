@@ -337,6 +337,27 @@ export class RefreshFamilyStore {
   }
 
   /**
+   * Of the user's live families with the client, those begun up to `upTo` (ms) and those begun
+   * later, in one more round trip. A family whose record is gone counts as begun before.
+   */
+  async familiesBegunBy(
+    userId: number,
+    clientId: string,
+    upTo: number,
+  ): Promise<{ before: string[]; after: string[] }> {
+    const ids = await this.familiesOf(userId, clientId);
+    const records = ids.length === 0 ? [] : await this.#store.getMany(...ids.map(familyKey));
+    const before: string[] = [];
+    const after: string[] = [];
+    ids.forEach((id, i) => {
+      const record = records[i];
+      const createdAt = record == null ? 0 : (JSON.parse(record) as RefreshFamily).createdAt;
+      (createdAt <= upTo ? before : after).push(id);
+    });
+    return { before, after };
+  }
+
+  /**
    * Every grant the user holds, remembered consent or not (docs/oauth.md §6.2), most recently
    * used first. A grant is listed while one of its families lives: not expired, not revoked, not
    * begun before its client's grants were ended.

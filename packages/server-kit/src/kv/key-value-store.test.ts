@@ -74,6 +74,16 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     expect(await store.get('absent')).toBeNull();
   });
 
+  it('setIfHigher keeps the largest number, in whatever order the callers come', async () => {
+    expect(await store.setIfHigher('mark', 20, 10_000)).toBe(true);
+    expect(await store.setIfHigher('mark', 10, 10_000)).toBe(false);
+    expect(await store.get('mark')).toBe('20');
+    expect(await store.setIfHigher('mark', 30, 10_000)).toBe(true);
+    await Promise.all([5, 50, 40].map((value) => store.setIfHigher('mark', value, 10_000)));
+    expect(await store.get('mark')).toBe('50');
+    expect(await store.ttlMs('mark')).toBeGreaterThan(0);
+  });
+
   it('take hands a value to exactly one of many concurrent callers', async () => {
     await store.set('code', 'secret', 10_000);
     const results = await Promise.all(Array.from({ length: 20 }, () => store.take('code')));

@@ -29,6 +29,11 @@ export interface KeyValueStore {
    * when it does not, so a key deleted concurrently is never brought back.
    */
   setIfPresent(key: string, value: string, ttlMs: number): Promise<boolean>;
+  /**
+   * Writes a number unless the key holds one at least as large: of concurrent callers the
+   * largest value stands, whatever their order. True when this call wrote.
+   */
+  setIfHigher(key: string, value: number, ttlMs: number): Promise<boolean>;
   /** Reads and removes in one step: of concurrent callers exactly one sees the value. */
   take(key: string): Promise<string | null>;
   delete(...keys: string[]): Promise<void>;

@@ -66,6 +66,14 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return true;
   }
 
+  async setIfHigher(key: string, value: number, ttlMs: number): Promise<boolean> {
+    const ttl = assertTtl(ttlMs);
+    const current = Number(this.liveString(key) ?? Number.NaN);
+    if (current >= value) return false;
+    this.entries.set(key, { value: String(value), expiresAt: this.now() + ttl });
+    return true;
+  }
+
   async setIfPresent(key: string, value: string, ttlMs: number): Promise<boolean> {
     const ttl = assertTtl(ttlMs);
     if (!this.live(key)) return false;

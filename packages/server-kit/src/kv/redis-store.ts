@@ -17,6 +17,11 @@ if by < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return { 0, -2 } end
 local count = redis.call('INCRBY', KEYS[1], by)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`,
+  setIfHigher: `
+local current = tonumber(redis.call('GET', KEYS[1]))
+if current and current >= tonumber(ARGV[1]) then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`,
   addToIndex: `
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', '(' .. ARGV[4])
 redis.call('ZADD', KEYS[1], ARGV[2], ARGV[1])
@@ -127,6 +132,13 @@ export class RedisKeyValueStore implements KeyValueStore {
     return (
       (await this.run(() => this.client.set(key, value, 'PX', assertTtl(ttlMs), 'XX'))) === 'OK'
     );
+  }
+
+  async setIfHigher(key: string, value: number, ttlMs: number): Promise<boolean> {
+    const written = await this.run(() =>
+      this.client.eval(SCRIPTS.setIfHigher, 1, key, value, assertTtl(ttlMs)),
+    );
+    return written === 1;
   }
 
   take(key: string): Promise<string | null> {

@@ -26,12 +26,13 @@ export class EndedSessions {
     this.#now = now;
   }
 
-  /** Records that the user's session ended here. */
+  /** Records that the user's session ended here, now. */
   async record(userId: number): Promise<void> {
     const id = randomBytes(12).toString('base64url');
     const now = this.#now();
+    const entry: EndedSession = { userId, endedAt: now };
     // The entry first: an index member without an entry is skipped, never the reverse.
-    await this.#store.set(entryKey(id), String(userId), ENDED_SESSION_TTL_MS);
+    await this.#store.set(entryKey(id), JSON.stringify(entry), ENDED_SESSION_TTL_MS);
     await this.#store.addToIndex(INDEX_KEY, id, now + ENDED_SESSION_TTL_MS, {
       ttlMs: ENDED_SESSION_TTL_MS,
       pruneBelow: now,
@@ -39,18 +40,36 @@ export class EndedSessions {
   }
 
   /**
-   * The users whose sessions ended since the last call, each ended session handed to exactly one
-   * caller, of however many instances ask at once (the entry is taken atomically).
+   * The sessions that ended since the last call, each handed to exactly one caller, of however
+   * many instances ask at once (the entry is taken atomically), with when it ended: what the
+   * user signs in to after that is not part of the sign-out, however late it is handled.
    */
-  async take(): Promise<number[]> {
-    const members = await this.#store.indexMembers(INDEX_KEY, this.#now());
+  async take(): Promise<EndedSession[]> {
+    const now = this.#now();
+    const members = await this.#store.indexMembers(INDEX_KEY, now);
     if (members.length === 0) return [];
     const ids = members.map(({ member }) => member);
     const taken = await Promise.all(ids.map((id) => this.#store.take(entryKey(id))));
     await this.#store.removeFromIndex(INDEX_KEY, ...ids);
     return taken.flatMap((value) => {
-      const userId = Number(value);
-      return value !== null && Number.isSafeInteger(userId) ? [userId] : [];
+      const ended = value === null ? null : parseEntry(value, now);
+      return ended ? [ended] : [];
     });
   }
+}
+
+export interface EndedSession {
+  userId: number;
+  /** When the session ended (ms, the clock of the instance that ended it). */
+  endedAt: number;
+}
+
+// An entry of a version before the time was recorded holds the user id alone: it ended by now.
+function parseEntry(value: string, now: number): EndedSession | null {
+  const parsed: unknown = JSON.parse(value);
+  if (Number.isSafeInteger(parsed)) return { userId: parsed as number, endedAt: now };
+  const { userId, endedAt } = (parsed ?? {}) as Partial<EndedSession>;
+  return Number.isSafeInteger(userId) && Number.isFinite(endedAt)
+    ? { userId: userId as number, endedAt: endedAt as number }
+    : null;
 }

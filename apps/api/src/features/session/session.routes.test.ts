@@ -233,7 +233,7 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     const after = await app.inject({ method: 'GET', url: '/api/users/current', cookies });
     expect(after.statusCode).toBe(401);
     // Recorded once, for the authorization server's back-channel logout; refused ones not.
-    expect(await app.endedSessions.take()).toEqual([userId]);
+    expect(await app.endedSessions.take()).toEqual([{ userId, endedAt: expect.any(Number) }]);
   });
 
   it('re-sends a remembered session cookie when the server extends the session', async ({
