@@ -21,6 +21,7 @@ import {
 import {
   databaseTimeouts,
   openKeyValueStore,
+  redisConnection,
   redisTimeouts,
   trackRequests,
 } from '@foodshare/server-kit';
@@ -120,7 +121,7 @@ try {
 const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
 
 const kv = await openKeyValueStore({
-  redisUrl: apiConfig.REDIS_URL,
+  redis: redisConnection(apiConfig),
   keyPrefix: apiConfig.REDIS_KEY_PREFIX,
   timeouts: redisTimeouts(apiConfig),
   allowMemoryFallback: true,

@@ -9,6 +9,7 @@ import type { DestinationStream } from 'pino';
 import {
   type CommonEnv,
   databaseTimeouts,
+  redisConnection,
   redisTimeouts,
   secureCookies,
 } from './config/common-env.ts';
@@ -80,7 +81,7 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
     ...(shared.orm ? { orm: shared.orm } : {}),
   });
   await app.register(keyValueStorePlugin, {
-    redisUrl: settings.REDIS_URL,
+    redis: redisConnection(settings),
     keyPrefix: settings.REDIS_KEY_PREFIX,
     timeouts: redisTimeouts(settings),
     ...(shared.kv ? { store: shared.kv } : {}),

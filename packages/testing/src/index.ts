@@ -5,3 +5,4 @@ export * from './provided-template.ts';
 export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
+export * from './disposable-sentinel.ts';

@@ -1,5 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
+import { type RedisConnection, redisClient } from './redis-connection.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
 const SCRIPTS = {
@@ -33,8 +34,7 @@ interface ScriptCommands {
   ): Promise<number>;
 }
 
-export interface RedisStoreOptions {
-  url: string;
+export interface RedisStoreOptions extends RedisConnection {
   /** Namespaces every key, so that tests and several deployments can share one server. */
   keyPrefix?: string;
   /** Left out (tests, scripts), commands wait for a reconnect as long as ioredis does. */
@@ -79,9 +79,15 @@ export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   readonly client: Redis;
   private readonly scripts: ScriptCommands;
+  /** How long connect() waits for a master through Sentinel; unbounded without timeouts. */
+  private readonly sentinelConnectMs: number | undefined;
 
   constructor(options: RedisStoreOptions) {
-    this.client = new Redis(options.url, {
+    this.sentinelConnectMs =
+      options.sentinel && options.timeouts
+        ? options.timeouts.connectMs * (options.sentinel.sentinels.length + 1)
+        : undefined;
+    this.client = redisClient(options, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
       ...(options.timeouts ? boundedWaits(options.timeouts) : { maxRetriesPerRequest: 2 }),
@@ -100,7 +106,30 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async connect(): Promise<this> {
-    await this.client.connect();
+    if (this.sentinelConnectMs === undefined) {
+      await this.client.connect();
+      return this;
+    }
+    // A single server that refuses fails connect() at once; through Sentinel ioredis keeps
+    // asking the sentinels until one answers, and connect() would wait as long. Bounded here by
+    // one connect timeout per sentinel and one for the master, a boot or a CLI command fails
+    // the same way instead of hanging.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.client.disconnect();
+        reject(
+          new StateStoreUnavailableError(
+            new Error(`no sentinel named a reachable master within ${this.sentinelConnectMs} ms`),
+          ),
+        );
+      }, this.sentinelConnectMs);
+    });
+    try {
+      await Promise.race([this.client.connect(), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
     return this;
   }
 
