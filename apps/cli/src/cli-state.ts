@@ -54,7 +54,10 @@ function redisConnection(env: CliEnvironment): RedisConnection {
   if (!list) return { url };
   const sentinels = parseRedisEndpoints(list);
   if (!sentinels) {
-    throw new CliError('INVALID_INPUT', 'REDIS_SENTINELS must be host:port pairs separated by commas.');
+    throw new CliError(
+      'INVALID_INPUT',
+      'REDIS_SENTINELS must be host:port pairs separated by commas.',
+    );
   }
   return {
     url,

@@ -139,7 +139,12 @@ export function redisSentinelRule(config: CommonEnv): string[] {
 }
 
 /** The cross-variable rules every service applies to its configuration. */
-export const COMMON_CONFIG_RULES = [productionRules, trustProxyRule, timeoutRule, redisSentinelRule];
+export const COMMON_CONFIG_RULES = [
+  productionRules,
+  trustProxyRule,
+  timeoutRule,
+  redisSentinelRule,
+];
 
 /** The database bounds of a service's configuration. */
 export function databaseTimeouts(config: CommonEnv) {

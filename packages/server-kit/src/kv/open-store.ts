@@ -1,10 +1,6 @@
 import type { KeyValueStore } from './key-value-store.ts';
 import { MemoryKeyValueStore } from './memory-store.ts';
-import {
-  describeRedis,
-  type RedisConnection,
-  redisClient,
-} from './redis-connection.ts';
+import { describeRedis, type RedisConnection, redisClient } from './redis-connection.ts';
 import { RedisKeyValueStore, type RedisTimeouts } from './redis-store.ts';
 
 export interface OpenStoreOptions {

@@ -46,6 +46,8 @@ export function redisClient(connection: RedisConnection, options: RedisOptions):
   return new Redis(connection.url, { ...options, ...sentinelOptions(connection, options) });
 }
 
+const SENTINEL_COMMAND_TIMEOUTS = 5;
+
 function sentinelOptions(connection: RedisConnection, options: RedisOptions): RedisOptions {
   const { sentinel } = connection;
   if (!sentinel) return {};
@@ -53,8 +55,12 @@ function sentinelOptions(connection: RedisConnection, options: RedisOptions): Re
     sentinels: sentinel.sentinels,
     name: sentinel.masterName,
     ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
-    // Asking a sentinel where the master is waits no longer than any other command.
-    ...(options.commandTimeout ? { sentinelCommandTimeout: options.commandTimeout } : {}),
+    // A sentinel that does not answer must not hold the reconnecting for ever. Sentinels are only
+    // asked while (re)connecting, never on a request's path, so the bound is generous: at one
+    // command timeout a busy boot timed out its subscriptions to +switch-master.
+    ...(options.commandTimeout
+      ? { sentinelCommandTimeout: options.commandTimeout * SENTINEL_COMMAND_TIMEOUTS }
+      : {}),
     // A master that stops answering without closing its sockets (paused, cut off) would hold
     // the connection until the kernel gives up; the sentinels' +switch-master drops it at once.
     failoverDetector: true,
