@@ -19,6 +19,7 @@ import {
   openOrm,
 } from '@foodshare/domain';
 import {
+  databasePooling,
   databaseTimeouts,
   openKeyValueStore,
   redisConnection,
@@ -118,7 +119,11 @@ try {
 } finally {
   await setupOrm.close();
 }
-const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
+const orm = await openOrm({
+  url: database.url,
+  timeouts: databaseTimeouts(apiConfig),
+  ...databasePooling(apiConfig),
+});
 
 const kv = await openKeyValueStore({
   redis: redisConnection(apiConfig),

@@ -8,6 +8,7 @@ import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
   type CommonEnv,
+  databasePooling,
   databaseTimeouts,
   redisConnection,
   redisTimeouts,
@@ -78,6 +79,7 @@ export async function createServiceApp(settings: CommonEnv, shared: SharedInfras
   await app.register(ormPlugin, {
     databaseUrl: settings.DATABASE_URL,
     timeouts: databaseTimeouts(settings),
+    pooling: databasePooling(settings),
     ...(shared.orm ? { orm: shared.orm } : {}),
   });
   await app.register(keyValueStorePlugin, {

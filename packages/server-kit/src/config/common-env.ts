@@ -15,6 +15,16 @@ export const CommonEnvProperties = {
     pattern: '^https?://[^/\\s]+$',
   }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /**
+   * PostgreSQL connections this instance opens at most. Every instance of both services holds up
+   * to this many: README "Connection budget" sets it against max_connections.
+   */
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /**
+   * Named prepared statements for the hot reads. False behind a pooler in transaction mode
+   * that cannot keep them (PgBouncer before 1.21, or without max_prepared_statements).
+   */
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
   REDIS_KEY_PREFIX: Type.String({ default: '' }),
   /**
@@ -165,6 +175,14 @@ export function redisConnection(config: CommonEnv): RedisConnection {
       masterName: config.REDIS_SENTINEL_MASTER,
       password: config.REDIS_SENTINEL_PASSWORD,
     },
+  };
+}
+
+/** How a service's connections to PostgreSQL are pooled (packages/domain openOrm). */
+export function databasePooling(config: CommonEnv) {
+  return {
+    poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   };
 }
 
