@@ -6,3 +6,4 @@ export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
 export * from './disposable-sentinel.ts';
+export * from './disposable-pgbouncer.ts';
