@@ -85,6 +85,20 @@ function figures(load: Load, killedAt: number) {
   };
 }
 
+/** The figures of the failover, printed whether or not the test passes. */
+function report(loads: Record<string, Load>, killedAt: number, master: unknown, oldMaster: number) {
+  console.log(`[sentinel failover] master port ${oldMaster} killed; the sentinels name ${master}`);
+  for (const [service, load] of Object.entries(loads)) {
+    const seen = figures(load, killedAt);
+    const statuses = [...new Set(seen.failed.map((sample) => sample.status))].join(', ');
+    console.log(
+      `[sentinel failover] ${service}: served again ${(seen.outageMs / 1000).toFixed(2)} s ` +
+        `after the master was killed; ${seen.failed.length} of ${seen.after.length} requests ` +
+        `since failed (${statuses || 'none'})`,
+    );
+  }
+}
+
 describe('both services when the Redis master fails over', () => {
   let redis: DisposableSentinelRedis;
   let api: ApiApp;
@@ -147,15 +161,11 @@ describe('both services when the Redis master fails over', () => {
       );
     } finally {
       await stopAll();
+      report(loads, killedAt, await redis.masterPort().catch(() => 'none'), oldMaster);
     }
 
-    for (const [service, load] of Object.entries(loads)) {
+    for (const load of Object.values(loads)) {
       const seen = figures(load, killedAt);
-      console.log(
-        `[sentinel failover] ${service}: served again ${(seen.outageMs / 1000).toFixed(2)} s ` +
-          `after the master was killed; ${seen.failed.length} of ${seen.after.length} requests ` +
-          `since failed (${[...new Set(seen.failed.map((sample) => sample.status))].join(', ') || 'none'})`,
-      );
       expect(seen.before.every((sample) => sample.status === 200)).toBe(true);
       // In between, the services say "try again" quickly: no 500, no request left hanging.
       expect(seen.failed.every((sample) => sample.status === 503)).toBe(true);
