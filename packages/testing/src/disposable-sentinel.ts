@@ -25,6 +25,11 @@ export interface DisposableSentinelRedis {
   replicate(timeoutMs?: number): Promise<number>;
   /** SIGKILL on the current master: its sockets close and nothing answers at its port. */
   killMaster(): Promise<number>;
+  /**
+   * What each sentinel reports (the master it names, whether it is in TILT: a sentinel whose
+   * clock or scheduling jumped by more than 2 s acts on nothing for 30 s), for a failing test.
+   */
+  status(): Promise<string>;
   /** Kills every server and sentinel and deletes their folder. */
   dispose(): Promise<void>;
 }
@@ -155,6 +160,17 @@ export async function startDisposableSentinelRedis(
         master.kill('SIGKILL');
         await exited;
         return port;
+      },
+      async status() {
+        const lines = await Promise.all(
+          sentinelPorts.map(async (port) => {
+            const info = String(await ask(port, 'INFO', 'sentinel').catch((e: Error) => e.message));
+            const tilt = /sentinel_tilt:(\d)/.exec(info)?.[1] ?? '?';
+            const master = /master0:name=[^,]+,status=([^,]+),address=([^,]+)/.exec(info);
+            return `sentinel ${port}: master ${master?.[2] ?? '?'} (${master?.[1] ?? '?'}), tilt ${tilt}`;
+          }),
+        );
+        return lines.join('; ');
       },
       dispose,
     };
