@@ -204,7 +204,7 @@ describe('when PostgreSQL or Redis fails', () => {
     expect(await servesAgainWithin(5_000)).toBe(200);
   });
 
-  it('answers 503 STATE_STORE_UNAVAILABLE at once while Redis is stopped, and recovers once it is back', async () => {
+  it('answers 503 STATE_STORE_UNAVAILABLE at once while Redis is stopped, shows it in /metrics, and recovers once it is back', async () => {
     await redis.stop();
     try {
       const { answer, ms } = await timed(readMessages(alice), 5_000);
@@ -212,6 +212,9 @@ describe('when PostgreSQL or Redis fails', () => {
       expect(ms).toBeLessThan(2_000);
       const ready = await timed(app.inject('/health/ready'), 5_000);
       expect(ready.answer !== 'hung' && ready.answer.statusCode).toBe(503);
+      const metrics = (await app.inject('/metrics')).body;
+      expect(metrics).toMatch(/^redis_connected 0$/m);
+      expect(metrics).toMatch(/^redis_unavailable_failures_total [1-9]/m);
     } finally {
       await redis.start();
     }
@@ -227,5 +230,6 @@ describe('when PostgreSQL or Redis fails', () => {
     }
     expect(again).toBeDefined();
     expect(await servesAgainWithin(5_000, again)).toBe(200);
+    expect((await app.inject('/metrics')).body).toMatch(/^redis_connected 1$/m);
   });
 });

@@ -187,6 +187,12 @@ describe('both services when the Redis master fails over', () => {
       const ready = await app.inject('/health/ready');
       expect(ready.statusCode).toBe(200);
       expect(ready.json()).toMatchObject({ checks: { keyValueStore: 'ok' } });
+      // The metrics tell the outage afterwards: connected again, with the commands it cost.
+      const metrics = (await app.inject('/metrics')).body;
+      expect(metrics).toMatch(/^redis_connected 1$/m);
+      expect(
+        Number(/^redis_unavailable_failures_total (\d+)$/m.exec(metrics)?.[1]),
+      ).toBeGreaterThan(0);
     }
   }, 45_000);
 });

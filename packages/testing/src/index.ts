@@ -7,3 +7,4 @@ export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
 export * from './disposable-sentinel.ts';
 export * from './disposable-pgbouncer.ts';
+export * from './otlp-receiver.ts';

@@ -40,7 +40,7 @@ describe('GET /metrics of the api', () => {
     );
   });
 
-  it('reports the database pool and the event-loop lag', async ({ app }) => {
+  it('reports the database pool, Redis and the event-loop lag', async ({ app }) => {
     const body = await scrape(app);
     const total = sample(body, 'db_pool_connections{state="total"}');
     const idle = sample(body, 'db_pool_connections{state="idle"}');
@@ -49,6 +49,8 @@ describe('GET /metrics of the api', () => {
     expect(sample(body, 'db_pool_connections{state="waiting"}')).toBe(0);
     expect(sample(body, 'db_pool_max_connections')).toBeGreaterThanOrEqual(total);
     expect(sample(body, 'db_pool_stalled_seconds')).toBe(0);
+    expect(sample(body, 'redis_connected')).toBe(1);
+    expect(sample(body, 'redis_unavailable_failures_total')).toBe(0);
     expect(sample(body, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
   });

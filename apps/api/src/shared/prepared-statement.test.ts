@@ -1,7 +1,7 @@
 import { executePrepared, openOrm, preparedStatement, type MikroORM } from '@foodshare/domain';
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { countQueries } from '../test-support/query-budget.ts';
+import { countQueries } from '@foodshare/server-kit/test-support';
 
 const USER_NAMES = preparedStatement(
   'user_names_test',

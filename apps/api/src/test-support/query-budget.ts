@@ -1,42 +1,12 @@
 // The query budget of the endpoints of docs/spec.md §4.1 (docs/design.md §3.11): no endpoint
 // issues more than a few queries, whatever the data size. Shared by the query-budget test, which
 // asserts the counts, and by `pnpm bench:queries` (scripts/query-count.ts), which prints them.
-import {
-  DemoRegionId,
-  type DemoDataIds,
-  type DemoUserName,
-  type MikroORM,
-} from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
+import { DemoRegionId, type DemoDataIds, type DemoUserName } from '@foodshare/domain';
+import { countQueries, signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../app.ts';
 
 /** Runs SQL with `?` placeholders, outside the counted requests. */
 export type Sql = (text: string, params?: unknown[]) => Promise<Record<string, unknown>[]>;
-
-/**
- * The SQL statements `action` sends through `orm`, begin and commit included: every call of
- * MikroORM's query logger, which sees each statement whether or not logging is on.
- */
-export async function countQueries<T>(
-  orm: MikroORM,
-  action: () => Promise<T>,
-): Promise<{ result: T; queries: number }> {
-  const logger = orm.config.getLogger();
-  const log = logger.logQuery.bind(logger);
-  const own = Object.getOwnPropertyDescriptor(logger, 'logQuery');
-  let queries = 0;
-  logger.logQuery = (context) => {
-    queries += 1;
-    log(context);
-  };
-  try {
-    const result = await action();
-    return { result, queries };
-  } finally {
-    if (own) Object.defineProperty(logger, 'logQuery', own);
-    else delete (logger as { logQuery?: unknown }).logQuery;
-  }
-}
 
 export interface SpecCall {
   /** The row of the endpoint table, docs/spec.md §4.1. */

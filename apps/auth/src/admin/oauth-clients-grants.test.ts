@@ -88,7 +88,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     await app.consents.remember(userId, clientId, scopes);
     const { verifier, challenge } = pkcePair();
     const code = await issueCode(app, { clientId, userId, scopes, codeChallenge: challenge });
-    const family = await app.tokenState.families.create({
+    const family = app.tokenState.families.begin({
       id: newTokenId(),
       userId,
       clientId,
@@ -98,6 +98,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     });
     const tokens = await issueTokens(app, {
       family,
+      begins: true,
       scopes,
       accessToken: planAccessToken(app),
       nonce: null,

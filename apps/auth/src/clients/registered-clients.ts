@@ -1,4 +1,4 @@
-import type { EntityManager } from '@foodshare/domain';
+import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
 
 /** What the protocol endpoints need of a registered client (never its secret hashes). */
 export interface RegisteredClient {
@@ -27,6 +27,59 @@ interface ClientRow {
   required_region_ids: number[];
   require_pushed_authorization_requests: boolean;
   backchannel_logout_uri: string | null;
+  secret_hash: string | null;
+  previous_secret_hash: string | null;
+  previous_secret_expires_at: Date | string | null;
+}
+
+/** A confidential client's secret hashes: during a rotation the previous one works too. */
+export interface ClientSecretHashes {
+  secretHash: string | null;
+  previousSecretHash: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+// Read on every request of every client; the secret hashes come along so that authenticating
+// a client is one statement (they never leave `findActiveClientWithSecrets`' caller).
+const ACTIVE_CLIENT = preparedStatement(
+  'active_client',
+  `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
+          grant_types, required_region_ids, require_pushed_authorization_requests,
+          backchannel_logout_uri, secret_hash, previous_secret_hash, previous_secret_expires_at
+     from oauth_clients where client_id = ? and active`,
+);
+
+/**
+ * An active client by its client_id with its secret hashes, or null: a deactivated client is
+ * unknown to the protocol. For client authentication only; everything else takes
+ * `findActiveClient`.
+ */
+export async function findActiveClientWithSecrets(
+  em: EntityManager,
+  clientId: string,
+): Promise<{ client: RegisteredClient; secrets: ClientSecretHashes } | null> {
+  const [row] = await runPrepared<ClientRow>(em, ACTIVE_CLIENT, [clientId]);
+  if (!row) return null;
+  const expiresAt = row.previous_secret_expires_at;
+  return {
+    client: {
+      clientId: row.client_id,
+      name: row.name,
+      confidential: row.confidential,
+      redirectUris: row.redirect_uris,
+      postLogoutRedirectUris: row.post_logout_redirect_uris,
+      scopes: row.scopes,
+      grantTypes: row.grant_types,
+      requiredRegionIds: row.required_region_ids,
+      requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+      backchannelLogoutUri: row.backchannel_logout_uri,
+    },
+    secrets: {
+      secretHash: row.secret_hash,
+      previousSecretHash: row.previous_secret_hash,
+      previousSecretExpiresAt: expiresAt === null ? null : new Date(expiresAt),
+    },
+  };
 }
 
 /** An active client by its client_id, or null: a deactivated client is unknown to the protocol. */
@@ -34,27 +87,7 @@ export async function findActiveClient(
   em: EntityManager,
   clientId: string,
 ): Promise<RegisteredClient | null> {
-  const rows = await em.execute<ClientRow[]>(
-    `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
-            grant_types, required_region_ids, require_pushed_authorization_requests,
-            backchannel_logout_uri
-       from oauth_clients where client_id = ? and active`,
-    [clientId],
-  );
-  const row = rows[0];
-  if (!row) return null;
-  return {
-    clientId: row.client_id,
-    name: row.name,
-    confidential: row.confidential,
-    redirectUris: row.redirect_uris,
-    postLogoutRedirectUris: row.post_logout_redirect_uris,
-    scopes: row.scopes,
-    grantTypes: row.grant_types,
-    requiredRegionIds: row.required_region_ids,
-    requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
-    backchannelLogoutUri: row.backchannel_logout_uri,
-  };
+  return (await findActiveClientWithSecrets(em, clientId))?.client ?? null;
 }
 
 /** A text[] literal, every element quoted, so no value can end the list early. */

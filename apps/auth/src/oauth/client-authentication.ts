@@ -1,5 +1,8 @@
 import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
-import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
+import {
+  findActiveClientWithSecrets,
+  type RegisteredClient,
+} from '../clients/registered-clients.ts';
 import { invalidClient, invalidRequest } from './oauth-errors.ts';
 
 export type ClientAuthenticationMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
@@ -103,42 +106,6 @@ export function presentsSecret(input: ClientCredentialsInput): boolean {
   }
 }
 
-interface SecretRow {
-  secret_hash: string | null;
-  previous_secret_hash: string | null;
-  previous_secret_expires_at: Date | string | null;
-}
-
-/**
- * The secret matches the current hash, or the previous one while it is still valid: during a
- * rotation both secrets work, so a client can switch without a failed request.
- */
-async function secretMatches(
-  em: EntityManager,
-  clientId: string,
-  secret: string,
-  pepper: string,
-  now: number,
-): Promise<boolean> {
-  const [row] = await em.execute<SecretRow[]>(
-    `select secret_hash, previous_secret_hash, previous_secret_expires_at
-       from oauth_clients where client_id = ? and active`,
-    [clientId],
-  );
-  if (!row) return false;
-  const expiresAt = row.previous_secret_expires_at;
-  return clientSecretMatches(
-    {
-      secretHash: row.secret_hash,
-      previousSecretHash: row.previous_secret_hash,
-      previousSecretExpiresAt: expiresAt === null ? null : new Date(expiresAt),
-    },
-    secret,
-    pepper,
-    new Date(now),
-  );
-}
-
 /**
  * RFC 6749 2.3 and 3.2.1: confidential clients authenticate with their secret
  * (client_secret_basic or client_secret_post), public clients identify themselves by client_id
@@ -154,11 +121,13 @@ export async function authenticateClient(
   const presented = presentedCredentials(input);
   const viaBasic = presented.method === 'client_secret_basic';
   const failed = () => invalidClient('Client authentication failed', viaBasic);
-  const client = await findActiveClient(em, presented.clientId);
-  if (!client) throw failed();
+  const found = await findActiveClientWithSecrets(em, presented.clientId);
+  if (!found) throw failed();
+  const { client, secrets } = found;
   if (client.confidential) {
     if (presented.secret === null) throw failed();
-    if (!(await secretMatches(em, client.clientId, presented.secret, pepper, now))) throw failed();
+    // During a rotation both secrets work, so a client can switch without a failed request.
+    if (!clientSecretMatches(secrets, presented.secret, pepper, new Date(now))) throw failed();
   } else if (presented.secret !== null && presented.secret !== '') {
     // A public client has no secret (an empty Basic password is how some libraries say so);
     // a secret sent anyway means a misconfigured or forged client.

@@ -98,11 +98,16 @@ async function authenticateHoldingAPlace(
   const giveBack = () => app.kv.increment(keys.checks, WINDOW_MS, -1);
   const deadline = Date.now() + MAX_WAIT_FOR_A_PLACE_MS;
   for (;;) {
-    const failures = await app.kv.getWithTtl(keys.failures);
+    // One round trip: the place is taken together with reading the failures, and given back
+    // when they refuse the request.
+    const [failures, place] = await Promise.all([
+      app.kv.getWithTtl(keys.failures),
+      app.kv.increment(keys.checks, WINDOW_MS),
+    ]);
     if (failures !== null && Number(failures.value) >= limit) {
+      await giveBack();
       throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
     }
-    const place = await app.kv.increment(keys.checks, WINDOW_MS);
     if (place.count <= limit) break;
     await giveBack();
     if (Date.now() >= deadline) throw tooManyRequests(1);

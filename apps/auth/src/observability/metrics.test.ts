@@ -30,6 +30,18 @@ describe('GET /metrics', () => {
     expect(body).not.toContain('12345');
   });
 
+  it('reports the database pool, Redis and the event-loop lag', async () => {
+    const body = await scrape();
+    expect(body).toMatch(/^db_pool_connections\{state="total"\} [1-9]/m);
+    expect(body).toMatch(/^db_pool_connections\{state="waiting"\} 0$/m);
+    expect(body).toMatch(/^db_pool_max_connections [1-9]/m);
+    expect(body).toMatch(/^db_pool_stalled_seconds 0$/m);
+    expect(body).toMatch(/^redis_connected 1$/m);
+    expect(body).toMatch(/^redis_unavailable_failures_total 0$/m);
+    expect(body).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+    expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
+  });
+
   it('counts tokens by grant and client, and errors by code', async () => {
     app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');
     app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');

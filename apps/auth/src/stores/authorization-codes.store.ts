@@ -90,15 +90,14 @@ export class AuthorizationCodeStore {
   /**
    * Marks the code redeemed, atomically: of concurrent callers exactly one gets true. The marker
    * (what the redemption produced) outlives the code by a code lifetime, so that a second use
-   * finds the tokens to revoke (RFC 6749 4.1.2).
+   * finds the tokens to revoke (RFC 6749 4.1.2). The code is deleted in the same round trip
+   * whoever wins: a loser only deletes what the winner deletes too.
    */
   async redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
-    const won = await this.store.setIfAbsent(
-      redemptionKey(code),
-      JSON.stringify(redemption),
-      this.ttlMs,
-    );
-    if (won) await this.store.delete(codeKey(code));
+    const [won] = await Promise.all([
+      this.store.setIfAbsent(redemptionKey(code), JSON.stringify(redemption), this.ttlMs),
+      this.store.delete(codeKey(code)),
+    ]);
     return won;
   }
 

@@ -76,6 +76,13 @@ export interface UserGrant {
 
 export const newTokenId = () => randomBytes(16).toString('base64url');
 
+/** A token named before it is signed or stored. */
+export interface IssuedToken {
+  jti: string;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+}
+
 /**
  * Families in the key-value store. A refresh token is valid while its per-generation key says so;
  * using it leases the token (atomic: of concurrent uses exactly one wins), issues the next
@@ -104,12 +111,23 @@ export class RefreshFamilyStore {
     this.#now = options.now ?? Date.now;
   }
 
-  /** Starts a family under an id the caller chose (code redemption names it before it wins). */
+  /**
+   * A family beginning now under an id the caller chose (code redemption names it before it
+   * wins), stored with its first tokens by `recordIssue`.
+   */
+  begin(family: Omit<RefreshFamily, 'createdAt'>): RefreshFamily {
+    return { ...family, createdAt: this.#now() };
+  }
+
+  /** Begins and stores a family without tokens (administration and tests). */
   async create(family: Omit<RefreshFamily, 'createdAt'>): Promise<RefreshFamily> {
-    const record: RefreshFamily = { ...family, createdAt: this.#now() };
-    await this.#store.set(familyKey(record.id), JSON.stringify(record), this.#refreshTtlMs);
-    await this.#index(record, this.#now());
+    const record = this.begin(family);
+    await Promise.all([this.#sendRecord(record), this.#index(record, this.#now())]);
     return record;
+  }
+
+  #sendRecord(family: RefreshFamily): Promise<void> {
+    return this.#store.set(familyKey(family.id), JSON.stringify(family), this.#refreshTtlMs);
   }
 
   /**
@@ -159,25 +177,74 @@ export class RefreshFamilyStore {
    * False (and the token denied) when the family is revoked.
    */
   async recordAccessToken(id: string, jti: string, expiresAt: number): Promise<boolean> {
-    await this.#store.addToIndex(accessIndexKey(id), jti, expiresAt, {
-      ttlMs: Math.max(expiresAt - this.#now(), 1),
-      pruneBelow: this.#now(),
-    });
-    if (!(await this.isRevoked(id))) return true;
-    await this.#denyList.deny(jti, expiresAt);
+    return this.#recordAccessTokenThenCheck(id, { jti, expiresAt });
+  }
+
+  // Both commands are sent before the first await, the tombstone read after the record.
+  async #recordAccessTokenThenCheck(id: string, token: IssuedToken): Promise<boolean> {
+    const [, tombstone] = await Promise.all([
+      this.#store.addToIndex(accessIndexKey(id), token.jti, token.expiresAt, {
+        ttlMs: Math.max(token.expiresAt - this.#now(), 1),
+        pruneBelow: this.#now(),
+      }),
+      this.#store.get(revokedKey(id)),
+    ]);
+    if (tombstone === null) return true;
+    await this.#denyList.deny(token.jti, token.expiresAt);
     return false;
   }
 
-  /** A new generation: the one refresh token of the family that may be used next. */
-  async issueRefreshToken(family: RefreshFamily): Promise<{ jti: string; expiresAt: number }> {
-    const jti = newTokenId();
-    const now = this.#now();
-    const expiresAt = now + this.#refreshTtlMs;
-    await this.#store.set(liveRefreshKey(family.id, jti), LIVE, this.#refreshTtlMs);
-    // The family lives as long as its newest refresh token.
-    await this.#store.expire(familyKey(family.id), this.#refreshTtlMs);
-    await this.#index(family, now);
-    return { jti, expiresAt };
+  /** Names a new generation: the one refresh token of the family that may be used next. */
+  planRefreshToken(): IssuedToken {
+    return { jti: newTokenId(), expiresAt: this.#now() + this.#refreshTtlMs };
+  }
+
+  /** Stores a new generation of the family (see `recordIssue`, which token responses use). */
+  async issueRefreshToken(family: RefreshFamily): Promise<IssuedToken> {
+    const refreshToken = this.planRefreshToken();
+    await Promise.all(this.#sendGeneration(family, refreshToken, { begins: false }));
+    return refreshToken;
+  }
+
+  #sendGeneration(
+    family: RefreshFamily,
+    refreshToken: IssuedToken,
+    { begins }: { begins: boolean },
+  ): Promise<unknown>[] {
+    return [
+      this.#store.set(liveRefreshKey(family.id, refreshToken.jti), LIVE, this.#refreshTtlMs),
+      // The family lives as long as its newest refresh token (a beginning one was just written).
+      ...(begins ? [] : [this.#store.expire(familyKey(family.id), this.#refreshTtlMs)]),
+      this.#index(family, refreshToken.expiresAt - this.#refreshTtlMs),
+    ];
+  }
+
+  /**
+   * Stores what one token response issued, in one round trip: the family's record when it begins
+   * here (a code exchange), the refresh token's generation with the family's place in the user's
+   * grant index, the access token in the family's index, and last a read of the tombstone. A
+   * revocation that ran before that read is seen (false, the access token denied); one that
+   * runs after it finds everything written here to revoke.
+   *
+   * Every command is sent before this first awaits, in that order: a read the caller sends
+   * right after calling this runs after these writes (KeyValueStore's ordering).
+   */
+  async recordIssue(issue: {
+    family: RefreshFamily;
+    begins: boolean;
+    refreshToken: IssuedToken | null;
+    accessToken: IssuedToken;
+  }): Promise<boolean> {
+    const { family, begins, refreshToken } = issue;
+    const writes: Promise<unknown>[] = [];
+    if (begins) writes.push(this.#sendRecord(family));
+    if (refreshToken) writes.push(...this.#sendGeneration(family, refreshToken, { begins }));
+    else if (begins) writes.push(this.#index(family, family.createdAt));
+    const [, live] = await Promise.all([
+      Promise.all(writes),
+      this.#recordAccessTokenThenCheck(family.id, issue.accessToken),
+    ]);
+    return live;
   }
 
   async isRefreshTokenLive(id: string, jti: string): Promise<boolean> {
@@ -199,12 +266,11 @@ export class RefreshFamilyStore {
    */
   async startRotation(id: string, jti: string, requestStartedAt: number): Promise<RotationStart> {
     const attempt = newTokenId();
-    const won = await this.#store.setIfAbsent(
-      rotationLeaseKey(id, jti),
-      attempt,
-      ROTATION_LEASE_MS,
-    );
-    const generation = await this.#store.get(liveRefreshKey(id, jti));
+    // One round trip; the generation is read after the lease is taken (KeyValueStore's order).
+    const [won, generation] = await Promise.all([
+      this.#store.setIfAbsent(rotationLeaseKey(id, jti), attempt, ROTATION_LEASE_MS),
+      this.#store.get(liveRefreshKey(id, jti)),
+    ]);
     if (won && generation === LIVE) return { use: 'won', attempt };
     // Nothing to rotate: the lease taken for nothing would only delay the answer to the next use.
     if (won) await this.#store.delete(rotationLeaseKey(id, jti));

@@ -90,6 +90,9 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.client = redisClient(options, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
+      // No auto-pipelining: its batches escape the per-command timeout (a request against a
+      // paused Redis took twice the timeout, dependency-faults.test.ts). Commands sent without
+      // awaiting in between still share one round trip.
       ...(options.timeouts ? boundedWaits(options.timeouts) : { maxRetriesPerRequest: 2 }),
     });
     // Without a listener an 'error' event would end the process; the failing commands say it.
@@ -100,9 +103,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.scripts = this.client as unknown as ScriptCommands;
   }
 
+  /** Commands that failed because Redis could not be reached or did not answer in time. */
+  unavailableFailures = 0;
+
   /** Every command goes through here, so that a lost Redis is one kind of error. */
   private run<T>(command: () => Promise<T>): Promise<T> {
-    return command().catch(unavailableUnlessReply);
+    return command().catch((error: unknown) => {
+      if (!(error instanceof Error && error.name === 'ReplyError')) this.unavailableFailures += 1;
+      return unavailableUnlessReply(error);
+    });
   }
 
   async connect(): Promise<this> {

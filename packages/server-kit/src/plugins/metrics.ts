@@ -1,7 +1,8 @@
 import { databasePool, poolStalledForMs } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { RedisKeyValueStore } from '../kv/redis-store.ts';
 
 /**
  * The Prometheus metrics every service has, in a registry of its own: several apps share a
@@ -10,7 +11,8 @@ import { collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
  *
  * Beside the request durations: prom-client's process metrics, among them the event-loop lag
  * (`nodejs_eventloop_lag_seconds`, and its percentiles `nodejs_eventloop_lag_p99_seconds` ...),
- * and, once the plugin is registered, the database pool's health (`db_pool_*`).
+ * and, once the plugin is registered, the health of the database pool (`db_pool_*`) and of
+ * Redis (`redis_*`).
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
@@ -25,6 +27,33 @@ export class ServiceMetrics {
   constructor() {
     collectDefaultMetrics({ register: this.registry });
   }
+}
+
+/**
+ * Whether the Redis connection is up, and how many commands failed for want of it: readiness
+ * (/health/ready) turns an instance away while Redis is lost; these show how often, and since
+ * when. Not reported for the in-process store of the one-process start, which cannot be lost.
+ */
+function redisHealth(store: RedisKeyValueStore, registry: Registry): void {
+  let reported = 0;
+  new Gauge({
+    name: 'redis_connected',
+    help: 'Whether the Redis connection is up and ready for commands (1) or not (0)',
+    registers: [registry],
+    collect() {
+      this.set(store.client.status === 'ready' ? 1 : 0);
+    },
+  });
+  new Counter({
+    name: 'redis_unavailable_failures_total',
+    help: 'Redis commands that failed because Redis could not be reached or did not answer in time',
+    registers: [registry],
+    // The store counts; a counter only goes up, so each scrape adds what came since the last.
+    collect() {
+      this.inc(store.unavailableFailures - reported);
+      reported = store.unavailableFailures;
+    },
+  });
 }
 
 export interface MetricsPluginOptions {
@@ -69,6 +98,7 @@ export const metricsPlugin = fp(
         this.set(poolStalledForMs(pool) / 1000);
       },
     });
+    if (app.kv instanceof RedisKeyValueStore) redisHealth(app.kv, metrics.registry);
     app.addHook('onResponse', (request, reply, done) => {
       metrics.httpRequestDuration.observe(
         {
@@ -88,5 +118,9 @@ export const metricsPlugin = fp(
         .send(body);
     });
   },
-  { name: 'foodshare-metrics', fastify: '5.x', dependencies: ['foodshare-orm'] },
+  {
+    name: 'foodshare-metrics',
+    fastify: '5.x',
+    dependencies: ['foodshare-orm', 'foodshare-key-value-store'],
+  },
 );

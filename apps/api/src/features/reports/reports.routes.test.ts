@@ -9,7 +9,7 @@ import {
   type Sql,
 } from '../../test-support/fixtures.ts';
 import { INVALID_PAGE_QUERIES, VALID_PAGE_QUERIES } from '../../test-support/paging.ts';
-import { countQueries } from '../../test-support/query-budget.ts';
+import { countQueries } from '@foodshare/server-kit/test-support';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 

@@ -1,5 +1,5 @@
 import type { SearchIndex } from '@foodshare/schemas';
-import { countQueries } from '../../test-support/query-budget.ts';
+import { countQueries } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../../app.ts';
 import { describe, expect, it, type SignIn, type UserClient } from '../../test-support/fixtures.ts';
 import { SearchIndexCache } from './search-index-cache.ts';

@@ -12,7 +12,7 @@ import {
   type ApiClient,
   type Sql,
 } from '../../test-support/fixtures.ts';
-import { countQueries } from '../../test-support/query-budget.ts';
+import { countQueries } from '@foodshare/server-kit/test-support';
 import { SEARCH_INDEX_LIMITS } from './search-index.sql.ts';
 
 const MUSTERSTADT = 3;

@@ -1,6 +1,11 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { newTokenId, type RefreshFamily } from '../../stores/refresh-families.store.ts';
+import {
+  newTokenId,
+  type IssuedToken,
+  type RefreshFamily,
+  type RefreshFamilyStore,
+} from '../../stores/refresh-families.store.ts';
 
 /** RFC 6749 5.1 successful response, with OIDC Core 3.1.3.3's id_token. */
 export interface TokenResponse {
@@ -13,11 +18,7 @@ export interface TokenResponse {
 }
 
 /** An access token named before it is signed, so a code redemption can record it first. */
-export interface PlannedAccessToken {
-  jti: string;
-  /** Milliseconds since the epoch. */
-  expiresAt: number;
-}
+export type PlannedAccessToken = IssuedToken;
 
 export function planAccessToken(app: FastifyInstance, now = Date.now()): PlannedAccessToken {
   return { jti: newTokenId(), expiresAt: now + app.oauth.config.ACCESS_TOKEN_TTL_SECONDS * 1000 };
@@ -36,6 +37,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 
 export interface IssueTokensInput {
   family: RefreshFamily;
+  /** The family begins with this response (a code exchange): its record is stored with it. */
+  begins: boolean;
   /** The scopes of this access token: the family's, or fewer at a narrowing refresh. */
   scopes: string[];
   accessToken: PlannedAccessToken;
@@ -45,18 +48,20 @@ export interface IssueTokensInput {
   withRefreshToken: boolean;
 }
 
+/** A token response signed and sealed, and what storing it writes (`storeTokens`). */
+export interface SignedTokens {
+  response: TokenResponse;
+  record: Parameters<RefreshFamilyStore['recordIssue']>[0];
+}
+
 /**
  * Signs the access token (RFC 9068 JWT) and the ID token, and seals the family's next refresh
- * token. The access token is recorded with its family last: recording checks the family's
- * tombstone after every other write here, so a revocation that ran meanwhile (a second use of
- * the code, the user's connected-apps page) denies the access token either way, and the family
- * is revoked again, so that nothing written here after that revocation (the refresh token's
- * entry in the user's grant index) stays behind.
+ * token: everything but the store, so that storing takes one round trip (`storeTokens`).
  */
-export async function issueTokens(
+export async function signTokens(
   app: FastifyInstance,
   input: IssueTokensInput,
-): Promise<TokenResponse> {
+): Promise<SignedTokens> {
   const { keys, config } = app.oauth;
   const { families, refreshTokens } = app.tokenState;
   const { family, scopes, accessToken } = input;
@@ -95,18 +100,40 @@ export async function issueTokens(
       at_hash: accessTokenHash(access),
     });
   }
-  if (input.withRefreshToken) {
-    const { jti, expiresAt } = await families.issueRefreshToken(family);
+  const refreshToken = input.withRefreshToken ? families.planRefreshToken() : null;
+  if (refreshToken) {
     response.refresh_token = await refreshTokens.seal({
       familyId: family.id,
-      jti,
+      jti: refreshToken.jti,
       clientId: family.clientId,
-      expiresAt: seconds(expiresAt),
+      expiresAt: seconds(refreshToken.expiresAt),
     });
   }
-  // Last, and one round trip for the tombstone that every issue needs anyway (see above).
-  if (!(await families.recordAccessToken(family.id, accessToken.jti, accessToken.expiresAt))) {
-    await families.revoke(family.id, family);
-  }
-  return response;
+  return { response, record: { family, begins: input.begins, refreshToken, accessToken } };
+}
+
+/**
+ * Stores signed tokens with their family (`RefreshFamilyStore.recordIssue`), the access token
+ * last: recording checks the family's tombstone after every other write, so a revocation that
+ * ran meanwhile (a second use of the code, the user's connected-apps page) denies the access
+ * token either way, and the family is revoked again, so that nothing written here after that
+ * revocation (the refresh token's entry in the user's grant index) stays behind. Sends every
+ * command before it first awaits: a read sent right after this call runs after them.
+ */
+export async function storeTokens(
+  app: FastifyInstance,
+  signed: SignedTokens,
+): Promise<TokenResponse> {
+  const { families } = app.tokenState;
+  const { family } = signed.record;
+  if (!(await families.recordIssue(signed.record))) await families.revoke(family.id, family);
+  return signed.response;
+}
+
+/** Signs and stores a token response (`signTokens`, `storeTokens`). */
+export async function issueTokens(
+  app: FastifyInstance,
+  input: IssueTokensInput,
+): Promise<TokenResponse> {
+  return storeTokens(app, await signTokens(app, input));
 }

@@ -3,7 +3,7 @@ import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes
 import { newTokenId } from '../../../stores/refresh-families.store.ts';
 import { invalidGrant } from '../../../oauth/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
-import { issueTokens, planAccessToken } from '../issue-tokens.ts';
+import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../../../oauth/token-subject.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
@@ -107,7 +107,7 @@ export const authorizationCodeGrant: Grant = {
     app.oauth.audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
 
     const { families } = app.tokenState;
-    const family = await families.create({
+    const family = families.begin({
       id: familyId,
       userId: grant.userId,
       clientId: client.clientId,
@@ -115,8 +115,9 @@ export const authorizationCodeGrant: Grant = {
       authTime: grant.authTime,
       databaseCreatedAt: subject.databaseNow,
     });
-    const tokens = await issueTokens(app, {
+    const signed = await signTokens(app, {
       family,
+      begins: true,
       scopes,
       accessToken,
       nonce: grant.nonce,
@@ -124,16 +125,18 @@ export const authorizationCodeGrant: Grant = {
     });
     // The user revoked the app after the code was issued: whether the revocation came before
     // this exchange or while it ran, the code is void. Read after the family joined the user's
-    // grant index: a revocation that listed the index before that has set this mark before too.
-    if (await codes.wasVoided(grant)) {
+    // grant index, in the same round trip (storeTokens sends its writes first): a revocation
+    // that listed the index before that has set this mark before too.
+    const [tokens, voided] = await Promise.all([storeTokens(app, signed), codes.wasVoided(grant)]);
+    if (voided) {
       await families.revoke(familyId, family);
       throw invalidGrant(INVALID_OR_EXPIRED_CODE);
     }
     // A second use of the code that ran while this family was being stored has revoked it by id:
     // its tombstone stands and the access token is denied, so the tokens are dead in any order.
-    // create() and issueTokens() may have written the family's record and its entry in the
-    // user's grant index after that revocation: issueTokens() revokes it again then, from the
-    // tombstone check it makes last anyway (no read of its own here).
+    // storeTokens() may have written the family's record and its entry in the user's grant
+    // index after that revocation: it revokes the family again then, from the tombstone check
+    // it makes last anyway (no read of its own here).
     app.oauth.audit(request, 'tokens_issued', {
       clientId: client.clientId,
       userId: grant.userId,

@@ -67,6 +67,7 @@ async function rotate(
     await assertGrantStillHolds(context, family);
     const tokens = await issueTokens(context.app, {
       family,
+      begins: false,
       scopes,
       accessToken: planAccessToken(context.app),
       // OIDC Core 12.2: a refreshed ID token has no nonce; sub, aud and auth_time stay.
