@@ -46,7 +46,14 @@ export function redisClient(connection: RedisConnection, options: RedisOptions):
   return new Redis(connection.url, { ...options, ...sentinelOptions(connection, options) });
 }
 
-const SENTINEL_COMMAND_TIMEOUTS = 5;
+/**
+ * How long a sentinel may take to answer. Sentinels are only asked while (re)connecting, never
+ * on a request's path, so the bound is generous: at one command timeout a busy boot timed out
+ * its subscriptions to +switch-master.
+ */
+export function sentinelCommandTimeoutMs(commandMs: number): number {
+  return commandMs * 5;
+}
 
 function sentinelOptions(connection: RedisConnection, options: RedisOptions): RedisOptions {
   const { sentinel } = connection;
@@ -55,11 +62,9 @@ function sentinelOptions(connection: RedisConnection, options: RedisOptions): Re
     sentinels: sentinel.sentinels,
     name: sentinel.masterName,
     ...(sentinel.password ? { sentinelPassword: sentinel.password } : {}),
-    // A sentinel that does not answer must not hold the reconnecting for ever. Sentinels are only
-    // asked while (re)connecting, never on a request's path, so the bound is generous: at one
-    // command timeout a busy boot timed out its subscriptions to +switch-master.
+    // A sentinel that does not answer must not hold the reconnecting for ever.
     ...(options.commandTimeout
-      ? { sentinelCommandTimeout: options.commandTimeout * SENTINEL_COMMAND_TIMEOUTS }
+      ? { sentinelCommandTimeout: sentinelCommandTimeoutMs(options.commandTimeout) }
       : {}),
     // A master that stops answering without closing its sockets (paused, cut off) would hold
     // the connection until the kernel gives up; the sentinels' +switch-master drops it at once.

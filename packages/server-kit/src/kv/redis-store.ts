@@ -1,6 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
-import { type RedisConnection, redisClient } from './redis-connection.ts';
+import { type RedisConnection, redisClient, sentinelCommandTimeoutMs } from './redis-connection.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
 const SCRIPTS = {
@@ -61,6 +61,14 @@ function boundedWaits(timeouts: RedisTimeouts): RedisOptions {
   };
 }
 
+/** Connecting to and asking each sentinel once, then connecting to the master it names. */
+export function sentinelConnectBoundMs(sentinels: number, timeouts: RedisTimeouts): number {
+  return (
+    sentinels * (timeouts.connectMs + sentinelCommandTimeoutMs(timeouts.commandMs)) +
+    timeouts.connectMs
+  );
+}
+
 /** Redis could not be reached or did not answer in time; worth retrying later. */
 export class StateStoreUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -85,7 +93,7 @@ export class RedisKeyValueStore implements KeyValueStore {
   constructor(options: RedisStoreOptions) {
     this.sentinelConnectMs =
       options.sentinel && options.timeouts
-        ? options.timeouts.connectMs * (options.sentinel.sentinels.length + 1)
+        ? sentinelConnectBoundMs(options.sentinel.sentinels.length, options.timeouts)
         : undefined;
     this.client = redisClient(options, {
       keyPrefix: options.keyPrefix ?? '',
@@ -121,8 +129,8 @@ export class RedisKeyValueStore implements KeyValueStore {
     }
     // A single server that refuses fails connect() at once; through Sentinel ioredis keeps
     // asking the sentinels until one answers, and connect() would wait as long. Bounded here by
-    // one connect timeout per sentinel and one for the master, a boot or a CLI command fails
-    // the same way instead of hanging.
+    // what asking each sentinel once and then the master may take, a boot or a CLI command
+    // fails the same way instead of hanging.
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
