@@ -40,7 +40,7 @@ await migrateDatabase(databaseUrl);
 const orm = await openOrm({ url: databaseUrl });
 const ids: DemoDataIds = await loadDemoData(orm.em.fork());
 const kv = await openKeyValueStore({
-  redisUrl: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+  redis: { url: process.env.REDIS_URL ?? DEFAULT_REDIS_URL },
   keyPrefix: `bench-queries:${process.pid}:`,
 });
 const app = await buildApp(

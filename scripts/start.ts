@@ -14,9 +14,11 @@ import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import { DEVELOPMENT_CLIENT_SECRET_PEPPER, embeddedDatabase, openOrm } from '@foodshare/domain';
 import {
   ConfigError,
+  databasePooling,
   databaseTimeouts,
   exitOnStartupFailure,
   openKeyValueStore,
+  redisConnection,
   redisTimeouts,
   StartupFailure,
   type StartupSettings,
@@ -168,10 +170,14 @@ async function start(): Promise<void> {
   if (await prepareDatabase(database.url, demoData)) {
     log('loaded the demo data (see README: demo accounts)');
   }
-  const orm = await openOrm({ url: database.url, timeouts: databaseTimeouts(apiConfig) });
+  const orm = await openOrm({
+    url: database.url,
+    timeouts: databaseTimeouts(apiConfig),
+    ...databasePooling(apiConfig),
+  });
 
   const kv = await openKeyValueStore({
-    redisUrl: apiConfig.REDIS_URL,
+    redis: redisConnection(apiConfig),
     keyPrefix: apiConfig.REDIS_KEY_PREFIX,
     timeouts: redisTimeouts(apiConfig),
     allowMemoryFallback: true,

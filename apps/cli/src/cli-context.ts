@@ -29,6 +29,10 @@ export interface CliEnvironment {
   /** The services' Redis: sessions and grants that some commands end live there. */
   REDIS_URL?: string | undefined;
   REDIS_KEY_PREFIX?: string | undefined;
+  /** Redis behind Sentinel, as the services read them (README: Redis Sentinel). */
+  REDIS_SENTINELS?: string | undefined;
+  REDIS_SENTINEL_MASTER?: string | undefined;
+  REDIS_SENTINEL_PASSWORD?: string | undefined;
 }
 
 // The auth service's defaults (apps/auth config), for a CLI run without its environment.

@@ -1,7 +1,15 @@
-import { RedisKeyValueStore, redactUrl, type KeyValueStore } from '@foodshare/server-kit';
+import {
+  describeRedis,
+  parseRedisEndpoints,
+  type KeyValueStore,
+  type RedisConnection,
+  RedisKeyValueStore,
+} from '@foodshare/server-kit';
 import { CliError, type CliEnvironment } from './cli-context.ts';
 
+// The services' defaults (REDIS_URL, REDIS_SENTINEL_MASTER).
 const DEFAULT_REDIS_URL = 'redis://127.0.0.1:6379';
+const DEFAULT_SENTINEL_MASTER = 'mymaster';
 // The services' defaults (REDIS_*_TIMEOUT_MS): a command gives up rather than waits for ever.
 const TIMEOUTS = { connectMs: 1000, commandMs: 1000 };
 
@@ -14,9 +22,9 @@ export async function withKeyValueStore<T>(
   env: CliEnvironment,
   action: (store: KeyValueStore) => Promise<T>,
 ): Promise<T> {
-  const url = env.REDIS_URL?.trim() || DEFAULT_REDIS_URL;
+  const connection = redisConnection(env);
   const store = new RedisKeyValueStore({
-    url,
+    ...connection,
     keyPrefix: env.REDIS_KEY_PREFIX ?? '',
     timeouts: TIMEOUTS,
   });
@@ -28,7 +36,7 @@ export async function withKeyValueStore<T>(
     await store.close();
     throw new CliError(
       'STATE_STORE_UNAVAILABLE',
-      `Redis at ${redactUrl(url)} does not answer (${(error as Error).message}): this command ` +
+      `Redis at ${describeRedis(connection)} does not answer (${(error as Error).message}): this command ` +
         'ends sessions or grants kept there. Set REDIS_URL (and REDIS_KEY_PREFIX) as the services have them.',
     );
   }
@@ -37,4 +45,26 @@ export async function withKeyValueStore<T>(
   } finally {
     await store.close();
   }
+}
+
+/** The services' Redis as their configuration names it: one server, or through Sentinel. */
+function redisConnection(env: CliEnvironment): RedisConnection {
+  const url = env.REDIS_URL?.trim() || DEFAULT_REDIS_URL;
+  const list = env.REDIS_SENTINELS?.trim();
+  if (!list) return { url };
+  const sentinels = parseRedisEndpoints(list);
+  if (!sentinels) {
+    throw new CliError(
+      'INVALID_INPUT',
+      'REDIS_SENTINELS must be host:port pairs separated by commas.',
+    );
+  }
+  return {
+    url,
+    sentinel: {
+      sentinels,
+      masterName: env.REDIS_SENTINEL_MASTER?.trim() || DEFAULT_SENTINEL_MASTER,
+      password: env.REDIS_SENTINEL_PASSWORD || undefined,
+    },
+  };
 }

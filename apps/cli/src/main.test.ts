@@ -349,4 +349,38 @@ describe('the administration commands', () => {
     const clients = JSON.parse(listed.stdout) as { clientId: string; active: boolean }[];
     expect(clients.find((client) => client.clientId === 'kept-active')?.active).toBe(true);
   });
+
+  it('reaches Redis through the sentinels the services name, refusing a malformed list', async () => {
+    const created = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'behind-sentinels',
+      '--name',
+      'Behind sentinels',
+      '--redirect-uri',
+      'https://sentinels.example/callback',
+    ]);
+    expect(created.code).toBe(0);
+    const deactivate = (env: Record<string, string>) =>
+      cli(['clients', 'deactivate', '--client-id', 'behind-sentinels', '--json'], { env });
+    const malformed = await deactivate({ REDIS_SENTINELS: 'sentinel-without-port' });
+    expect(JSON.parse(malformed.stderr)).toMatchObject({
+      error: {
+        code: 'INVALID_INPUT',
+        message: expect.stringContaining('REDIS_SENTINELS') as string,
+      },
+    });
+    // The URL names a Redis that answers, but behind sentinels its host is not asked.
+    const silent = await deactivate({
+      REDIS_URL: workerRedis('cli').url,
+      REDIS_SENTINELS: `127.0.0.1:${await freePort()}`,
+    });
+    expect(JSON.parse(silent.stderr)).toMatchObject({
+      error: {
+        code: 'STATE_STORE_UNAVAILABLE',
+        message: expect.stringContaining('sentinels') as string,
+      },
+    });
+  });
 });

@@ -34,6 +34,9 @@ const runtime: CliRuntime = {
     EMBEDDED_POSTGRES_PORT: process.env.EMBEDDED_POSTGRES_PORT,
     REDIS_URL: process.env.REDIS_URL,
     REDIS_KEY_PREFIX: process.env.REDIS_KEY_PREFIX,
+    REDIS_SENTINELS: process.env.REDIS_SENTINELS,
+    REDIS_SENTINEL_MASTER: process.env.REDIS_SENTINEL_MASTER,
+    REDIS_SENTINEL_PASSWORD: process.env.REDIS_SENTINEL_PASSWORD,
   },
   io: {
     stdout: (output) => process.stdout.write(`${output}\n`),
@@ -50,7 +53,8 @@ const program = new Command('foodshare')
     'Set up a food-sharing deployment without SQL. Reads DATABASE_URL (unset: the embedded ' +
       'PostgreSQL of `pnpm start`, at EMBEDDED_POSTGRES_PORT); clients and demo data ' +
       'also CLIENT_SECRET_PEPPER, keys also KEY_ENCRYPTION_KEY (both required when NODE_ENV=production); ' +
-      'commands that end sessions or grants also REDIS_URL and REDIS_KEY_PREFIX.',
+      'commands that end sessions or grants also REDIS_URL and REDIS_KEY_PREFIX ' +
+      '(and REDIS_SENTINELS, REDIS_SENTINEL_MASTER, REDIS_SENTINEL_PASSWORD behind Sentinel).',
   )
   .showHelpAfterError()
   .addCommand(addUserAdminCommands(usersCommands(runtime), runtime))

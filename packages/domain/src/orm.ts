@@ -10,6 +10,7 @@ import type { Pool } from 'pg';
 import { guardPool } from './connection-pool.ts';
 import { entities } from './entities/index.ts';
 import { migrations } from './migrations/index.ts';
+import { keepStatementsUnnamed } from './named-statements.ts';
 
 export type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 
@@ -20,6 +21,11 @@ export interface OrmConfig {
   debug?: boolean;
   /** Upper bound of the connection pool of this process. */
   poolSize?: number;
+  /**
+   * Named prepared statements for the hot reads (prepared-statement.ts); true unless the
+   * connections go through a pooler that cannot keep them (README: Connection budget).
+   */
+  preparedStatements?: boolean;
   /** Called with MikroORM's line for every query sent, e.g. to count queries per request. */
   onQuery?: (line: string) => void;
   /**
@@ -43,7 +49,7 @@ export interface DatabaseTimeouts {
 // the server (keeping the connection) and only an unresponsive server hits the client's.
 const CLIENT_TIMEOUT_MARGIN_MS = 250;
 
-function poolOptions(timeouts: DatabaseTimeouts | undefined) {
+function poolOptions(timeouts: DatabaseTimeouts | undefined, preparedStatements: boolean) {
   const bounds = timeouts
     ? {
         connectionTimeoutMillis: timeouts.connectMs,
@@ -53,7 +59,13 @@ function poolOptions(timeouts: DatabaseTimeouts | undefined) {
         keepAlive: true,
       }
     : {};
-  return { ...bounds, onPoolCreated: (pool: Pool) => guardPool(pool) };
+  return {
+    ...bounds,
+    onPoolCreated: (pool: Pool) => {
+      guardPool(pool);
+      if (!preparedStatements) keepStatementsUnnamed(pool);
+    },
+  };
 }
 
 const DEFAULT_POOL_SIZE = 10;
@@ -62,6 +74,7 @@ export function ormOptions({
   url,
   debug = false,
   poolSize = DEFAULT_POOL_SIZE,
+  preparedStatements = true,
   onQuery,
   timeouts,
 }: OrmConfig): Options {
@@ -80,7 +93,7 @@ export function ormOptions({
     },
     pool: { min: 0, max: poolSize },
     // Passed to pg's Pool: see poolOptions.
-    driverOptions: poolOptions(timeouts),
+    driverOptions: poolOptions(timeouts, preparedStatements),
     ...(onQuery ? { debug: ['query' as const], logger: onQuery } : { debug }),
     colors: false,
     // The schema belongs to the migrations: the ORM never creates databases or syncs tables.

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { namedStatementsAllowed } from './named-statements.ts';
 import { databasePool, type EntityManager } from './orm.ts';
 
 /**
@@ -63,7 +64,7 @@ export async function executePrepared<T extends object>(
   const started = Date.now();
   try {
     const result = await pool.query<T>({
-      name: statement.name,
+      ...(namedStatementsAllowed(pool) ? { name: statement.name } : {}),
       text: statement.text,
       values: params,
     });

@@ -3,7 +3,7 @@ import { type MikroORM, pendingMigrations } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import type { CommonEnv } from './config/common-env.ts';
 import { stopGracefully } from './graceful-stop.ts';
-import { redactUrl } from './kv/open-store.ts';
+import { redactUrl } from './kv/redis-connection.ts';
 import { exitOnStartupFailure, StartupFailure } from './startup-failure.ts';
 
 /** How long a stop waits for open connections to be used once more (and told to close). */

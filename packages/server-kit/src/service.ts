@@ -8,7 +8,9 @@ import Fastify from 'fastify';
 import type { DestinationStream } from 'pino';
 import {
   type CommonEnv,
+  databasePooling,
   databaseTimeouts,
+  redisConnection,
   redisTimeouts,
   secureCookies,
 } from './config/common-env.ts';
@@ -102,10 +104,11 @@ export async function createServiceApp(
   await app.register(ormPlugin, {
     databaseUrl: settings.DATABASE_URL,
     timeouts: databaseTimeouts(settings),
+    pooling: databasePooling(settings),
     ...(shared.orm ? { orm: shared.orm } : {}),
   });
   await app.register(keyValueStorePlugin, {
-    redisUrl: settings.REDIS_URL,
+    redis: redisConnection(settings),
     keyPrefix: settings.REDIS_KEY_PREFIX,
     timeouts: redisTimeouts(settings),
     ...(shared.kv ? { store: shared.kv } : {}),

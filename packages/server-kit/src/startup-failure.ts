@@ -1,7 +1,7 @@
 import { inspect } from 'node:util';
 import { isDatabaseUnavailable } from '@foodshare/domain';
 import { ConfigError } from './config/load-config.ts';
-import { redactUrl } from './kv/open-store.ts';
+import { redactUrl } from './kv/redis-connection.ts';
 import { StateStoreUnavailableError } from './kv/redis-store.ts';
 
 /**

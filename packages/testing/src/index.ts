@@ -5,5 +5,7 @@ export * from './provided-template.ts';
 export * from './test-service-env.ts';
 export * from './graceful-stop.ts';
 export * from './disposable-servers.ts';
+export * from './disposable-sentinel.ts';
+export * from './disposable-pgbouncer.ts';
 export * from './otlp-receiver.ts';
 export * from './run-until-exit.ts';

@@ -62,6 +62,27 @@ describe('prepared statements', () => {
     expect(queries).toBe(1);
   });
 
+  it('without named statements (a pooler in transaction mode), binds the same and prepares nothing', async () => {
+    const unnamed = await openOrm({
+      url: orm.config.get('clientUrl'),
+      poolSize: 1,
+      preparedStatements: false,
+    });
+    try {
+      const rows = await executePrepared<{ first_name: string }>(unnamed.em.fork(), USER_NAMES, [
+        [9001, 9002, 9003],
+        'A%',
+      ]);
+      expect(rows).toEqual([{ first_name: 'Ada' }, { first_name: 'Alan' }]);
+      const prepared = await unnamed.em
+        .fork()
+        .execute<{ count: number }[]>('select count(*)::int as count from pg_prepared_statements');
+      expect(prepared).toEqual([{ count: 0 }]);
+    } finally {
+      await unnamed.close();
+    }
+  });
+
   it('refuses to run inside a transaction, whose connection the pool cannot hand out', async () => {
     const inTransaction = orm.em
       .fork()

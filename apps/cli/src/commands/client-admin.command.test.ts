@@ -27,7 +27,7 @@ let store: KeyValueStore;
 
 beforeAll(async () => {
   const redis = workerRedis('cli');
-  store = await openKeyValueStore({ redisUrl: redis.url, keyPrefix: redis.keyPrefix });
+  store = await openKeyValueStore({ redis: { url: redis.url }, keyPrefix: redis.keyPrefix });
 });
 afterAll(() => store.close());
 

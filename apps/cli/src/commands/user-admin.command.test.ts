@@ -24,7 +24,7 @@ let store: KeyValueStore;
 
 beforeAll(async () => {
   const redis = workerRedis('cli');
-  store = await openKeyValueStore({ redisUrl: redis.url, keyPrefix: redis.keyPrefix });
+  store = await openKeyValueStore({ redis: { url: redis.url }, keyPrefix: redis.keyPrefix });
 });
 afterAll(() => store.close());
 

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { type Static, Type } from 'typebox';
+import { parseRedisEndpoints, type RedisConnection } from '../kv/redis-connection.ts';
 
 /** Environment variables both services read; each service adds its own. */
 export const CommonEnvProperties = {
@@ -14,8 +15,27 @@ export const CommonEnvProperties = {
     pattern: '^https?://[^/\\s]+$',
   }),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
+  /**
+   * PostgreSQL connections this instance opens at most. Every instance of both services holds up
+   * to this many: README "Connection budget" sets it against max_connections.
+   */
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
+  /**
+   * Named prepared statements for the hot reads. False behind a pooler in transaction mode
+   * that cannot keep them (PgBouncer before 1.21, or without max_prepared_statements).
+   */
+  DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
   REDIS_KEY_PREFIX: Type.String({ default: '' }),
+  /**
+   * Redis through Sentinel: `host:port` of each sentinel, separated by commas. Set, the sentinels
+   * name the master and REDIS_URL gives only the password, database and TLS, not the host.
+   */
+  REDIS_SENTINELS: Type.Optional(Type.String()),
+  /** The master's name in the sentinels' configuration (`sentinel monitor <name> ...`). */
+  REDIS_SENTINEL_MASTER: Type.String({ default: 'mymaster', pattern: '^\\S+$' }),
+  /** The sentinels' own password (their `requirepass`), if they have one. */
+  REDIS_SENTINEL_PASSWORD: Type.Optional(Type.String({ minLength: 1 })),
   LOG_LEVEL: Type.Union(
     [
       Type.Literal('fatal'),
@@ -118,14 +138,53 @@ export function timeoutRule(config: CommonEnv): string[] {
     : [];
 }
 
+/** REDIS_SENTINELS: a list of host:port; a sentinel password without sentinels is a mistake. */
+export function redisSentinelRule(config: CommonEnv): string[] {
+  if (config.REDIS_SENTINELS === undefined) {
+    return config.REDIS_SENTINEL_PASSWORD === undefined
+      ? []
+      : ['REDIS_SENTINEL_PASSWORD: is only used with REDIS_SENTINELS'];
+  }
+  return parseRedisEndpoints(config.REDIS_SENTINELS)
+    ? []
+    : ['REDIS_SENTINELS: must be host:port pairs separated by commas'];
+}
+
 /** The cross-variable rules every service applies to its configuration. */
-export const COMMON_CONFIG_RULES = [productionRules, trustProxyRule, timeoutRule];
+export const COMMON_CONFIG_RULES = [
+  productionRules,
+  trustProxyRule,
+  timeoutRule,
+  redisSentinelRule,
+];
 
 /** The database bounds of a service's configuration. */
 export function databaseTimeouts(config: CommonEnv) {
   return {
     connectMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+  };
+}
+
+/** Where a service's Redis is: the server at REDIS_URL, or the master its sentinels name. */
+export function redisConnection(config: CommonEnv): RedisConnection {
+  const sentinels = config.REDIS_SENTINELS && parseRedisEndpoints(config.REDIS_SENTINELS);
+  if (!sentinels) return { url: config.REDIS_URL };
+  return {
+    url: config.REDIS_URL,
+    sentinel: {
+      sentinels,
+      masterName: config.REDIS_SENTINEL_MASTER,
+      password: config.REDIS_SENTINEL_PASSWORD,
+    },
+  };
+}
+
+/** How a service's connections to PostgreSQL are pooled (packages/domain openOrm). */
+export function databasePooling(config: CommonEnv) {
+  return {
+    poolSize: config.DATABASE_POOL_SIZE,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
   };
 }
 

@@ -5,4 +5,13 @@ export {
   StateStoreUnavailableError,
   type RedisTimeouts,
 } from './redis-store.ts';
-export { openKeyValueStore, redactUrl } from './open-store.ts';
+export { openKeyValueStore } from './open-store.ts';
+export {
+  describeRedis,
+  parseRedisEndpoints,
+  redactUrl,
+  redisClient,
+  type RedisConnection,
+  type RedisEndpoint,
+  type RedisSentinelSettings,
+} from './redis-connection.ts';

@@ -1,10 +1,10 @@
-import { Redis } from 'ioredis';
 import type { KeyValueStore } from './key-value-store.ts';
 import { MemoryKeyValueStore } from './memory-store.ts';
+import { describeRedis, type RedisConnection, redisClient } from './redis-connection.ts';
 import { RedisKeyValueStore, type RedisTimeouts } from './redis-store.ts';
 
 export interface OpenStoreOptions {
-  redisUrl: string;
+  redis: RedisConnection;
   keyPrefix?: string;
   timeouts?: RedisTimeouts;
   /**
@@ -16,11 +16,12 @@ export interface OpenStoreOptions {
 }
 
 /** One quick connection attempt without retries: does a Redis answer at all? */
-async function redisAnswers(url: string): Promise<boolean> {
-  const probe = new Redis(url, {
+async function redisAnswers(connection: RedisConnection): Promise<boolean> {
+  const probe = redisClient(connection, {
     lazyConnect: true,
     maxRetriesPerRequest: 0,
     retryStrategy: () => null,
+    sentinelRetryStrategy: () => null,
     connectTimeout: 2_000,
   });
   probe.on('error', () => undefined);
@@ -36,26 +37,15 @@ async function redisAnswers(url: string): Promise<boolean> {
 }
 
 export async function openKeyValueStore(options: OpenStoreOptions): Promise<KeyValueStore> {
-  if (options.allowMemoryFallback && !(await redisAnswers(options.redisUrl))) {
+  if (options.allowMemoryFallback && !(await redisAnswers(options.redis))) {
     options.log?.(
-      `No Redis at ${redactUrl(options.redisUrl)}: using the in-process store, which is single-instance only.`,
+      `No Redis at ${describeRedis(options.redis)}: using the in-process store, which is single-instance only.`,
     );
     return new MemoryKeyValueStore();
   }
   return new RedisKeyValueStore({
-    url: options.redisUrl,
+    ...options.redis,
     ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   }).connect();
-}
-
-/** The URL with its password masked, for messages and logs. */
-export function redactUrl(url: string): string {
-  try {
-    const parsed = new URL(url);
-    if (parsed.password) parsed.password = '***';
-    return parsed.toString();
-  } catch {
-    return '(unparsable URL)';
-  }
 }

@@ -1,5 +1,6 @@
-import { Redis, type RedisOptions } from 'ioredis';
+import type { Redis, RedisOptions } from 'ioredis';
 import { assertTtl, type KeyValueStore } from './key-value-store.ts';
+import { type RedisConnection, redisClient, sentinelCommandTimeoutMs } from './redis-connection.ts';
 
 // Each script runs atomically in Redis: no other client's command lands between its steps.
 // Sent whole with EVAL every time, never by digest (EVALSHA): a digest Redis no longer knows
@@ -29,8 +30,7 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KE
 return 1`,
 } as const;
 
-export interface RedisStoreOptions {
-  url: string;
+export interface RedisStoreOptions extends RedisConnection {
   /** Namespaces every key, so that tests and several deployments can share one server. */
   keyPrefix?: string;
   /** Left out (tests, scripts), commands wait for a reconnect as long as ioredis does. */
@@ -57,6 +57,14 @@ function boundedWaits(timeouts: RedisTimeouts): RedisOptions {
   };
 }
 
+/** Connecting to and asking each sentinel once, then connecting to the master it names. */
+export function sentinelConnectBoundMs(sentinels: number, timeouts: RedisTimeouts): number {
+  return (
+    sentinels * (timeouts.connectMs + sentinelCommandTimeoutMs(timeouts.commandMs)) +
+    timeouts.connectMs
+  );
+}
+
 /** Redis could not be reached or did not answer in time; worth retrying later. */
 export class StateStoreUnavailableError extends Error {
   constructor(cause: unknown) {
@@ -74,9 +82,15 @@ function unavailableUnlessReply(error: unknown): never {
 export class RedisKeyValueStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   readonly client: Redis;
+  /** How long connect() waits for a master through Sentinel; unbounded without timeouts. */
+  private readonly sentinelConnectMs: number | undefined;
 
   constructor(options: RedisStoreOptions) {
-    this.client = new Redis(options.url, {
+    this.sentinelConnectMs =
+      options.sentinel && options.timeouts
+        ? sentinelConnectBoundMs(options.sentinel.sentinels.length, options.timeouts)
+        : undefined;
+    this.client = redisClient(options, {
       keyPrefix: options.keyPrefix ?? '',
       lazyConnect: true,
       // No auto-pipelining: its batches escape the per-command timeout (a request against a
@@ -100,7 +114,30 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async connect(): Promise<this> {
-    await this.run(() => this.client.connect());
+    if (this.sentinelConnectMs === undefined) {
+      await this.run(() => this.client.connect());
+      return this;
+    }
+    // A single server that refuses fails connect() at once; through Sentinel ioredis keeps
+    // asking the sentinels until one answers, and connect() would wait as long. Bounded here by
+    // what asking each sentinel once and then the master may take, a boot or a CLI command
+    // fails the same way instead of hanging.
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        this.client.disconnect();
+        reject(
+          new StateStoreUnavailableError(
+            new Error(`no sentinel named a reachable master within ${this.sentinelConnectMs} ms`),
+          ),
+        );
+      }, this.sentinelConnectMs);
+    });
+    try {
+      await Promise.race([this.client.connect(), deadline]);
+    } finally {
+      clearTimeout(timer);
+    }
     return this;
   }
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 import { openKeyValueStore } from '../kv/open-store.ts';
+import type { RedisConnection } from '../kv/redis-connection.ts';
 import type { RedisTimeouts } from '../kv/redis-store.ts';
 
 declare module 'fastify' {
@@ -11,7 +12,7 @@ declare module 'fastify' {
 }
 
 export interface KeyValueStorePluginOptions {
-  redisUrl: string;
+  redis: RedisConnection;
   keyPrefix?: string;
   timeouts?: RedisTimeouts;
   /** A shared store (the one-process start); the app then does not close it. */
@@ -23,7 +24,7 @@ export const keyValueStorePlugin = fp(
     const store =
       options.store ??
       (await openKeyValueStore({
-        redisUrl: options.redisUrl,
+        redis: options.redis,
         ...(options.keyPrefix === undefined ? {} : { keyPrefix: options.keyPrefix }),
         ...(options.timeouts ? { timeouts: options.timeouts } : {}),
       }));

@@ -20,6 +20,8 @@ declare module 'fastify' {
 export interface OrmPluginOptions {
   databaseUrl: string;
   timeouts: DatabaseTimeouts;
+  /** DATABASE_POOL_SIZE and DATABASE_PREPARED_STATEMENTS (databasePooling). */
+  pooling: { poolSize: number; preparedStatements: boolean };
   /** A shared ORM (the one-process start); the app then does not close it. */
   orm?: MikroORM;
 }
@@ -29,7 +31,12 @@ const forks = new WeakMap<object, EntityManager>();
 export const ormPlugin = fp(
   async (app: FastifyInstance, options: OrmPluginOptions) => {
     const orm =
-      options.orm ?? (await openOrm({ url: options.databaseUrl, timeouts: options.timeouts }));
+      options.orm ??
+      (await openOrm({
+        url: options.databaseUrl,
+        timeouts: options.timeouts,
+        ...options.pooling,
+      }));
     app.decorate('orm', orm);
     // Forked lazily: health checks and cached answers never pay for a unit of work.
     app.decorateRequest('em', {
