@@ -101,6 +101,14 @@ describe('server.ts failing to start', { timeout: 30_000 }, () => {
     );
   });
 
+  it('says in one line that the tracing configuration is bad, before tracing starts', async () => {
+    const exited = await failedStart({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' });
+    expectOneLineFailure(
+      exited,
+      /^\[api\] bad configuration: OTEL_EXPORTER_OTLP_ENDPOINT: .*: fix these environment variables$/,
+    );
+  });
+
   it('says in one line that no PostgreSQL answers', async () => {
     const port = await freePort();
     const exited = await failedStart({ DATABASE_URL: `postgres://app:pw@127.0.0.1:${port}/app` });

@@ -162,6 +162,14 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
 
   it('spares what the user signed in to after a sign-out that is handled late', async () => {
     await grantTo('bc-app');
+    // A code of the session that ends, exchanged after the sign-out but before it is handled.
+    const early = pkcePair();
+    const earlyCode = await issueCode(app, {
+      clientId: 'bc-app',
+      userId: alice,
+      codeChallenge: early.challenge,
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
     const endedAt = Date.now();
     // Signed in again after the sign-out, before the authorization server took it: a grant,
     // and a code not yet exchanged.
@@ -173,9 +181,23 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
       userId: alice,
       codeChallenge: challenge,
     });
+    const earlyExchange = await tokenRequest(app, {
+      grant_type: 'authorization_code',
+      code: earlyCode,
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: early.verifier,
+      client_id: 'bc-app',
+    });
+    expect(earlyExchange.statusCode, earlyExchange.body).toBe(200);
     app.backchannelLogout.userLoggedOut(alice, endedAt);
     await app.backchannelLogout.settled();
     expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-app']);
+    const earlyRefresh = await refreshRequest(
+      app,
+      'bc-app',
+      earlyExchange.json<{ refresh_token: string }>().refresh_token,
+    );
+    expect(earlyRefresh.statusCode).toBe(400);
     const refreshed = await refreshRequest(app, 'bc-second', later.refresh_token!);
     expect(refreshed.statusCode, refreshed.body).toBe(200);
     const exchanged = await tokenRequest(app, {

@@ -51,15 +51,16 @@ export const backchannelLogoutPlugin = fp(
         sender.notify(
           userId,
           targetsOf(async () => {
-            // Listed before they end: an ended grant is no longer listed.
+            // Listed before they end: an ended grant is no longer listed. Told: the clients
+            // that lost a family, not those the user signed in to only after the sign-out.
             const grants = await app.tokenState.families.grantsOf(userId);
-            const clientIds = grants
-              .filter((grant) => grant.grantedAt <= endedAt)
-              .map((grant) => grant.clientId);
-            for (const clientId of clientIds) {
-              await app.tokenState.revokeGrant(userId, clientId, { issuedUpTo: endedAt });
+            const told: string[] = [];
+            for (const { clientId } of grants) {
+              if (await app.tokenState.revokeGrant(userId, clientId, { issuedUpTo: endedAt })) {
+                told.push(clientId);
+              }
             }
-            return clientIds;
+            return told;
           }),
         );
       },

@@ -20,9 +20,13 @@ export interface TokenState {
    * Revokes everything the user granted the client up to `issuedUpTo` (ms, default now): codes
    * not yet exchanged, every family (refresh tokens) and their unexpired access tokens. For
    * "connected apps", when the user revokes an app, whether its consent was remembered or not
-   * (docs/oauth.md §6.2), and for a sign-out, up to its time.
+   * (docs/oauth.md §6.2), and for a sign-out, up to its time. True when a family ended.
    */
-  revokeGrant(userId: number, clientId: string, options?: { issuedUpTo?: number }): Promise<void>;
+  revokeGrant(
+    userId: number,
+    clientId: string,
+    options?: { issuedUpTo?: number },
+  ): Promise<boolean>;
   /**
    * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
    * after its client's grants were last ended. One round trip to the key-value store.
@@ -75,6 +79,7 @@ export const tokenStatePlugin = fp(
         await Promise.all(before.map((id) => families.revoke(id)));
         // A family begun since (the user signed in again after a sign-out handled late) stays.
         if (after.length === 0) await families.forgetGrant(userId, clientId);
+        return before.length > 0;
       },
       accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {

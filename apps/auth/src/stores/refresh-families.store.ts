@@ -28,6 +28,13 @@ export interface RefreshFamily {
    * families not younger than the user's tokens_valid_after, set by the same clock, are dead.
    */
   databaseCreatedAt: number;
+  /**
+   * When the authorization code that began the family was issued (ms, this server's clock):
+   * a sign-out ends the families of codes issued up to it, whenever they were exchanged.
+   * Absent from families stored before it was kept (and those made without a code), which
+   * count from `createdAt`.
+   */
+  codeIssuedAt?: number;
 }
 
 /**
@@ -338,7 +345,9 @@ export class RefreshFamilyStore {
 
   /**
    * Of the user's live families with the client, those begun up to `upTo` (ms) and those begun
-   * later, in one more round trip. A family whose record is gone counts as begun before.
+   * later, in one more round trip: begun when their code was issued, so that a code of a session
+   * that has ended, exchanged since, counts as before. A family whose record is gone counts as
+   * begun before.
    */
   async familiesBegunBy(
     userId: number,
@@ -351,8 +360,9 @@ export class RefreshFamilyStore {
     const after: string[] = [];
     ids.forEach((id, i) => {
       const record = records[i];
-      const createdAt = record == null ? 0 : (JSON.parse(record) as RefreshFamily).createdAt;
-      (createdAt <= upTo ? before : after).push(id);
+      const family = record == null ? null : (JSON.parse(record) as RefreshFamily);
+      const begunAt = family ? (family.codeIssuedAt ?? family.createdAt) : 0;
+      (begunAt <= upTo ? before : after).push(id);
     });
     return { before, after };
   }

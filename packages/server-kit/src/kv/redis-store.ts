@@ -134,7 +134,7 @@ export class RedisKeyValueStore implements KeyValueStore {
       }, this.sentinelConnectMs);
     });
     try {
-      await Promise.race([this.client.connect(), deadline]);
+      await Promise.race([this.run(() => this.client.connect()), deadline]);
     } finally {
       clearTimeout(timer);
     }

@@ -65,8 +65,14 @@ export interface EndedSession {
 }
 
 // An entry of a version before the time was recorded holds the user id alone: it ended by now.
+// One unreadable entry is skipped, never the batch taken with it.
 function parseEntry(value: string, now: number): EndedSession | null {
-  const parsed: unknown = JSON.parse(value);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(value);
+  } catch {
+    return null;
+  }
   if (Number.isSafeInteger(parsed)) return { userId: parsed as number, endedAt: now };
   const { userId, endedAt } = (parsed ?? {}) as Partial<EndedSession>;
   return Number.isSafeInteger(userId) && Number.isFinite(endedAt)

@@ -114,6 +114,7 @@ export const authorizationCodeGrant: Grant = {
       scopes: grant.scopes,
       authTime: grant.authTime,
       databaseCreatedAt: subject.databaseNow,
+      codeIssuedAt: grant.issuedAt,
     });
     const signed = await signTokens(app, {
       family,
