@@ -14,6 +14,8 @@ import { InvalidArgumentError, Option } from 'commander';
 import { withEntityManager } from '../cli-context.ts';
 import {
   leafCommand,
+  parseLimit,
+  parseOffset,
   parsePositiveInteger,
   runCommand,
   type CliRuntime,
@@ -133,16 +135,6 @@ interface ListUsersFlags extends JsonFlag {
   offset: number;
   role?: Role;
   deactivated?: boolean;
-}
-
-function parseLimit(value: string): number {
-  const limit = parsePositiveInteger(value);
-  if (limit > 1000) throw new InvalidArgumentError('Expected a limit from 1 to 1000.');
-  return limit;
-}
-
-function parseOffset(value: string): number {
-  return value === '0' ? 0 : parsePositiveInteger(value);
 }
 
 /** A command that names one user, by id or email address, and runs `action` on them. */
