@@ -41,7 +41,7 @@ export function parseUserRef(value: string): UserRef {
   throw new InvalidArgumentError('Expected a user id or an email address.');
 }
 
-function findUser(em: EntityManager, ref: UserRef): Promise<UserEntity> {
+export function findUser(em: EntityManager, ref: UserRef): Promise<UserEntity> {
   return 'id' in ref ? requireUser(em, ref.id) : requireUserByEmail(em, ref.email);
 }
 
