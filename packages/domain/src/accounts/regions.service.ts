@@ -143,7 +143,8 @@ export async function addMembership(
   return outcome;
 }
 
-async function ensureMembership(
+/** Adds or reactivates a membership; the caller flushes. */
+export async function ensureMembership(
   em: EntityManager,
   userId: number,
   regionId: number,
