@@ -12,7 +12,7 @@ import {
 } from '@foodshare/domain';
 import type { Command } from 'commander';
 import { Option } from 'commander';
-import { withEntityManager } from '../cli-context.ts';
+import { CliError, withEntityManager } from '../cli-context.ts';
 import {
   leafCommand,
   parseCode,
@@ -221,11 +221,20 @@ export function addRegionAdminCommands(regions: Command, runtime: CliRuntime): C
       'delete a region that nothing depends on (no sub-regions, members, admins, stores, ...)',
     )
       .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((regionId: number, flags: JsonFlag) =>
+      .option('--yes', 'confirm: the region cannot be restored')
+      .action((regionId: number, flags: JsonFlag & { yes?: boolean }) =>
         runCommand(
           runtime,
           flags,
-          () => withEntityManager(runtime.env, (em) => deleteRegionCommand(em, regionId)),
+          async () => {
+            if (!flags.yes) {
+              throw new CliError(
+                'INVALID_INPUT',
+                `Deleting region ${regionId} cannot be undone: add --yes.`,
+              );
+            }
+            return withEntityManager(runtime.env, (em) => deleteRegionCommand(em, regionId));
+          },
           (region) => `Deleted region ${region.id} "${region.name}".`,
         ),
       ),
