@@ -62,6 +62,17 @@ export function parsePositiveInteger(value: string): number {
   return Number(value);
 }
 
+/** The page size of the list commands. */
+export function parseLimit(value: string): number {
+  const limit = parsePositiveInteger(value);
+  if (limit > 1000) throw new InvalidArgumentError('Expected a limit from 1 to 1000.');
+  return limit;
+}
+
+export function parseOffset(value: string): number {
+  return value === '0' ? 0 : parsePositiveInteger(value);
+}
+
 /** For repeatable options whose values may contain anything but a line break (URLs). */
 export function collect(value: string, previous: string[] | undefined): string[] {
   return [...(previous ?? []), value];

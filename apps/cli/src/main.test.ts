@@ -383,4 +383,39 @@ describe('the administration commands', () => {
       },
     });
   });
+
+  it('updates and deletes a region, and removes a member, as JSON', async () => {
+    const created = await cli([
+      'regions',
+      'create',
+      '--name',
+      'Altstadt',
+      '--type',
+      'city',
+      '--json',
+    ]);
+    const { id } = JSON.parse(created.stdout) as { id: number };
+    const updated = await cli(['regions', 'update', String(id), '--name', 'Neustadt', '--json']);
+    expect(updated.code).toBe(0);
+    expect(JSON.parse(updated.stdout)).toMatchObject({ id, name: 'Neustadt', parentId: null });
+    const user = await cli(
+      [...newUser.slice(0, 3), 'member@example.org', ...newUser.slice(4), '--password-stdin'],
+      { input: 'long enough\n' },
+    );
+    expect(user.code).toBe(0);
+    await cli(['memberships', 'add', 'member@example.org', String(id)]);
+    const inUse = await cli(['regions', 'delete', String(id), '--yes', '--json']);
+    expect(inUse.code).toBe(1);
+    expect(JSON.parse(inUse.stderr)).toMatchObject({ error: { code: 'REGION_IN_USE' } });
+    const removed = await cli(['memberships', 'remove', 'member@example.org', String(id)]);
+    expect(removed.stdout).toContain('is no longer a member of region');
+    const unconfirmed = await cli(['regions', 'delete', String(id)]);
+    expect(unconfirmed.code).toBe(1);
+    expect(unconfirmed.stderr).toContain('--yes');
+    const deleted = await cli(['regions', 'delete', String(id), '--yes', '--json']);
+    expect(deleted.code).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toEqual({ id, name: 'Neustadt' });
+    const gone = await cli(['regions', 'show', String(id), '--json']);
+    expect(JSON.parse(gone.stderr)).toMatchObject({ error: { code: 'REGION_NOT_FOUND' } });
+  });
 });

@@ -10,6 +10,7 @@ import { dbCommands } from './commands/db.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
 import { keysCommands } from './commands/keys.command.ts';
 import { membershipsCommands } from './commands/memberships.command.ts';
+import { addRegionAdminCommands } from './commands/region-admin.command.ts';
 import { regionsCommands } from './commands/regions.command.ts';
 import { addUserAdminCommands } from './commands/user-admin.command.ts';
 import { usersCommands } from './commands/users.command.ts';
@@ -58,7 +59,7 @@ const program = new Command('foodshare')
   )
   .showHelpAfterError()
   .addCommand(addUserAdminCommands(usersCommands(runtime), runtime))
-  .addCommand(regionsCommands(runtime))
+  .addCommand(addRegionAdminCommands(regionsCommands(runtime), runtime))
   .addCommand(membershipsCommands(runtime))
   .addCommand(adminsCommands(runtime))
   .addCommand(addClientAdminCommands(clientsCommands(runtime), runtime))

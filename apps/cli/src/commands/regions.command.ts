@@ -1,4 +1,10 @@
-import { createRegion, RegionType, WorkGroupFunction, type EntityManager } from '@foodshare/domain';
+import {
+  createRegion,
+  RegionType,
+  WorkGroupFunction,
+  type EntityManager,
+  type RegionEntity,
+} from '@foodshare/domain';
 import { Command } from 'commander';
 import { withEntityManager } from '../cli-context.ts';
 import {
@@ -21,7 +27,7 @@ export const REGION_TYPE_NAMES: Readonly<Record<string, RegionType>> = {
   'part-of-town': RegionType.PartOfTown,
 };
 
-function regionTypeName(type: RegionType): string {
+export function regionTypeName(type: RegionType): string {
   return (
     Object.keys(REGION_TYPE_NAMES).find((name) => REGION_TYPE_NAMES[name] === type) ??
     `type ${type}`
@@ -59,6 +65,16 @@ export interface RegionSummary {
   workgroupFunction: WorkGroupFunction | null;
 }
 
+export function summarizeRegion(region: RegionEntity): RegionSummary {
+  return {
+    id: region.id,
+    name: region.name,
+    type: region.type,
+    parentId: region.parent?.id ?? null,
+    workgroupFunction: region.workgroupFunction ?? null,
+  };
+}
+
 export async function createRegionCommand(
   em: EntityManager,
   options: CreateRegionOptions,
@@ -70,13 +86,7 @@ export async function createRegionCommand(
     workgroupFunction: options.workgroupFunction ?? null,
     ...(options.id === undefined ? {} : { id: options.id }),
   });
-  return {
-    id: region.id,
-    name: region.name,
-    type: region.type,
-    parentId: region.parent?.id ?? null,
-    workgroupFunction: region.workgroupFunction ?? null,
-  };
+  return summarizeRegion(region);
 }
 
 interface CreateRegionFlags extends JsonFlag {
@@ -88,7 +98,9 @@ interface CreateRegionFlags extends JsonFlag {
 }
 
 export function regionsCommands(runtime: CliRuntime): Command {
-  const regions = new Command('regions').description('create regions and working groups');
+  const regions = new Command('regions').description(
+    'create, list, show, update and delete regions and working groups',
+  );
 
   regions.addCommand(
     leafCommand('create', 'create a region or a working group')

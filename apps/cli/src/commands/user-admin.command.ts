@@ -5,7 +5,9 @@ import {
   requireUserByEmail,
   type Role,
   setUserPassword,
+  updateUser,
   UserEntity,
+  type UpdateUserInput,
   type EntityManager,
 } from '@foodshare/domain';
 import { SessionStore, type KeyValueStore } from '@foodshare/server-kit';
@@ -14,6 +16,8 @@ import { InvalidArgumentError, Option } from 'commander';
 import { withEntityManager } from '../cli-context.ts';
 import {
   leafCommand,
+  parseLimit,
+  parseOffset,
   parsePositiveInteger,
   runCommand,
   type CliRuntime,
@@ -39,7 +43,7 @@ export function parseUserRef(value: string): UserRef {
   throw new InvalidArgumentError('Expected a user id or an email address.');
 }
 
-function findUser(em: EntityManager, ref: UserRef): Promise<UserEntity> {
+export function findUser(em: EntityManager, ref: UserRef): Promise<UserEntity> {
   return 'id' in ref ? requireUser(em, ref.id) : requireUserByEmail(em, ref.email);
 }
 
@@ -106,6 +110,14 @@ export async function deactivateUserCommand(
   return { id: user.id, email: user.email, changed };
 }
 
+export async function updateUserCommand(
+  em: EntityManager,
+  ref: UserRef,
+  update: UpdateUserInput,
+): Promise<UserSummary> {
+  return summarize(await updateUser(em, (await findUser(em, ref)).id, update));
+}
+
 /**
  * A new password; every session of the user ends with the old one (they live in the services'
  * key-value store), and so do the user's OAuth refresh tokens (setUserPassword).
@@ -128,21 +140,18 @@ function describeUser(user: UserListItem): string {
   );
 }
 
+interface UpdateUserFlags extends JsonFlag {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  homeRegion?: number;
+}
+
 interface ListUsersFlags extends JsonFlag {
   limit: number;
   offset: number;
   role?: Role;
   deactivated?: boolean;
-}
-
-function parseLimit(value: string): number {
-  const limit = parsePositiveInteger(value);
-  if (limit > 1000) throw new InvalidArgumentError('Expected a limit from 1 to 1000.');
-  return limit;
-}
-
-function parseOffset(value: string): number {
-  return value === '0' ? 0 : parsePositiveInteger(value);
 }
 
 /** A command that names one user, by id or email address, and runs `action` on them. */
@@ -160,7 +169,7 @@ function userCommand<T>(
     );
 }
 
-/** users list, show, deactivate and reset-password, added to the `users` command. */
+/** users list, show, update, deactivate and reset-password, added to the `users` command. */
 export function addUserAdminCommands(users: Command, runtime: CliRuntime): Command {
   users.addCommand(
     leafCommand('list', 'list users by id, a page at a time')
@@ -205,6 +214,37 @@ export function addUserAdminCommands(users: Command, runtime: CliRuntime): Comma
           `  created ${user.createdAt}, last login ${user.lastLoginAt ?? 'never'}`,
         ].join('\n'),
     ),
+  );
+
+  users.addCommand(
+    leafCommand('update', "change a user's names, email address or home region")
+      .argument('<user>', 'id or email address of the user', parseUserRef)
+      .option('--first-name <name>', 'new first name')
+      .option('--last-name <name>', 'new last name')
+      .option('--email <email>', 'new email address, the login name (must be unused)')
+      .option(
+        '--home-region <regionId>',
+        'new home region; the user also becomes a member (and stays one of the old)',
+        parsePositiveInteger,
+      )
+      .action((ref: UserRef, flags: UpdateUserFlags) =>
+        runCommand(
+          runtime,
+          flags,
+          () =>
+            withEntityManager(runtime.env, (em) =>
+              updateUserCommand(em, ref, {
+                ...(flags.firstName === undefined ? {} : { firstName: flags.firstName }),
+                ...(flags.lastName === undefined ? {} : { lastName: flags.lastName }),
+                ...(flags.email === undefined ? {} : { email: flags.email }),
+                ...(flags.homeRegion === undefined ? {} : { homeRegionId: flags.homeRegion }),
+              }),
+            ),
+          (user) =>
+            `Updated user ${user.id} <${user.email}>: ${user.firstName} ${user.lastName}` +
+            (user.homeRegionId === null ? '.' : `, home region ${user.homeRegionId}.`),
+        ),
+      ),
   );
 
   users.addCommand(

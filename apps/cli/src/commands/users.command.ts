@@ -119,7 +119,8 @@ async function resolvePassword(runtime: CliRuntime, flags: CreateUserFlags): Pro
 
 export function usersCommands(runtime: CliRuntime): Command {
   const users = new Command('users').description(
-    'create, list, show and deactivate users; roles, passwords',
+    'create, list, show, update and deactivate users; roles, passwords. There is no delete: ' +
+      'deleting would erase the reports about a user and unname their posts and store logs, so accounts are deactivated instead',
   );
 
   users.addCommand(

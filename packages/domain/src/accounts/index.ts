@@ -19,5 +19,6 @@ export {
   type OAuthClientSettings,
   type RedirectUriProblemCode,
 } from './oauth-clients.service.ts';
+export * from './region-admin.service.ts';
 export * from './regions.service.ts';
 export * from './users.service.ts';

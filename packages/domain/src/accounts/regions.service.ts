@@ -61,24 +61,37 @@ function invalid(message: string): AccountError {
   return new AccountError('INVALID_INPUT', message);
 }
 
+/** The trimmed name; shared by creating and renaming a region. */
+export function requireRegionName(value: string): string {
+  const name = value.trim();
+  if (name === '' || name.length > MAX_REGION_NAME_LENGTH) {
+    throw invalid(`The region name must have 1 to ${MAX_REGION_NAME_LENGTH} characters`);
+  }
+  return name;
+}
+
+/** Only working groups have a function; shared by creating and updating a region. */
+export function assertWorkGroupFunction(
+  type: RegionType,
+  workgroupFunction: WorkGroupFunction | null,
+): void {
+  if (workgroupFunction === null) return;
+  if (type !== RegionType.WorkingGroup) {
+    throw invalid('Only working groups (type 7) have a function');
+  }
+  if (!isWorkGroupFunction(workgroupFunction)) {
+    throw invalid(`Unknown working-group function ${String(workgroupFunction)}`);
+  }
+}
+
 export async function createRegion(
   em: EntityManager,
   input: CreateRegionInput,
 ): Promise<RegionEntity> {
-  const name = input.name.trim();
-  if (name === '' || name.length > MAX_REGION_NAME_LENGTH) {
-    throw invalid(`The region name must have 1 to ${MAX_REGION_NAME_LENGTH} characters`);
-  }
+  const name = requireRegionName(input.name);
   if (!isRegionType(input.type)) throw invalid(`Unknown region type ${String(input.type)}`);
   const workgroupFunction = input.workgroupFunction ?? null;
-  if (workgroupFunction !== null) {
-    if (input.type !== RegionType.WorkingGroup) {
-      throw invalid('Only working groups (type 7) have a function');
-    }
-    if (!isWorkGroupFunction(workgroupFunction)) {
-      throw invalid(`Unknown working-group function ${String(workgroupFunction)}`);
-    }
-  }
+  assertWorkGroupFunction(input.type, workgroupFunction);
   const applyType = input.applyType ?? ApplyType.ByApplication;
   if (!Object.values(ApplyType).includes(applyType)) {
     throw invalid(`Unknown apply type ${String(applyType)}`);
@@ -130,7 +143,8 @@ export async function addMembership(
   return outcome;
 }
 
-async function ensureMembership(
+/** Adds or reactivates a membership; the caller flushes. */
+export async function ensureMembership(
   em: EntityManager,
   userId: number,
   regionId: number,
@@ -167,4 +181,41 @@ export async function addAdmin(
   if (!existing) em.create(RegionAdminEntity, { region: region.id, user: user.id });
   await em.flush();
   return { admin: existing ? 'unchanged' : 'added', membership };
+}
+
+export interface RemoveMembershipResult {
+  membership: 'removed' | 'unchanged';
+  /** The user was an admin of the unit too: an admin is a member wherever the unit has members. */
+  adminRemoved: boolean;
+}
+
+/**
+ * Idempotent: ends a membership (active or not) and, with it, the user's admin role in that unit,
+ * so that no admin is left in a unit they do not belong to. The home region is refused: as on the
+ * reference platform, a user changes their home region before leaving it.
+ */
+export async function removeMembership(
+  em: EntityManager,
+  userId: number,
+  regionId: number,
+): Promise<RemoveMembershipResult> {
+  const user = await requireUser(em, userId);
+  const region = await requireRegion(em, regionId);
+  if (user.homeRegion?.id === region.id) {
+    throw new AccountError(
+      'REGION_IS_HOME_REGION',
+      `Region ${region.id} (${region.name}) is the home region of user ${user.id}; change it first`,
+    );
+  }
+  return em.transactional(async (tx) => {
+    const removed = await tx.nativeDelete(RegionMembershipEntity, {
+      region: region.id,
+      user: user.id,
+    });
+    // The admins of a country or federal state are no members of it: their role stays.
+    const adminRemoved = takesMembers(region)
+      ? (await tx.nativeDelete(RegionAdminEntity, { region: region.id, user: user.id })) > 0
+      : false;
+    return { membership: removed > 0 ? 'removed' : 'unchanged', adminRemoved };
+  });
 }

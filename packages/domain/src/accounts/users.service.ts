@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, ref, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { RegionMembershipEntity } from '../entities/region-membership.entity.ts';
 import type { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
@@ -7,7 +7,7 @@ import type { EntityManager } from '../orm.ts';
 import { hashPassword } from '../passwords.ts';
 import { AccountError } from './account-errors.ts';
 import { normalizeEmail, requireRegion, requireUser } from './lookups.ts';
-import { assertTakesMembers } from './regions.service.ts';
+import { assertTakesMembers, ensureMembership } from './regions.service.ts';
 
 /** NIST SP 800-63B's floor for a password the user chose. */
 export const MIN_PASSWORD_LENGTH = 8;
@@ -66,13 +66,18 @@ function emailTaken(email: string): AccountError {
   return new AccountError('EMAIL_TAKEN', `A user with the email address ${email} already exists`);
 }
 
+function requireEmail(value: string): string {
+  const email = normalizeEmail(value);
+  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) {
+    throw new AccountError('INVALID_INPUT', `Not an email address: ${value}`);
+  }
+  return email;
+}
+
 export async function createUser(em: EntityManager, input: CreateUserInput): Promise<UserEntity> {
   const firstName = requireName(input.firstName, 'The first name');
   const lastName = requireName(input.lastName, 'The last name');
-  const email = normalizeEmail(input.email);
-  if (email.length > MAX_EMAIL_LENGTH || !EMAIL_PATTERN.test(email)) {
-    throw new AccountError('INVALID_INPUT', `Not an email address: ${input.email}`);
-  }
+  const email = requireEmail(input.email);
   requirePassword(input.password);
   const role = requireRole(input.role ?? Role.Foodsharer);
   if ((await em.count(UserEntity, { email })) > 0) throw emailTaken(email);
@@ -101,6 +106,56 @@ export async function createUser(em: EntityManager, input: CreateUserInput): Pro
     throw error;
   }
   return user;
+}
+
+export interface UpdateUserInput {
+  firstName?: string;
+  lastName?: string;
+  /** The login name: unique, stored in lower case. */
+  email?: string;
+  /** A region that takes members; the user becomes a member of it (and stays one of the old). */
+  homeRegionId?: number;
+}
+
+/** Changes a user's names, email address or home region, validated as when it was created. */
+export async function updateUser(
+  em: EntityManager,
+  userId: number,
+  input: UpdateUserInput,
+): Promise<UserEntity> {
+  const user = await requireUser(em, userId);
+  const firstName =
+    input.firstName === undefined ? undefined : requireName(input.firstName, 'The first name');
+  const lastName =
+    input.lastName === undefined ? undefined : requireName(input.lastName, 'The last name');
+  const email = input.email === undefined ? undefined : requireEmail(input.email);
+  if (email !== undefined && email !== user.email && (await em.count(UserEntity, { email })) > 0) {
+    throw emailTaken(email);
+  }
+  let homeRegion: RegionEntity | undefined;
+  if (input.homeRegionId !== undefined) {
+    homeRegion = await requireRegion(em, input.homeRegionId);
+    assertTakesMembers(homeRegion);
+  }
+  return em.transactional(async (tx) => {
+    const locked = await tx.findOneOrFail(UserEntity, user.id, {
+      lockMode: LockMode.PESSIMISTIC_WRITE,
+    });
+    if (firstName !== undefined) locked.firstName = firstName;
+    if (lastName !== undefined) locked.lastName = lastName;
+    if (email !== undefined) locked.email = email;
+    if (homeRegion) {
+      locked.homeRegion = ref(homeRegion);
+      await ensureMembership(tx, locked.id, homeRegion.id);
+    }
+    try {
+      await tx.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException && email) throw emailTaken(email);
+      throw error;
+    }
+    return locked;
+  });
 }
 
 export async function setRole(em: EntityManager, userId: number, role: Role): Promise<UserEntity> {
