@@ -5,7 +5,7 @@
 //
 // Without DATABASE_URL an embedded PostgreSQL runs under .data/postgres; without a Redis
 // answering at REDIS_URL (default 127.0.0.1:6379) state is kept in process.
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage } from 'node:http';
 import path from 'node:path';
 import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
@@ -108,19 +108,12 @@ function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Servi
     : ready.auth;
 }
 
-// Answers still being written when a stop is asked for end their connection, so that a
-// keep-alive client cannot hold the shutdown open.
-const unfinished = new Set<ServerResponse>();
-let closing = false;
 // Request timeouts are checked every second rather than every 30 s (Node's default).
 const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
   if (!services) {
     response.writeHead(503, { 'retry-after': '1' }).end();
     return;
   }
-  if (closing) response.shouldKeepAlive = false;
-  unfinished.add(response);
-  response.once('close', () => unfinished.delete(response));
   serviceFor(request, services).routing(request, response);
 });
 const requests = trackRequests(server);
@@ -192,8 +185,6 @@ async function start(): Promise<void> {
   stopGracefully(async ({ signal, err }) => {
     if (err) console.error(err);
     log(`stopping (${signal ?? 'error'})`);
-    closing = true;
-    for (const response of unfinished) response.shouldKeepAlive = false;
     await requests.drain();
     const closed = new Promise((resolve) => server.close(resolve));
     server.closeIdleConnections();

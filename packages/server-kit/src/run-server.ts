@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import { type MikroORM, pendingMigrations } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import type { CommonEnv } from './config/common-env.ts';
@@ -10,31 +11,49 @@ import { exitOnStartupFailure, StartupFailure } from './startup-failure.ts';
 const DRAIN_MS = 1_000;
 
 /**
- * Follows a server's requests so that a stop can let them end cleanly. Node's own close()
+ * Follows a server's connections so that a stop can let them end cleanly. Node's own close()
  * destroys idle keep-alive connections at once (a request already on its way over one is
  * reset) and stops enforcing the request timeout (a body that trickles in holds the stop for
  * the whole grace period).
+ *
+ * A request costs one WeakMap write (its connection's latest response), not a listener of its
+ * own: this runs on every request, and per-request `close` listeners showed in the profile of
+ * `/health/live` (3 % of its CPU).
  */
 export function trackRequests(server: Server) {
-  const inFlight = new Set<IncomingMessage>();
-  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    inFlight.add(request);
-    response.once('close', () => inFlight.delete(request));
+  const connections = new Set<Socket>();
+  const latestResponse = new WeakMap<Socket, ServerResponse>();
+  let stopping = false;
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
   });
-  const openConnections = () =>
-    new Promise<number>((resolve) => server.getConnections((_error, count) => resolve(count)));
+  // Prepended, so that it sees a request before the app can answer it: while stopping, every
+  // answer ends its connection, which a keep-alive client would otherwise hold open.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    if (stopping) response.shouldKeepAlive = false;
+    latestResponse.set(request.socket, response);
+  });
   return {
     /**
-     * Waits, at most `DRAIN_MS`, for the open connections to finish and go; a request on a
-     * keep-alive connection meanwhile is still answered (with `Connection: close`). Then
-     * cuts the requests whose body has still not fully arrived.
+     * Answers still being written, and any given from now on, close their connection; then
+     * waits, at most `DRAIN_MS`, for the open connections to finish and go (a request on a
+     * keep-alive connection meanwhile is still answered). Then cuts the requests whose body
+     * has still not fully arrived.
      */
     async drain(): Promise<void> {
+      stopping = true;
+      for (const socket of connections) {
+        const response = latestResponse.get(socket);
+        if (response && !response.writableEnded) response.shouldKeepAlive = false;
+      }
       const deadline = Date.now() + DRAIN_MS;
-      while (Date.now() < deadline && (inFlight.size > 0 || (await openConnections()) > 0)) {
+      while (Date.now() < deadline && connections.size > 0) {
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
-      for (const request of inFlight) if (!request.complete) request.socket.destroy();
+      for (const socket of connections) {
+        if (latestResponse.get(socket)?.req.complete === false) socket.destroy();
+      }
     },
   };
 }
@@ -51,18 +70,11 @@ async function runServer(
   app: FastifyInstance,
   settings: { HOST: string; PORT: number; DATABASE_URL: string },
 ): Promise<void> {
-  let closing = false;
-  // A keep-alive connection would outlive its last response and hold the close until the
-  // grace period ends; answers sent while closing end their connection instead.
-  app.addHook('onSend', async (_request, reply) => {
-    if (closing) void reply.header('connection', 'close');
-  });
   const requests = trackRequests(app.server);
   await app.ready();
   await requireMigratedDatabase(app.orm, settings.DATABASE_URL);
   await app.listen({ host: settings.HOST, port: settings.PORT });
   stopGracefully(async ({ signal, err }) => {
-    closing = true;
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
     await requests.drain();
