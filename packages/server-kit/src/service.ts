@@ -22,6 +22,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
+import { lazyRequestLogger } from './request-logger.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { RequestLogController } from './request-log.ts';
 import { rejectingNulCharacters } from './validation.ts';
@@ -65,6 +66,8 @@ function createBareApp(
     ),
     // One line per request instead of two.
     logController: new RequestLogController(),
+    // request.log is made when a line is written, not for every request.
+    childLoggerFactory: lazyRequestLogger,
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,
