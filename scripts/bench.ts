@@ -10,6 +10,7 @@
 //   pnpm bench --help         this text
 //
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
+//   --only       the scenarios whose name contains TEXT (several: comma-separated)
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    write a CPU profile of the stack per size (node --cpu-prof) under .data/bench
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
@@ -58,6 +59,8 @@ function parseOptions() {
   }
 }
 const args = parseOptions();
+// --only a,b: the scenarios whose name contains any of the texts (and the references).
+const only = args.only?.split(',').filter(Boolean);
 
 // --help prints the usage at the top of this file.
 if (args.help) {
@@ -197,7 +200,9 @@ async function runSize(size: string): Promise<SizeRun> {
       ...oauthScenarios(context),
     ].filter(
       (scenario) =>
-        !args.only || scenario.name.startsWith('reference:') || scenario.name.includes(args.only),
+        !only ||
+        scenario.name.startsWith('reference:') ||
+        only.some((text) => scenario.name.includes(text)),
     );
     log(`${size}: ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections`);
     for (const scenario of scenarios) {
