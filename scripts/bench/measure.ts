@@ -150,9 +150,7 @@ export function formatTable(runs: SizeRun[]): string {
         String(figures.requestsPerSecond),
         String(figures.p50),
         String(figures.p99),
-        name.startsWith('reference:')
-          ? '–'
-          : percent(reference ? figures.requestsPerSecond / reference : null),
+        percent(reference ? figures.requestsPerSecond / reference : null),
         String(figures.errors),
         cpu === null ? '–' : String(cpu),
         // The reference's CPU per request over this scenario's: the share of the reference's

@@ -1,13 +1,16 @@
 // The reference servers of `pnpm bench`: the same work as the services' hot paths done with
 // the bare libraries (node:http, ioredis, pg, jose, node:crypto), no framework and no ORM. A
 // scenario's figure divided by its reference's says what the framework, the ORM and our own
-// code cost on top of the unavoidable I/O and cryptography.
+// code cost on top of the unavoidable I/O and cryptography. Two more routes do the `http` and
+// `session-row` work in a bare Fastify app (the services' framework, with nothing of ours):
+// measured against those two, they show the share the framework alone takes.
 //
 // Run as a child process (so that it gets a core of its own, as the stack does):
 //   node scripts/bench/reference-server.ts   (DATABASE_URL, REDIS_URL, REDIS_KEY_PREFIX)
 // prints one JSON line {port, token} and serves until SIGTERM.
 import { createCipheriv, randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import Fastify from 'fastify';
 import { Redis } from 'ioredis';
 import { generateKeyPair, jwtVerify, SignJWT, type CryptoKey } from 'jose';
 import pg from 'pg';
@@ -17,6 +20,8 @@ export const REFERENCES = {
   'session-row': 'a Redis session read plus one users row through raw pg',
   'verify-row': 'an RS256 JWT verification (jose) plus one users row',
   sign2: 'a Redis round trip, one row, two RS256 signatures and one AES-GCM encryption',
+  fastify: 'bare Fastify (no plugin, no logger), a fixed JSON body',
+  'fastify session-row': 'the session-row work in a bare Fastify route',
 } as const;
 export type ReferenceName = keyof typeof REFERENCES;
 
@@ -75,12 +80,14 @@ export async function startReferenceServer(
     return result.rows[0] as Record<string, unknown>;
   };
 
+  const sessionRow = async () => {
+    const session = JSON.parse((await redis!.get('session')) ?? '{}') as { userId: number };
+    return userRow(session.userId);
+  };
+
   const routes: Record<string, (request: IncomingMessage) => Promise<unknown>> = {
     '/http': () => Promise.resolve({ ok: true }),
-    '/session-row': async () => {
-      const session = JSON.parse((await redis!.get('session')) ?? '{}') as { userId: number };
-      return userRow(session.userId);
-    },
+    '/session-row': sessionRow,
     '/verify-row': async (request) => {
       const bearer = (request.headers.authorization ?? '').replace(/^Bearer /, '');
       const { payload } = await jwtVerify(bearer, publicKey, { algorithms: ['RS256'] });
@@ -101,7 +108,15 @@ export async function startReferenceServer(
     },
   };
 
+  // Fastify as the services build it, minus everything of ours: routing, hooks (none), reply
+  // serialization. Served by the same node:http server, as scripts/start.ts serves the services.
+  const fastify = Fastify({ logger: false });
+  fastify.get('/fastify/http', () => Promise.resolve({ ok: true }));
+  fastify.get('/fastify/session-row', sessionRow);
+  await fastify.ready();
+
   const server = createServer((request, response) => {
+    if (request.url?.startsWith('/fastify/')) return fastify.routing(request, response);
     const route = routes[request.url ?? ''];
     if (!route) return send(response, 404, { error: 'not found' });
     route(request).then(
@@ -119,6 +134,7 @@ export async function startReferenceServer(
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
+      await fastify.close();
       await redis?.quit();
       await pool?.end();
     },

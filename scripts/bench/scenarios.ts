@@ -56,6 +56,13 @@ export function referenceScenarios(context: ScenarioContext): Scenario[] {
       headers: { authorization: `Bearer ${context.referenceToken}` },
     },
     { name: 'reference: sign2', reference: null, url: `${base}/sign2` },
+    // The framework's own share: the http and session-row work in a bare Fastify route.
+    { name: 'reference: fastify', reference: 'http', url: `${base}/fastify/http` },
+    {
+      name: 'reference: fastify session-row',
+      reference: 'session-row',
+      url: `${base}/fastify/session-row`,
+    },
   ];
 }
 
