@@ -22,14 +22,14 @@ const BUDGET: Record<number, number> = {
   6: 2, // search index
   7: 3, // passport PDF, recorded
   8: 3, // store log
-  9: 2, // read a chain
+  9: 1, // read a chain: the chain with its relations, and the account, in one statement
   10: 3, // read status
   11: 7, // update a chain
   12: 1, // own resources: one query that checks the account itself
   13: 3, // delete a banana
   14: 3, // delete a quiz answer
   15: 7, // region options
-  16: 2, // read a region
+  16: 1, // read a region: the region and the account in one statement
   17: 3, // give a banana
   18: 3, // store team requests
 };

@@ -1,5 +1,6 @@
 import { ProblemSchema, parseIdParam } from '@foodshare/schemas';
-import { Problem } from '@foodshare/server-kit';
+import { Problem, requireActor } from '@foodshare/server-kit';
+import type { FastifyRequest } from 'fastify';
 
 /** The error answers every route that names a resource by its path can give. */
 export const resourceProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
@@ -12,5 +13,19 @@ export const resourceProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: P
 export function idFromPath(value: string): number {
   const id = parseIdParam(value);
   if (id === undefined) throw Problem.notFound();
+  return id;
+}
+
+/**
+ * `idFromPath` for a route that reads the caller's account in its own query (`runSqlAsActor`),
+ * called before it: a value beyond 32 bits reads the account first, so that an inactive account
+ * still gets its 401 before this 404 (docs/adding-an-endpoint.md §2.4).
+ */
+export async function idFromPathAsActor(request: FastifyRequest, value: string): Promise<number> {
+  const id = parseIdParam(value);
+  if (id === undefined) {
+    await requireActor(request);
+    throw Problem.notFound();
+  }
   return id;
 }
