@@ -3,7 +3,7 @@
 // socket write, parsing, the release), so the account read of `requireActor` is folded into the
 // feature's first query wherever that query needs only the caller's id.
 import type { Actor, EntityManager, Role } from '@foodshare/domain';
-import { Problem, provideActor, requireSession } from '@foodshare/server-kit';
+import { Problem, provideActor, requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 import { runSql, type SqlQuery } from './sql.ts';
 
@@ -22,6 +22,20 @@ export interface Caller {
 export function callerOf(request: FastifyRequest): Caller {
   const { userId } = requireSession(request);
   return { userId, provide: (actor) => provideActor(request, actor) };
+}
+
+/**
+ * `parse()`'s value, for a route that reads the account later in its own query: when the parse
+ * fails (a path or query value), the account is read first, so that an inactive account still
+ * gets its 401 before the parse's 404 or 400 (docs/adding-an-endpoint.md §2.4).
+ */
+export async function parsedAsActor<T>(request: FastifyRequest, parse: () => T): Promise<T> {
+  try {
+    return parse();
+  } catch (error) {
+    await requireActor(request);
+    throw error;
+  }
 }
 
 // Names of the columns the statement adds. No table has a column of this prefix and the

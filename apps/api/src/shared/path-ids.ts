@@ -1,6 +1,7 @@
 import { ProblemSchema, parseIdParam } from '@foodshare/schemas';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { Problem } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
+import { parsedAsActor } from './as-actor.ts';
 
 /** The error answers every route that names a resource by its path can give. */
 export const resourceProblems = { 401: ProblemSchema, 403: ProblemSchema, 404: ProblemSchema };
@@ -21,11 +22,6 @@ export function idFromPath(value: string): number {
  * called before it: a value beyond 32 bits reads the account first, so that an inactive account
  * still gets its 401 before this 404 (docs/adding-an-endpoint.md §2.4).
  */
-export async function idFromPathAsActor(request: FastifyRequest, value: string): Promise<number> {
-  const id = parseIdParam(value);
-  if (id === undefined) {
-    await requireActor(request);
-    throw Problem.notFound();
-  }
-  return id;
+export function idFromPathAsActor(request: FastifyRequest, value: string): Promise<number> {
+  return parsedAsActor(request, () => idFromPath(value));
 }
