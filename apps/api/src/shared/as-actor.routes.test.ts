@@ -24,6 +24,9 @@ const folded: [url: string, who: DemoUserName, statements: number][] = [
   [storeLog, 'alice', 2],
   [`/api/forum/post/${ids.hiddenPostId}/hide`, 'dana', 1],
   [`/api/forum/threads/${ids.forumThreadId}/posts`, 'dana', 2],
+  [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 2],
+  ['/api/user/current/passport/generations', 'alice', 1],
+  [`/api/users/${ids.users.bob}/bananas`, 'carla', 1],
 ];
 
 describe('reads that check the account in their own query', () => {
@@ -51,6 +54,22 @@ describe('reads that check the account in their own query', () => {
       expect(queries).toBe(statements);
     },
   );
+
+  it('reads a question’s answers in two statements, and answers 401 to an account that is gone', async ({
+    app,
+    as,
+    sql,
+  }) => {
+    const [question] = await sql<{ id: number }[]>(
+      'select min(id) as id from quiz_questions where quiz_id = 1',
+    );
+    const url = `/api/quiz/1/questions/${question!.id}/answers`;
+    const orga = await as('orga');
+    const { result, queries } = await countQueries(app.orm, () => orga.get(url));
+    expect(result.statusCode).toBe(200);
+    expect(queries).toBe(2);
+    expect((await gone.get(url)).statusCode).toBe(401);
+  });
 
   it('answers 401 before the 400 of a malformed store-log window', async ({ as }) => {
     const url = `/api/stores/${ids.storeId}/log/${now}/${monthAgo}/actions/1,2,3`;

@@ -61,6 +61,9 @@ interface ActorColumns {
  * join could use, so the plan is a nested loop, whose outer side for a LEFT join is the users
  * row: the subquery is read once, front to back. The test of this file checks it.
  *
+ * The subquery is not LATERAL: it cannot see the users row `a`, so its names resolve exactly as
+ * when it runs alone (a stray `a.x` is an error, not the caller's column).
+ *
  * Runs where `runSql` runs, inside a transaction too (as text there); prepared under
  * `<prepareAs>_as_actor` when the feature's query is prepared.
  */
@@ -76,7 +79,7 @@ export async function runSqlAsActor<Row extends object>(
     sql: `select q.*, a.id as as_actor_id, a.role as as_actor_role,
                  a.verified as as_actor_verified
             from users a
-            left join lateral (select true as as_actor_row, f.* from (${query.sql}) f) q on true
+            left join (select true as as_actor_row, f.* from (${query.sql}) f) q on true
            where a.id = ? and a.activated`,
     params: [...query.params, caller.userId],
     ...(query.prepareAs === undefined ? {} : { prepareAs: `${query.prepareAs}_as_actor` }),
