@@ -27,6 +27,7 @@ const folded: [url: string, who: DemoUserName, statements: number][] = [
   [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 2],
   ['/api/user/current/passport/generations', 'alice', 1],
   [`/api/users/${ids.users.bob}/bananas`, 'carla', 1],
+  [`/api/uploads/${ids.avatarUploadId}`, 'bob', 1],
 ];
 
 describe('reads that check the account in their own query', () => {
