@@ -59,7 +59,7 @@ interface ActorColumns {
  * one row by primary key; the feature's query is a subquery of its own (a subquery with ORDER BY
  * is never pulled up into the outer join), and a join `on true` has no clause a hash or merge
  * join could use, so the plan is a nested loop, whose outer side for a LEFT join is the users
- * row: the subquery is read once, front to back. The test of this file checks it.
+ * row: the subquery is read once, front to back. as-actor.test.ts checks it.
  *
  * The subquery is not LATERAL: it cannot see the users row `a`, so its names resolve exactly as
  * when it runs alone (a stray `a.x` is an error, not the caller's column).
@@ -72,15 +72,8 @@ export async function runSqlAsActor<Row extends object>(
   caller: Caller,
   query: SqlQuery<Row>,
 ): Promise<{ actor: Actor; rows: Row[] }> {
-  if (query.sql.toLowerCase().includes(PREFIX)) {
-    throw new Error(`runSqlAsActor: the query may not name columns starting with ${PREFIX}`);
-  }
   const folded: SqlQuery<Row & ActorColumns> = {
-    sql: `select q.*, a.id as as_actor_id, a.role as as_actor_role,
-                 a.verified as as_actor_verified
-            from users a
-            left join (select true as as_actor_row, f.* from (${query.sql}) f) q on true
-           where a.id = ? and a.activated`,
+    sql: foldedSql(query),
     params: [...query.params, caller.userId],
     ...(query.prepareAs === undefined ? {} : { prepareAs: `${query.prepareAs}_as_actor` }),
   };
@@ -100,6 +93,24 @@ export async function runSqlAsActor<Row extends object>(
     actor,
     rows: rows.filter((row) => row.as_actor_row === true).map(withoutActorColumns),
   };
+}
+
+// A prepared query's text is fixed per call site, so this holds one entry per folded read.
+const foldedTexts = new Map<string, string>();
+
+function foldedSql(query: SqlQuery): string {
+  const known = query.prepareAs === undefined ? undefined : foldedTexts.get(query.sql);
+  if (known !== undefined) return known;
+  if (query.sql.toLowerCase().includes(PREFIX)) {
+    throw new Error(`runSqlAsActor: the query may not name columns starting with ${PREFIX}`);
+  }
+  const sql = `select q.*, a.id as as_actor_id, a.role as as_actor_role,
+                      a.verified as as_actor_verified
+                 from users a
+                 left join (select true as as_actor_row, f.* from (${query.sql}) f) q on true
+                where a.id = ? and a.activated`;
+  if (query.prepareAs !== undefined) foldedTexts.set(query.sql, sql);
+  return sql;
 }
 
 function withoutActorColumns<Row extends object>(row: Row & ActorColumns): Row {
