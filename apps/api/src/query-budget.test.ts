@@ -14,24 +14,24 @@ import {
  * purpose.
  */
 const BUDGET: Record<number, number> = {
-  1: 2, // GET forum post hide state
+  1: 1, // GET forum post hide state: the post facts and the account in one statement
   2: 5, // send a message: the account, the locked conversation, one insert-and-mark statement
   3: 2, // reports of a user
   4: 3, // decline a work-group application
   5: 6, // confirm a passed quiz
   6: 2, // search index
   7: 3, // passport PDF, recorded
-  8: 3, // store log
-  9: 2, // read a chain
+  8: 2, // store log: the store facts with the account, then the page of the log
+  9: 1, // read a chain: the chain with its relations, and the account, in one statement
   10: 3, // read status
   11: 7, // update a chain
   12: 1, // own resources: one query that checks the account itself
   13: 3, // delete a banana
   14: 3, // delete a quiz answer
   15: 7, // region options
-  16: 2, // read a region
+  16: 1, // read a region: the region and the account in one statement
   17: 3, // give a banana
-  18: 3, // store team requests
+  18: 2, // store team requests: the store facts with the account, then the requests
 };
 
 /** Enough rows that anything done per row would show in the count, many times over. */

@@ -12,6 +12,7 @@ import {
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
+import { callerOf } from '../../shared/as-actor.ts';
 import { idFromPath } from '../../shared/path-ids.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
@@ -90,8 +91,9 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      await requireActor(request);
-      return listReceivedBananas(request.em, request.params.userId, pageOf(request.query));
+      // The caller's account is read in the list's own query (shared/as-actor.ts).
+      const caller = callerOf(request);
+      return listReceivedBananas(request.em, caller, request.params.userId, pageOf(request.query));
     },
   );
 };

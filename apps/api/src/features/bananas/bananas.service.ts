@@ -3,6 +3,7 @@ import { type Banana, type BananaBody, type BananaList, trimSpace } from '@foods
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 import {
   deleteBananaQuery,
@@ -81,10 +82,14 @@ export async function deleteBanana(
 /** One page of the bananas a user received, newest first, each with its sender, in one query. */
 export async function listReceivedBananas(
   em: EntityManager,
+  caller: Caller,
   userId: number,
   page: Page,
 ): Promise<BananaList> {
-  const [row] = await runSql(em, receivedBananasQuery(userId, page));
+  // Any active account may read them: the account is read in the same statement.
+  const {
+    rows: [row],
+  } = await runSqlAsActor(em, caller, receivedBananasQuery(userId, page));
   if (!row) throw Problem.notFound('There is no user with this id.');
   return receivedBananasOf(row);
 }

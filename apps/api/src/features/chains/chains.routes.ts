@@ -8,7 +8,8 @@ import {
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChain, readChainKams, updateChain } from './chains.service.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
@@ -25,10 +26,11 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainReadSchema, ...problems },
       },
     },
+    // The caller's account is read in the chain's own query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const chainId = idFromPath(request.params.chainId);
-      return readChain(request.em, actor, chainId);
+      const caller = callerOf(request);
+      const chainId = await idFromPathAsActor(request, request.params.chainId);
+      return readChain(request.em, caller, chainId);
     },
   );
 
@@ -46,10 +48,11 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainKamsSchema, ...problems },
       },
     },
+    // The caller's account is read in the chain's own query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const chainId = idFromPath(request.params.chainId);
-      return readChainKams(request.em, actor, chainId);
+      const caller = callerOf(request);
+      const chainId = await idFromPathAsActor(request, request.params.chainId);
+      return readChainKams(request.em, caller, chainId);
     },
   );
 

@@ -22,6 +22,7 @@ import {
   lockChainQuery,
   updateChainQuery,
 } from './chains.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
@@ -44,7 +45,7 @@ async function loadChain(
   actor: Actor,
   chainId: number,
 ): Promise<ChainRow | undefined> {
-  const [row] = await runSql(em, chainQuery(actor, chainId));
+  const [row] = await runSql(em, chainQuery(actor.id, chainId));
   return row;
 }
 
@@ -56,16 +57,21 @@ function seesDetails(actor: Actor, relations: ChainRelations): boolean {
   });
 }
 
+/**
+ * The chain is read in the statement that reads the caller's account (one row by primary key),
+ * but the refusal by role comes before anything is made of it.
+ */
 export async function readChain(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   chainId: number,
 ): Promise<StoreChainRead> {
+  const { actor, rows } = await runSqlAsActor(em, caller, chainQuery(caller.userId, chainId));
   // Decided by role alone, before the lookup: a foodsharer learns nothing of which chains exist.
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const row = await loadChain(em, actor, chainId);
+  const [row] = rows;
   if (!row) throw Problem.notFound('There is no store chain with this id.');
   return chainReadOf(row, seesDetails(actor, row));
 }
@@ -178,13 +184,14 @@ export async function updateChain(
  */
 export async function readChainKams(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   chainId: number,
 ): Promise<StoreChainKams> {
+  const { actor, rows } = await runSqlAsActor(em, caller, chainKamsQuery(caller.userId, chainId));
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const [row] = await runSql(em, chainKamsQuery(actor, chainId));
+  const [row] = rows;
   if (!row) throw Problem.notFound('There is no store chain with this id.');
   if (!seesDetails(actor, row)) {
     throw Problem.forbidden(

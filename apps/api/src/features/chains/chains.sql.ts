@@ -1,4 +1,4 @@
-import { type Actor, WellKnownUnit } from '@foodshare/domain';
+import { WellKnownUnit } from '@foodshare/domain';
 import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
 import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
 
@@ -7,7 +7,7 @@ const group = WellKnownUnit.StoreChainGroup;
 /**
  * The actor's relations to the chain aliased `c` that decide what they may see and change
  * (docs/domain.md §3.9 and §3.11): store-chain group member or admin, KAM of the chain. Takes
- * relationParams(actor).
+ * relationParams(userId).
  */
 const RELATION_COLUMNS = `
   exists (select 1 from region_memberships m
@@ -19,7 +19,7 @@ const RELATION_COLUMNS = `
   exists (select 1 from store_chain_kams k
            where k.chain_id = c.id and k.user_id = ?) as is_kam`;
 
-const relationParams = (actor: Actor): number[] => [actor.id, actor.id, actor.id, actor.id];
+const relationParams = (userId: number): number[] => [userId, userId, userId, userId];
 
 export interface ChainRelations {
   is_group_member: boolean;
@@ -46,8 +46,8 @@ export interface ChainRow extends ChainRelations {
   kam_ids: number[];
 }
 
-/** The chain, its store count, its KAMs and the actor's relations to it; no row: no chain. */
-export function chainQuery(actor: Actor, chainId: number): SqlQuery<ChainRow> {
+/** The chain, its store count, its KAMs and the user's relations to it; no row: no chain. */
+export function chainQuery(userId: number, chainId: number): SqlQuery<ChainRow> {
   return {
     sql: `select c.id, c.name, c.status, c.headquarters_zip, c.headquarters_city,
                  c.headquarters_country, c.allow_press, c.forum_thread_id, c.notes,
@@ -58,7 +58,7 @@ export function chainQuery(actor: Actor, chainId: number): SqlQuery<ChainRow> {
                         order by k.user_id) as kam_ids,${RELATION_COLUMNS}
             from store_chains c
            where c.id = ?`,
-    params: [...relationParams(actor), chainId],
+    params: [...relationParams(userId), chainId],
     prepareAs: 'chain',
   };
 }
@@ -85,9 +85,9 @@ export function chainReadOf(row: ChainRow, details: boolean): StoreChainRead {
   };
 }
 
-/** The chain's KAMs as user stubs, by id, and the actor's relations; no row: no chain. */
+/** The chain's KAMs as user stubs, by id, and the user's relations; no row: no chain. */
 export function chainKamsQuery(
-  actor: Actor,
+  userId: number,
   chainId: number,
 ): SqlQuery<ChainRelations & { kams: StoreChainKams }> {
   return {
@@ -97,7 +97,7 @@ export function chainKamsQuery(
                             where k.chain_id = c.id), '[]'::json) as kams
             from store_chains c
            where c.id = ?`,
-    params: [...relationParams(actor), chainId],
+    params: [...relationParams(userId), chainId],
     prepareAs: 'chain_kams',
   };
 }

@@ -1,6 +1,7 @@
 import type { Actor, ConversationFacts, EntityManager } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
 import { lockedMembershipQuery, membershipQuery } from './conversations.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 /**
@@ -15,6 +16,17 @@ export async function loadConversationFacts(
 ): Promise<ConversationFacts> {
   const [row] = await runSql(em, membershipQuery(conversationId, actor.id));
   return { isConversationMember: row?.is_member ?? false };
+}
+
+/** As loadConversationFacts, in the statement that reads the caller's account. */
+export async function loadConversationFactsAsActor(
+  em: EntityManager,
+  caller: Caller,
+  conversationId: number,
+): Promise<{ actor: Actor; facts: ConversationFacts }> {
+  const query = membershipQuery(conversationId, caller.userId);
+  const { actor, rows } = await runSqlAsActor(em, caller, query);
+  return { actor, facts: { isConversationMember: rows[0]?.is_member ?? false } };
 }
 
 /**

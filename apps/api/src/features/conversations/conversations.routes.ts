@@ -13,7 +13,8 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getConversation, setReadStatus } from './conversations.service.ts';
 import { listMessages, sendMessage } from './messages.service.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['conversations'];
@@ -53,10 +54,11 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationMessageListSchema, ...problems },
       },
     },
+    // The caller's account is read in the conversation's own query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const conversationId = idFromPath(request.params.conversationId);
-      return listMessages(request.em, actor, conversationId, request.query);
+      const caller = callerOf(request);
+      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
+      return listMessages(request.em, caller, conversationId, request.query);
     },
   );
 
@@ -93,10 +95,11 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationSchema, ...readProblems },
       },
     },
+    // The caller's account is read in the conversation's own query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const conversationId = idFromPath(request.params.conversationId);
-      return getConversation(request.em, actor, conversationId);
+      const caller = callerOf(request);
+      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
+      return getConversation(request.em, caller, conversationId);
     },
   );
 };

@@ -12,15 +12,20 @@ import {
   readStateOf,
   setReadStatusQuery,
 } from './conversations.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
-/** One query: the conversation, its members, and the caller's own read state. */
+/** One query: the caller's account, the conversation, its members, and the own read state. */
 export async function getConversation(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   conversationId: number,
 ): Promise<Conversation> {
-  const [row] = await runSql(em, conversationQuery(conversationId, actor.id));
+  const query = conversationQuery(conversationId, caller.userId);
+  const {
+    actor,
+    rows: [row],
+  } = await runSqlAsActor(em, caller, query);
   // An unknown conversation has no members: the same 403, so ids reveal nothing.
   if (!row || !mayReadConversation(actor, { isConversationMember: row.is_member })) {
     throw notAMember();

@@ -11,7 +11,7 @@ import {
   trimSpace,
 } from '@foodshare/schemas';
 import {
-  loadConversationFacts,
+  loadConversationFactsAsActor,
   loadLockedConversationFacts,
   notAMember,
 } from './conversation-access.ts';
@@ -22,6 +22,7 @@ import {
   sendMessageQuery,
   storedMessageQuery,
 } from './conversations.sql.ts';
+import type { Caller } from '../../shared/as-actor.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
@@ -57,14 +58,17 @@ export function sendMessage(
   });
 }
 
-/** Newest first, with the authors, in one query after the membership check. */
+/**
+ * Newest first, with the authors, in one query after the membership check; the caller's account
+ * is read with the membership, so that a refused caller never costs the list.
+ */
 export async function listMessages(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   conversationId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ConversationMessageList> {
-  const facts = await loadConversationFacts(em, actor, conversationId);
+  const { actor, facts } = await loadConversationFactsAsActor(em, caller, conversationId);
   if (!mayReadConversation(actor, facts)) throw notAMember();
   const rows = await runSql(
     em,

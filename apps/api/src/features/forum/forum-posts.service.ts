@@ -21,11 +21,14 @@ import {
   hidePostQuery,
   hideRecordOf,
   postAccessQuery,
+  type PostAccessRow,
   restorePostQuery,
   threadAccessQuery,
+  type ThreadAccessRow,
   threadPostsOf,
   threadPostsQuery,
 } from './forum.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
@@ -44,7 +47,21 @@ function stateOf(postId: number, hide: ForumPostHideRecord | null): ForumPostHid
 
 /** One query: the post's hide record and everything the rules need about its thread's region. */
 async function loadPostFacts(em: EntityManager, actor: Actor, postId: number): Promise<PostFacts> {
-  const [row] = await runSql(em, postAccessQuery(actor, postId));
+  const [row] = await runSql(em, postAccessQuery(actor.id, postId));
+  return postFactsOf(actor, row);
+}
+
+/** As loadPostFacts, in the statement that reads the caller's account (shared/as-actor.ts). */
+async function loadPostFactsAsActor(
+  em: EntityManager,
+  caller: Caller,
+  postId: number,
+): Promise<PostFacts & { actor: Actor }> {
+  const { actor, rows } = await runSqlAsActor(em, caller, postAccessQuery(caller.userId, postId));
+  return { actor, ...postFactsOf(actor, rows[0]) };
+}
+
+function postFactsOf(actor: Actor, row: PostAccessRow | undefined): PostFacts {
   if (!row) throw Problem.notFound('There is no forum post with this id.');
   return {
     facts: forumFactsOf(actor, row),
@@ -53,15 +70,20 @@ async function loadPostFacts(em: EntityManager, actor: Actor, postId: number): P
   };
 }
 
-/** One query: what the rules need about the thread's region; 404 for an unknown thread. */
-async function loadThreadFacts(
+/**
+ * One query: the caller's account and what the rules need about the thread's region; 404 for an
+ * unknown thread.
+ */
+async function loadThreadFactsAsActor(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   threadId: number,
-): Promise<ForumReadFacts> {
-  const [row] = await runSql(em, threadAccessQuery(actor, threadId));
+): Promise<{ actor: Actor; facts: ForumReadFacts }> {
+  const query = threadAccessQuery(caller.userId, threadId);
+  const { actor, rows } = await runSqlAsActor(em, caller, query);
+  const row: ThreadAccessRow | undefined = rows[0];
   if (!row) throw Problem.notFound('There is no forum thread with this id.');
-  return forumFactsOf(actor, row);
+  return { actor, facts: forumFactsOf(actor, row) };
 }
 
 const notAReader = () =>
@@ -79,10 +101,10 @@ const notAModerator = () =>
  */
 export async function getHideState(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const post = await loadPostFacts(em, actor, postId);
+  const { actor, ...post } = await loadPostFactsAsActor(em, caller, postId);
   if (!mayReadForumThread(actor, post.facts)) throw notAReader();
   return stateOf(postId, post.hide);
 }
@@ -123,14 +145,17 @@ export async function restorePost(
   return stateOf(postId, null);
 }
 
-/** Oldest first. Hidden posts keep their body for moderators only; everybody sees the record. */
+/**
+ * Oldest first. Hidden posts keep their body for moderators only; everybody sees the record. The
+ * caller's account is read with the thread's facts; the posts only for a reader.
+ */
 export async function listThreadPosts(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   threadId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ForumPostList> {
-  const facts = await loadThreadFacts(em, actor, threadId);
+  const { actor, facts } = await loadThreadFactsAsActor(em, caller, threadId);
   if (!mayReadForumThread(actor, facts)) throw notAReader();
   const seesHiddenBodies = maySeeHiddenForumPostBody(actor, facts);
   const rows = await runSql(

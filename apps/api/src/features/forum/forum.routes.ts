@@ -10,7 +10,8 @@ import {
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getHideState, hidePost, listThreadPosts, restorePost } from './forum-posts.service.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['forum'];
@@ -30,10 +31,11 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ForumPostHideStateSchema, ...readProblems },
       },
     },
+    // The caller's account is read with the forum's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const postId = idFromPath(request.params.postId);
-      return getHideState(request.em, actor, postId);
+      const caller = callerOf(request);
+      const postId = await idFromPathAsActor(request, request.params.postId);
+      return getHideState(request.em, caller, postId);
     },
   );
 
@@ -86,10 +88,11 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ForumPostListSchema, 400: ProblemSchema, ...readProblems },
       },
     },
+    // The caller's account is read with the forum's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const threadId = idFromPath(request.params.threadId);
-      return listThreadPosts(request.em, actor, threadId, request.query);
+      const caller = callerOf(request);
+      const threadId = await idFromPathAsActor(request, request.params.threadId);
+      return listThreadPosts(request.em, caller, threadId, request.query);
     },
   );
 };

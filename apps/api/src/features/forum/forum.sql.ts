@@ -12,7 +12,7 @@ import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
  * Columns that decide what the actor may do in the thread aliased `t`: the region's membership
  * and ambassadors, and its moderation duty (docs/domain.md §3.1: the admins of a moderation
  * working group under the region, or its ambassadors when it has none). Takes
- * threadAccessParams(actor).
+ * threadAccessParams(userId).
  */
 const THREAD_ACCESS_COLUMNS = `
   t.is_ambassador_forum,
@@ -28,9 +28,9 @@ const THREAD_ACCESS_COLUMNS = `
              and g.workgroup_function = ${WorkGroupFunction.Moderation}
              and ga.user_id = ?) as is_moderation_group_admin`;
 
-const threadAccessParams = (actor: Actor): number[] => [actor.id, actor.id, actor.id];
+const threadAccessParams = (userId: number): number[] => [userId, userId, userId];
 
-interface ThreadAccessRow {
+export interface ThreadAccessRow {
   is_ambassador_forum: boolean;
   is_member: boolean;
   is_ambassador: boolean;
@@ -54,10 +54,10 @@ export function forumFactsOf(actor: Actor, row: ThreadAccessRow): ForumReadFacts
 }
 
 /** What the rules need about the thread's region; no row: no thread. */
-export function threadAccessQuery(actor: Actor, threadId: number): SqlQuery<ThreadAccessRow> {
+export function threadAccessQuery(userId: number, threadId: number): SqlQuery<ThreadAccessRow> {
   return {
     sql: `select ${THREAD_ACCESS_COLUMNS} from forum_threads t where t.id = ?`,
-    params: [...threadAccessParams(actor), threadId],
+    params: [...threadAccessParams(userId), threadId],
     prepareAs: 'thread_access',
   };
 }
@@ -77,12 +77,12 @@ export function hideRecordOf(row: HideColumns): ForumPostHideRecord | null {
   };
 }
 
-interface PostAccessRow extends ThreadAccessRow, HideColumns {
+export interface PostAccessRow extends ThreadAccessRow, HideColumns {
   allow_hiding_in_forum: boolean;
 }
 
 /** The post's hide record and what the rules need about its thread's region; no row: no post. */
-export function postAccessQuery(actor: Actor, postId: number): SqlQuery<PostAccessRow> {
+export function postAccessQuery(userId: number, postId: number): SqlQuery<PostAccessRow> {
   return {
     sql: `select p.hidden_at, p.hide_reason, ${userStubJson('h')} as moderator,
                  r.allow_hiding_in_forum, ${THREAD_ACCESS_COLUMNS}
@@ -91,7 +91,7 @@ export function postAccessQuery(actor: Actor, postId: number): SqlQuery<PostAcce
             join regions r on r.id = t.region_id
             left join users h on h.id = p.hidden_by_id
            where p.id = ?`,
-    params: [...threadAccessParams(actor), postId],
+    params: [...threadAccessParams(userId), postId],
     prepareAs: 'post_access',
   };
 }

@@ -2,6 +2,7 @@ import { PassportGenerationListSchema, PassportPdfSchema, ProblemSchema } from '
 import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { generatePassport, listPassportGenerations } from './passport.service.ts';
+import { callerOf } from '../../shared/as-actor.ts';
 
 export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
@@ -47,6 +48,7 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PassportGenerationListSchema, 401: ProblemSchema, 403: ProblemSchema },
       },
     },
-    async (request) => listPassportGenerations(request.em, await requireActor(request)),
+    // The caller's account is read with their generations (shared/as-actor.ts).
+    async (request) => listPassportGenerations(request.em, callerOf(request)),
   );
 };

@@ -9,6 +9,7 @@ import {
   recordGenerationQuery,
 } from './passport.sql.ts';
 import { passportValidity } from './passport-validity.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 /** `${BASE_URL}/profile/<id>`: the public origin, whatever host the request came in through. */
@@ -61,13 +62,15 @@ export async function generatePassport(
  */
 export async function listPassportGenerations(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
 ): Promise<PassportGenerationList> {
+  // The account and the caller's own generations (few rows, by user id) in one statement.
+  const { actor, rows } = await runSqlAsActor(em, caller, generationsQuery(caller.userId));
   if (!mayCreatePassport(actor, { userId: actor.id })) {
     throw Problem.forbidden(
       'PASSPORT_FORBIDDEN',
       'Only verified users have passports, and see only their own.',
     );
   }
-  return generationsOf(await runSql(em, generationsQuery(actor.id)));
+  return generationsOf(rows);
 }

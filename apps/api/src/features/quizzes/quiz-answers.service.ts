@@ -14,6 +14,7 @@ import {
   deleteAnswerQuery,
   quizGroupAdminQuery,
 } from './quizzes.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 export type QuizQuestionRef = Omit<AnswerRef, 'answerId'>;
@@ -33,7 +34,11 @@ async function loadQuizAnswerFacts(
  * that a refused caller learns nothing about which questions and answers exist.
  */
 async function requireQuizCurator(em: EntityManager, actor: Actor, quizId: number): Promise<void> {
-  if (!mayDeleteQuizAnswer(actor, await loadQuizAnswerFacts(em, actor, quizId))) {
+  checkQuizCurator(actor, await loadQuizAnswerFacts(em, actor, quizId));
+}
+
+function checkQuizCurator(actor: Actor, facts: QuizAnswerFacts): void {
+  if (!mayDeleteQuizAnswer(actor, facts)) {
     throw Problem.forbidden(
       'QUIZ_ANSWERS_FORBIDDEN',
       'Only orga, or admins of the quiz group for quizzes 1 to 3, edit quiz answers.',
@@ -53,13 +58,22 @@ export async function deleteQuizAnswer(
   return answerOf(deleted);
 }
 
-/** The answers of a question in the order they were written; 404 unless it is the quiz's. */
+/**
+ * The answers of a question in the order they were written; 404 unless it is the quiz's. The
+ * caller's account is read with the quiz group's admins (shared/as-actor.ts); the answers only
+ * for a curator.
+ */
 export async function listQuizAnswers(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   ref: QuizQuestionRef,
 ): Promise<QuizAnswerList> {
-  await requireQuizCurator(em, actor, ref.quizId);
+  const { actor, rows: admin } = await runSqlAsActor(
+    em,
+    caller,
+    quizGroupAdminQuery(caller.userId),
+  );
+  checkQuizCurator(actor, { quizId: ref.quizId, isQuizGroupAdmin: admin[0]?.is_admin ?? false });
   const rows = await runSql(em, answersQuery(ref.quizId, ref.questionId));
   if (rows.length === 0) throw Problem.notFound('This quiz has no such question.');
   return answersOf(rows);

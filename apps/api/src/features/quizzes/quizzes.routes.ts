@@ -11,6 +11,7 @@ import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
+import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
@@ -58,12 +59,14 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
+      // The caller's account is read with the quiz group's admins (shared/as-actor.ts).
+      const caller = callerOf(request);
       const { quizId, questionId } = request.params;
-      return listQuizAnswers(request.em, actor, {
+      const ref = await parsedAsActor(request, () => ({
         quizId: idFromPath(quizId),
         questionId: idFromPath(questionId),
-      });
+      }));
+      return listQuizAnswers(request.em, caller, ref);
     },
   );
 

@@ -22,10 +22,12 @@ import {
   pickupRuleStoresOf,
   pickupRuleStoresQuery,
   regionOptionsOf,
+  type OptionStateRow,
   regionOptionStateQuery,
   storedOptionsOf,
   updateOptionsQuery,
 } from './regions.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
@@ -42,6 +44,12 @@ export const DEFAULT_REGION_OPTIONS: RegionOptions = {
   regionPickupRuleInactive: 0,
 };
 
+interface RegionOptionState {
+  facts: RegionOptionFacts;
+  options: RegionOptions;
+  allowHidingInForum: boolean;
+}
+
 /**
  * Whether the actor holds the region's report and stores-coordination duties, and the stored
  * options, in one query; 404 for an unknown region. A duty lies with the working group under
@@ -51,8 +59,23 @@ async function loadRegionOptionFacts(
   em: EntityManager,
   actor: Actor,
   regionId: number,
-): Promise<{ facts: RegionOptionFacts; options: RegionOptions; allowHidingInForum: boolean }> {
+): Promise<RegionOptionState> {
   const [row] = await runSql(em, regionOptionStateQuery(actor.id, regionId));
+  return optionStateOf(actor, row);
+}
+
+/** The same in the statement that reads the caller's account (shared/as-actor.ts). */
+async function loadRegionOptionFactsAsActor(
+  em: EntityManager,
+  caller: Caller,
+  regionId: number,
+): Promise<RegionOptionState & { actor: Actor }> {
+  const query = regionOptionStateQuery(caller.userId, regionId);
+  const { actor, rows } = await runSqlAsActor(em, caller, query);
+  return { actor, ...optionStateOf(actor, rows[0]) };
+}
+
+function optionStateOf(actor: Actor, row: OptionStateRow | undefined): RegionOptionState {
   if (!row) throw Problem.notFound('There is no region with this id.');
   const ambassadorIds = new Set(row.is_ambassador ? [actor.id] : []);
   const holders = (hasGroup: boolean, isAdmin: boolean) => ({
@@ -75,10 +98,14 @@ async function loadRegionOptionFacts(
 
 export async function readRegionOptions(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   regionId: number,
 ): Promise<RegionOptionsRead> {
-  const { facts, options, allowHidingInForum } = await loadRegionOptionFacts(em, actor, regionId);
+  const { actor, facts, options, allowHidingInForum } = await loadRegionOptionFactsAsActor(
+    em,
+    caller,
+    regionId,
+  );
   if (!mayReadRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -106,10 +133,10 @@ export async function readRegionOptions(
  */
 export async function readRegionOptionPermissions(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   regionId: number,
 ): Promise<RegionOptionPermissions> {
-  const { facts } = await loadRegionOptionFacts(em, actor, regionId);
+  const { actor, facts } = await loadRegionOptionFactsAsActor(em, caller, regionId);
   const held = regionOptionGroupsHeldBy(actor, facts);
   const stores = await runSql(em, pickupRuleStoresQuery(regionId));
   return {

@@ -8,8 +8,7 @@ import {
   RegionOptionsSchema,
   RegionSchema,
 } from '@foodshare/schemas';
-import { mayReadRegionAdminView } from '@foodshare/domain';
-import { Problem, requireActor } from '@foodshare/server-kit';
+import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import {
@@ -18,7 +17,8 @@ import {
   updateRegionOptions,
 } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
@@ -34,14 +34,11 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionSchema, ...problems },
       },
     },
+    // The caller's account is read in the region's own query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const regionId = idFromPath(request.params.regionId);
-      // Decided by role alone, before the lookup: only orga learns which regions exist.
-      if (!mayReadRegionAdminView(actor)) {
-        throw Problem.forbidden('REGION_ADMIN_VIEW_FORBIDDEN', 'Only orga reads this view.');
-      }
-      return readRegion(request.em, regionId);
+      const caller = callerOf(request);
+      const regionId = await idFromPathAsActor(request, request.params.regionId);
+      return readRegion(request.em, caller, regionId);
     },
   );
 
@@ -57,9 +54,9 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsReadSchema, ...problems },
       },
     },
+    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      return readRegionOptions(request.em, actor, request.params.regionId);
+      return readRegionOptions(request.em, callerOf(request), request.params.regionId);
     },
   );
 
@@ -75,9 +72,9 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionPermissionsSchema, ...problems },
       },
     },
+    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      return readRegionOptionPermissions(request.em, actor, request.params.regionId);
+      return readRegionOptionPermissions(request.em, callerOf(request), request.params.regionId);
     },
   );
 

@@ -83,7 +83,7 @@ interface DutyRow {
 }
 
 /** The option columns are null when the region has no options row (`has_options`). */
-type OptionStateRow = DutyRow & { [K in keyof OptionsRow]: OptionsRow[K] | null };
+export type OptionStateRow = DutyRow & { [K in keyof OptionsRow]: OptionsRow[K] | null };
 
 /** The stored options, or the defaults for a region without an options row. */
 export function storedOptionsOf(row: OptionStateRow, defaults: RegionOptions): RegionOptions {

@@ -4,12 +4,12 @@ import {
   PageQuerySchema,
   StoreLogSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { parseActionTypes, parseWindow } from './store-log-window.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readStoreLog } from './store-log.service.ts';
+import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
 import { resourceProblems } from '../../shared/path-ids.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 
@@ -59,12 +59,15 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },
         },
       },
+      // The caller's account is read with the store's facts (shared/as-actor.ts).
       async (request) => {
-        const actor = await requireActor(request);
+        const caller = callerOf(request);
         const { storeId, fromDate, toDate, storeLogActionIds } = request.params;
-        const window = parseWindow(fromDate, toDate, new Date());
-        const actionTypes = parseActionTypes(storeLogActionIds);
-        return readStoreLog(request.em, actor, {
+        const { window, actionTypes } = await parsedAsActor(request, () => ({
+          window: parseWindow(fromDate, toDate, new Date()),
+          actionTypes: parseActionTypes(storeLogActionIds),
+        }));
+        return readStoreLog(request.em, caller, {
           storeId,
           ...window,
           actionTypes,

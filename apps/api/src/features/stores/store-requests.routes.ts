@@ -10,7 +10,8 @@ import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -28,10 +29,11 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreTeamRequestListSchema, 400: ProblemSchema, ...problems },
       },
     },
+    // The caller's account is read with the store's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const storeId = idFromPath(request.params.storeId);
-      return listTeamRequests(request.em, actor, storeId, pageOf(request.query));
+      const caller = callerOf(request);
+      const storeId = await idFromPathAsActor(request, request.params.storeId);
+      return listTeamRequests(request.em, caller, storeId, pageOf(request.query));
     },
   );
 

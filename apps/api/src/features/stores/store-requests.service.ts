@@ -7,7 +7,8 @@ import {
 } from '@foodshare/domain';
 import type { StoreTeamRequestDecision, StoreTeamRequestList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
+import type { Caller } from '../../shared/as-actor.ts';
+import { loadStoreFacts, loadStoreFactsAsActor } from '../../shared/store-facts.repository.ts';
 import {
   acceptTeamRequestQuery,
   declineTeamRequestQuery,
@@ -24,7 +25,14 @@ async function requireStorePermission(
   storeId: number,
   rule: (actor: Actor, facts: StoreFacts) => boolean,
 ): Promise<StoreFacts> {
-  const facts = await loadStoreFacts(em, actor, storeId);
+  return checkStorePermission(actor, await loadStoreFacts(em, actor, storeId), rule);
+}
+
+function checkStorePermission(
+  actor: Actor,
+  facts: StoreFacts | null,
+  rule: (actor: Actor, facts: StoreFacts) => boolean,
+): StoreFacts {
   if (!facts) throw Problem.notFound('There is no store with this id.');
   if (!rule(actor, facts)) {
     throw Problem.forbidden(
@@ -35,13 +43,18 @@ async function requireStorePermission(
   return facts;
 }
 
+/**
+ * The caller's account is read with the store's facts (shared/as-actor.ts); the list only for a
+ * caller who may read it.
+ */
 export async function listTeamRequests(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   storeId: number,
   page: Page,
 ): Promise<StoreTeamRequestList> {
-  await requireStorePermission(em, actor, storeId, mayReadStoreTeamRequests);
+  const { actor, facts } = await loadStoreFactsAsActor(em, caller, storeId);
+  checkStorePermission(actor, facts, mayReadStoreTeamRequests);
   return teamRequestsOf(await runSql(em, teamRequestsQuery(storeId, page)));
 }
 

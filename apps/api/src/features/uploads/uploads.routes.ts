@@ -1,8 +1,8 @@
 import { ProblemSchema, UploadContentSchema, UploadIdParamsSchema } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { loadUpload } from './uploads.service.ts';
+import { callerOf } from '../../shared/as-actor.ts';
 import { matchesEtag } from '../../shared/conditional-get.ts';
 
 /** Image types a browser may show in place; anything else is offered as a download. */
@@ -32,9 +32,9 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      // Photos are personal data: only members of the platform see them.
-      await requireActor(request);
-      const upload = await loadUpload(request.em, request.params.uploadId);
+      // Photos are personal data: only members of the platform see them (the account is read
+      // in the upload's own query).
+      const upload = await loadUpload(request.em, callerOf(request), request.params.uploadId);
       const etag = `"${upload.sha256}"`;
       void reply.headers({
         etag,

@@ -6,6 +6,7 @@ import {
 } from '@foodshare/domain';
 import type { WorkGroupApplicationDeclined, WorkGroupApplicationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { Page } from '../../shared/page-query.ts';
 import { runSql } from '../../shared/sql.ts';
 import {
@@ -35,7 +36,10 @@ async function requireApplicationDecider(
   actor: Actor,
   groupId: number,
 ): Promise<void> {
-  const facts = await loadWorkGroupApplicationFacts(em, actor, groupId);
+  checkApplicationDecider(actor, await loadWorkGroupApplicationFacts(em, actor, groupId));
+}
+
+function checkApplicationDecider(actor: Actor, facts: WorkGroupApplicationFacts | null): void {
   if (!facts) throw Problem.notFound('There is no working group with this id.');
   if (!mayDeclineWorkGroupApplication(actor, facts)) {
     throw Problem.forbidden(
@@ -57,13 +61,18 @@ export async function declineApplication(
   return { groupId, userId, declined: deleted.length > 0 };
 }
 
-/** One page of the pending applications, oldest first: the order in which they wait. */
+/**
+ * One page of the pending applications, oldest first: the order in which they wait. The caller's
+ * account is read with the group's facts (shared/as-actor.ts); the page only for a decider.
+ */
 export async function listApplications(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   groupId: number,
   page: Page,
 ): Promise<WorkGroupApplicationList> {
-  await requireApplicationDecider(em, actor, groupId);
+  const { actor, rows } = await runSqlAsActor(em, caller, groupFactsQuery(caller.userId, groupId));
+  const [row] = rows;
+  checkApplicationDecider(actor, row ? workGroupApplicationFactsOf(row) : null);
   return applicationsOf(await runSql(em, applicationsQuery(groupId, page)));
 }

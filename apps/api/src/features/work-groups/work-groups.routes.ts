@@ -11,7 +11,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { callerOf } from '../../shared/as-actor.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -30,9 +31,10 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const groupId = idFromPath(request.params.groupId);
-      return listApplications(request.em, actor, groupId, pageOf(request.query));
+      // The caller's account is read with the group's facts (shared/as-actor.ts).
+      const caller = callerOf(request);
+      const groupId = await idFromPathAsActor(request, request.params.groupId);
+      return listApplications(request.em, caller, groupId, pageOf(request.query));
     },
   );
 
