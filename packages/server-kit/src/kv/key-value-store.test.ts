@@ -155,10 +155,11 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     ).rejects.toThrow(RangeError);
   });
 
-  it('incrementUnlessReached is atomic under concurrency, window as increment', async () => {
+  it('incrementUnlessReached hands concurrent callers distinct places, window as increment', async () => {
+    await store.increment('burst-guard', 10_000);
     const results = await Promise.all(
       Array.from({ length: 10 }, () =>
-        store.incrementUnlessReached('burst-places', SHORT_MS, { key: 'no-guard', limit: 1 }),
+        store.incrementUnlessReached('burst-places', SHORT_MS, { key: 'burst-guard', limit: 2 }),
       ),
     );
     expect(results.map((r) => (r.reached ? 0 : r.count)).sort((a, b) => a - b)).toEqual(
@@ -166,6 +167,17 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     );
     await sleep(PAST_SHORT_MS);
     expect(await store.get('burst-places')).toBeNull();
+  });
+
+  it('incrementUnlessReached takes a place when places given back left the counter below zero', async () => {
+    // Places taken in one window and given back into the next, which another request had
+    // already started: the counter goes below zero, and is still no refusal.
+    await store.increment('late-places', 10_000);
+    for (let given = 0; given < 3; given++) await store.increment('late-places', 10_000, -1);
+    expect(await store.get('late-places')).toBe('-2');
+    expect(
+      await store.incrementUnlessReached('late-places', 10_000, { key: 'late-guard', limit: 5 }),
+    ).toMatchObject({ reached: false, count: -1 });
   });
 
   it('setUnlessLeasedToOther writes unless another holder has the lease', async () => {

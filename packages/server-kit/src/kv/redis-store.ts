@@ -18,12 +18,14 @@ if by < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return { 0, -2 } end
 local count = redis.call('INCRBY', KEYS[1], by)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`,
+  // A flag says which answer it is: the counter itself may be negative (places given back
+  // into a window that a later request had already started).
   incrementUnlessReached: `
 local guard = tonumber(redis.call('GET', KEYS[2]))
-if guard and guard >= tonumber(ARGV[2]) then return { -1, redis.call('PTTL', KEYS[2]) } end
+if guard and guard >= tonumber(ARGV[2]) then return { 1, 0, redis.call('PTTL', KEYS[2]) } end
 local count = redis.call('INCR', KEYS[1])
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
-return { count, redis.call('PTTL', KEYS[1]) }`,
+return { 0, count, redis.call('PTTL', KEYS[1]) }`,
   setUnlessLeasedToOther: `
 local holder = redis.call('GET', KEYS[2])
 if holder and holder ~= ARGV[3] then return 0 end
@@ -244,7 +246,7 @@ export class RedisKeyValueStore implements KeyValueStore {
     windowMs: number,
     unless: { key: string; limit: number },
   ): Promise<{ reached: false; count: number; ttlMs: number } | { reached: true; ttlMs: number }> {
-    const [count, ttlMs] = (await this.run(() =>
+    const [reached, count, ttlMs] = (await this.run(() =>
       this.client.eval(
         SCRIPTS.incrementUnlessReached,
         2,
@@ -253,8 +255,8 @@ export class RedisKeyValueStore implements KeyValueStore {
         assertTtl(windowMs),
         unless.limit,
       ),
-    )) as [number, number];
-    return count < 0
+    )) as [number, number, number];
+    return reached === 1
       ? { reached: true, ttlMs: Math.max(ttlMs, 0) }
       : { reached: false, count, ttlMs: Math.max(ttlMs, 0) };
   }
