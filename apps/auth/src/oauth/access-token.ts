@@ -37,6 +37,20 @@ export async function verifyAccessToken(
   app: FastifyInstance,
   token: string,
 ): Promise<AccessTokenGrant> {
+  const grant = await verifySignedAccessToken(app, token);
+  await assertAccessTokenLive(app, grant);
+  return grant;
+}
+
+/**
+ * The first half of `verifyAccessToken`: signature, type, lifetime and claims, without the
+ * revocation state. Only for a caller that starts other work (a resource read) before it awaits
+ * `assertAccessTokenLive`, and answers nothing of that work until the token proved live.
+ */
+export async function verifySignedAccessToken(
+  app: FastifyInstance,
+  token: string,
+): Promise<AccessTokenGrant> {
   let claims: Record<string, unknown>;
   try {
     claims = await app.oauth.keys.verifyJwt(token, { typ: 'at+jwt' });
@@ -55,12 +69,20 @@ export async function verifyAccessToken(
   ) {
     throw invalidToken('The token lacks the claims of an access token');
   }
+  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, claims };
+}
+
+/** The second half of `verifyAccessToken`: not revoked, its client's grants not ended since. */
+export async function assertAccessTokenLive(
+  app: FastifyInstance,
+  grant: AccessTokenGrant,
+): Promise<void> {
+  const { jti, clientId, claims } = grant;
   // One key-value round trip: the deny list and the client's grant cutoff (a token of a client
   // deactivated or deleted since, or of an earlier holder of its client_id, is void).
-  const state = await app.tokenState.accessTokenState({ jti, clientId, iat });
+  const state = await app.tokenState.accessTokenState({ jti, clientId, iat: claims.iat as number });
   if (state === 'revoked') throw invalidToken('The token was revoked');
   if (state === 'client_grants_ended') {
     throw invalidToken('The client of this token was deactivated or deleted since');
   }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, claims };
 }

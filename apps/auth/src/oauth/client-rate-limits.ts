@@ -54,6 +54,7 @@ export async function authenticateClientWithinLimits(
   app: FastifyInstance,
   request: FastifyRequest,
   input: ClientCredentialsInput,
+  spend?: SpendOnceAuthenticated,
 ): Promise<AuthenticatedClient> {
   const limit = app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
   const clientId = claimedClientId(input);
@@ -64,8 +65,21 @@ export async function authenticateClientWithinLimits(
   const authenticate = () =>
     authenticateClient(request.em, input, app.oauth.secrets.clientSecretPepper);
   return presentsSecret(input)
-    ? authenticateHoldingAPlace(app, keys, limit, authenticate)
-    : authenticateCountingFailures(app, keys.failures, limit, authenticate);
+    ? authenticateHoldingAPlace(app, keys, limit, authenticate, spend)
+    : authenticateCountingFailures(app, keys.failures, limit, authenticate, spend);
+}
+
+/**
+ * What an authenticated request spends from its client's budget (`enforceTokenRateLimit`):
+ * called right after the check's place is given back, so both travel in one round trip.
+ */
+export type SpendOnceAuthenticated = (client: AuthenticatedClient) => Promise<void>;
+
+/** Waits for both, sent together; the first one's failure wins, as if they ran in turn. */
+async function bothSettled(first: Promise<unknown>, second: Promise<unknown>): Promise<void> {
+  const [a, b] = await Promise.allSettled([first, second]);
+  if (a.status === 'rejected') throw a.reason;
+  if (b.status === 'rejected') throw b.reason;
 }
 
 const isAuthenticationFailure = (error: unknown) =>
@@ -94,29 +108,32 @@ async function authenticateHoldingAPlace(
   keys: { failures: string; checks: string },
   limit: number,
   authenticate: () => Promise<AuthenticatedClient>,
+  spend: SpendOnceAuthenticated | undefined,
 ): Promise<AuthenticatedClient> {
   const giveBack = () => app.kv.increment(keys.checks, WINDOW_MS, -1);
   const deadline = Date.now() + MAX_WAIT_FOR_A_PLACE_MS;
   for (;;) {
-    const failures = await app.kv.getWithTtl(keys.failures);
-    if (failures !== null && Number(failures.value) >= limit) {
-      throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
-    }
-    const place = await app.kv.increment(keys.checks, WINDOW_MS);
+    // The failures read and the place taken in one atomic step: none is taken past the limit.
+    const place = await app.kv.incrementUnlessReached(keys.checks, WINDOW_MS, {
+      key: keys.failures,
+      limit,
+    });
+    if (place.reached) throw tooManyRequests(retryAfterSeconds(place.ttlMs));
     if (place.count <= limit) break;
     await giveBack();
     if (Date.now() >= deadline) throw tooManyRequests(1);
     await waitBeforeTryingAgain();
   }
+  let client: AuthenticatedClient;
   try {
-    const client = await authenticate();
-    await giveBack();
-    return client;
+    client = await authenticate();
   } catch (error) {
     if (isAuthenticationFailure(error)) await app.kv.increment(keys.failures, WINDOW_MS);
     else await giveBack();
     throw error;
   }
+  await bothSettled(giveBack(), spend?.(client) ?? Promise.resolve());
+  return client;
 }
 
 /**
@@ -129,17 +146,21 @@ async function authenticateCountingFailures(
   key: string,
   limit: number,
   authenticate: () => Promise<AuthenticatedClient>,
+  spend: SpendOnceAuthenticated | undefined,
 ): Promise<AuthenticatedClient> {
   const failures = await app.kv.getWithTtl(key);
   if (failures !== null && Number(failures.value) >= limit) {
     throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
   }
+  let client: AuthenticatedClient;
   try {
-    return await authenticate();
+    client = await authenticate();
   } catch (error) {
     if (isAuthenticationFailure(error)) await app.kv.increment(key, WINDOW_MS);
     throw error;
   }
+  await spend?.(client);
+  return client;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { RefreshTokenCodec } from './refresh-token-codec.ts';
 
@@ -52,5 +52,41 @@ describe('RefreshTokenCodec', () => {
       .setExpirationTime(claims.expiresAt)
       .encrypt(kek);
     expect(await new RefreshTokenCodec(kek).open(direct)).toBeNull();
+  });
+
+  // Tokens in flight when the codec changed were sealed by jose; jose-based readers may remain.
+  it('opens what jose seals under its key, and jose opens what it seals', async () => {
+    const { EncryptJWT, jwtDecrypt } = await import('jose');
+    const key = new Uint8Array(
+      hkdfSync('sha256', kek, new Uint8Array(0), 'foodshare oauth refresh-token A256GCM v1', 32),
+    );
+    const byJose = await new EncryptJWT({ fid: claims.familyId, cid: claims.clientId })
+      .setProtectedHeader({ alg: 'dir', enc: 'A256GCM' })
+      .setJti(claims.jti)
+      .setIssuedAt()
+      .setExpirationTime(claims.expiresAt)
+      .encrypt(key);
+    const codec = new RefreshTokenCodec(kek);
+    expect(await codec.open(byJose)).toEqual(claims);
+    const { payload, protectedHeader } = await jwtDecrypt(await codec.seal(claims), key);
+    expect(protectedHeader).toEqual({ alg: 'dir', enc: 'A256GCM' });
+    expect(payload).toMatchObject({ fid: 'family', cid: 'demo-public', jti: 'generation' });
+    expect(payload.exp).toBe(claims.expiresAt);
+  });
+
+  it('does not open a token with a shortened tag, a key part, or another header', async () => {
+    const codec = new RefreshTokenCodec(kek);
+    const parts = (await codec.seal(claims)).split('.');
+    const shortTag = [...parts];
+    shortTag[4] = Buffer.from(parts[4]!, 'base64url').subarray(0, 12).toString('base64url');
+    expect(await codec.open(shortTag.join('.'))).toBeNull();
+    const withKey = [...parts];
+    withKey[1] = 'AAAA';
+    expect(await codec.open(withKey.join('.'))).toBeNull();
+    const otherHeader = [...parts];
+    otherHeader[0] = Buffer.from('{"alg":"dir","enc":"A256GCM","zip":"DEF"}').toString('base64url');
+    expect(await codec.open(otherHeader.join('.'))).toBeNull();
+    expect(await codec.open('not.a.token')).toBeNull();
+    expect(await codec.open(parts.join('.'))).toEqual(claims);
   });
 });

@@ -292,11 +292,14 @@ export class RefreshFamilyStore {
    * The lease is left to run out: meanwhile the token's uses find it rotated all the same.
    */
   async completeRotation(id: string, jti: string, attempt: string): Promise<boolean> {
-    const holder = await this.#store.get(rotationLeaseKey(id, jti));
-    if (holder !== null && holder !== attempt) return false;
     const rotated: RotatedGeneration = { rotatedAt: this.#now() };
-    await this.#store.set(liveRefreshKey(id, jti), JSON.stringify(rotated), this.#refreshTtlMs);
-    return true;
+    // One atomic step: the lease read and the mark cannot be split by another use of the token.
+    return this.#store.setUnlessLeasedToOther(
+      liveRefreshKey(id, jti),
+      JSON.stringify(rotated),
+      this.#refreshTtlMs,
+      { key: rotationLeaseKey(id, jti), holder: attempt },
+    );
   }
 
   /**

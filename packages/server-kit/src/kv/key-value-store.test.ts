@@ -132,6 +132,74 @@ describe.each(implementations)('KeyValueStore contract: %s', (_name, open) => {
     );
   });
 
+  it('incrementUnlessReached takes a place only while its guard is below the limit', async () => {
+    expect(
+      await store.incrementUnlessReached('places', 10_000, { key: 'guard', limit: 2 }),
+    ).toMatchObject({ reached: false, count: 1 });
+    await store.increment('guard', 5_000);
+    const second = await store.incrementUnlessReached('places', 10_000, { key: 'guard', limit: 2 });
+    expect(second).toMatchObject({ reached: false, count: 2 });
+    expect(second.ttlMs).toBeGreaterThan(9_000);
+    await store.increment('guard', 5_000);
+    const refused = await store.incrementUnlessReached('places', 10_000, {
+      key: 'guard',
+      limit: 2,
+    });
+    expect(refused.reached).toBe(true);
+    // The guard's lifetime, not the counter's: how long until a place may be taken again.
+    expect(refused.ttlMs).toBeGreaterThan(4_000);
+    expect(refused.ttlMs).toBeLessThanOrEqual(5_000);
+    expect(await store.get('places')).toBe('2');
+    await expect(
+      store.incrementUnlessReached('places', 0, { key: 'guard', limit: 2 }),
+    ).rejects.toThrow(RangeError);
+  });
+
+  it('incrementUnlessReached hands concurrent callers distinct places, window as increment', async () => {
+    await store.increment('burst-guard', 10_000);
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        store.incrementUnlessReached('burst-places', SHORT_MS, { key: 'burst-guard', limit: 2 }),
+      ),
+    );
+    expect(results.map((r) => (r.reached ? 0 : r.count)).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: 10 }, (_, i) => i + 1),
+    );
+    await sleep(PAST_SHORT_MS);
+    expect(await store.get('burst-places')).toBeNull();
+  });
+
+  it('incrementUnlessReached takes a place when places given back left the counter below zero', async () => {
+    // Places taken in one window and given back into the next, which another request had
+    // already started: the counter goes below zero, and is still no refusal.
+    await store.increment('late-places', 10_000);
+    for (let given = 0; given < 3; given++) await store.increment('late-places', 10_000, -1);
+    expect(await store.get('late-places')).toBe('-2');
+    expect(
+      await store.incrementUnlessReached('late-places', 10_000, { key: 'late-guard', limit: 5 }),
+    ).toMatchObject({ reached: false, count: -1 });
+  });
+
+  it('setUnlessLeasedToOther writes unless another holder has the lease', async () => {
+    expect(await store.setUnlessLeasedToOther('k', 'free', 10_000, { key: 'l', holder: 'a' })).toBe(
+      true,
+    );
+    expect(await store.get('k')).toBe('free');
+    await store.set('l', 'a', 10_000);
+    expect(await store.setUnlessLeasedToOther('k', 'own', 10_000, { key: 'l', holder: 'a' })).toBe(
+      true,
+    );
+    expect(await store.get('k')).toBe('own');
+    expect(await store.ttlMs('k')).toBeGreaterThan(9_000);
+    expect(
+      await store.setUnlessLeasedToOther('k', 'other', 10_000, { key: 'l', holder: 'b' }),
+    ).toBe(false);
+    expect(await store.get('k')).toBe('own');
+    await expect(
+      store.setUnlessLeasedToOther('k', 'x', -1, { key: 'l', holder: 'a' }),
+    ).rejects.toThrow(RangeError);
+  });
+
   it('reads a value together with its remaining lifetime', async () => {
     await store.set('w', 'value', 10_000);
     const found = await store.getWithTtl('w');

@@ -34,6 +34,16 @@ export interface KeyValueStore {
    * largest value stands, whatever their order. True when this call wrote.
    */
   setIfHigher(key: string, value: number, ttlMs: number): Promise<boolean>;
+  /**
+   * Writes `key` unless `lease.key` holds a value other than `lease.holder` (another caller holds
+   * the lease now), in one atomic step; true when it wrote. A lease that ran out lets it write.
+   */
+  setUnlessLeasedToOther(
+    key: string,
+    value: string,
+    ttlMs: number,
+    lease: { key: string; holder: string },
+  ): Promise<boolean>;
   /** Reads and removes in one step: of concurrent callers exactly one sees the value. */
   take(key: string): Promise<string | null>;
   delete(...keys: string[]): Promise<void>;
@@ -50,6 +60,16 @@ export interface KeyValueStore {
    * does nothing and answers 0.
    */
   increment(key: string, windowMs: number, by?: number): Promise<{ count: number; ttlMs: number }>;
+  /**
+   * `increment(key, windowMs)` unless the counter `unless.key` has reached `unless.limit`, read
+   * and incremented in one atomic step: a place taken only while the guard is below its limit.
+   * When it has reached it nothing is written, and the answer is the guard's remaining lifetime.
+   */
+  incrementUnlessReached(
+    key: string,
+    windowMs: number,
+    unless: { key: string; limit: number },
+  ): Promise<{ reached: false; count: number; ttlMs: number } | { reached: true; ttlMs: number }>;
   /**
    * Adds or re-scores a member of a sorted index and drops members scored below
    * `pruneBelow`. The index lives at least `ttlMs` from now (never shortened).

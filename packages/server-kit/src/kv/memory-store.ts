@@ -81,6 +81,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
     return true;
   }
 
+  async setUnlessLeasedToOther(
+    key: string,
+    value: string,
+    ttlMs: number,
+    lease: { key: string; holder: string },
+  ): Promise<boolean> {
+    const ttl = assertTtl(ttlMs);
+    const holder = this.liveString(lease.key);
+    if (holder !== null && holder !== lease.holder) return false;
+    this.entries.set(key, { value, expiresAt: this.now() + ttl });
+    return true;
+  }
+
   async take(key: string): Promise<string | null> {
     const value = this.liveString(key);
     this.entries.delete(key);
@@ -115,6 +128,19 @@ export class MemoryKeyValueStore implements KeyValueStore {
     const expiresAt = entry?.expiresAt ?? this.now() + window;
     this.entries.set(key, { value: String(count), expiresAt });
     return { count, ttlMs: expiresAt - this.now() };
+  }
+
+  async incrementUnlessReached(
+    key: string,
+    windowMs: number,
+    unless: { key: string; limit: number },
+  ): Promise<{ reached: false; count: number; ttlMs: number } | { reached: true; ttlMs: number }> {
+    const window = assertTtl(windowMs);
+    const guard = this.live(unless.key);
+    if (guard && typeof guard.value === 'string' && Number(guard.value) >= unless.limit) {
+      return { reached: true, ttlMs: guard.expiresAt - this.now() };
+    }
+    return { reached: false, ...(await this.increment(key, window)) };
   }
 
   async addToIndex(

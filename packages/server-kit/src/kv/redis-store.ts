@@ -18,6 +18,19 @@ if by < 0 and redis.call('EXISTS', KEYS[1]) == 0 then return { 0, -2 } end
 local count = redis.call('INCRBY', KEYS[1], by)
 if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return { count, redis.call('PTTL', KEYS[1]) }`,
+  // A flag says which answer it is: the counter itself may be negative (places given back
+  // into a window that a later request had already started).
+  incrementUnlessReached: `
+local guard = tonumber(redis.call('GET', KEYS[2]))
+if guard and guard >= tonumber(ARGV[2]) then return { 1, 0, redis.call('PTTL', KEYS[2]) } end
+local count = redis.call('INCR', KEYS[1])
+if redis.call('PTTL', KEYS[1]) < 0 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return { 0, count, redis.call('PTTL', KEYS[1]) }`,
+  setUnlessLeasedToOther: `
+local holder = redis.call('GET', KEYS[2])
+if holder and holder ~= ARGV[3] then return 0 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`,
   setIfHigher: `
 local current = tonumber(redis.call('GET', KEYS[1]))
 if current and current >= tonumber(ARGV[1]) then return 0 end
@@ -178,6 +191,26 @@ export class RedisKeyValueStore implements KeyValueStore {
     return written === 1;
   }
 
+  async setUnlessLeasedToOther(
+    key: string,
+    value: string,
+    ttlMs: number,
+    lease: { key: string; holder: string },
+  ): Promise<boolean> {
+    const written = await this.run(() =>
+      this.client.eval(
+        SCRIPTS.setUnlessLeasedToOther,
+        2,
+        key,
+        lease.key,
+        value,
+        assertTtl(ttlMs),
+        lease.holder,
+      ),
+    );
+    return written === 1;
+  }
+
   take(key: string): Promise<string | null> {
     return this.run(() => this.client.getdel(key));
   }
@@ -206,6 +239,26 @@ export class RedisKeyValueStore implements KeyValueStore {
       this.client.eval(SCRIPTS.incrementInWindow, 1, key, assertTtl(windowMs), by),
     )) as [number, number];
     return { count, ttlMs: Math.max(ttlMs, 0) };
+  }
+
+  async incrementUnlessReached(
+    key: string,
+    windowMs: number,
+    unless: { key: string; limit: number },
+  ): Promise<{ reached: false; count: number; ttlMs: number } | { reached: true; ttlMs: number }> {
+    const [reached, count, ttlMs] = (await this.run(() =>
+      this.client.eval(
+        SCRIPTS.incrementUnlessReached,
+        2,
+        key,
+        unless.key,
+        assertTtl(windowMs),
+        unless.limit,
+      ),
+    )) as [number, number, number];
+    return reached === 1
+      ? { reached: true, ttlMs: Math.max(ttlMs, 0) }
+      : { reached: false, count, ttlMs: Math.max(ttlMs, 0) };
   }
 
   async addToIndex(

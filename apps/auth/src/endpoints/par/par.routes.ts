@@ -80,12 +80,16 @@ export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
         };
         // RFC 9126 2.1: client authentication as at the token endpoint, under the same count of
         // failures and the same per-client budget (a budget of its own).
-        const client = await authenticateClientWithinLimits(app, request, {
-          authorization: request.headers.authorization,
-          clientId: credential('client_id'),
-          clientSecret: credential('client_secret'),
-        });
-        await enforceTokenRateLimit(app, request, client, 'par');
+        const client = await authenticateClientWithinLimits(
+          app,
+          request,
+          {
+            authorization: request.headers.authorization,
+            clientId: credential('client_id'),
+            clientSecret: credential('client_secret'),
+          },
+          (authenticated) => enforceTokenRateLimit(app, request, authenticated, 'par'),
+        );
         // RFC 9126 2.1: a pushed request cannot itself point at another.
         if (body.request_uri !== undefined) {
           throw invalidRequest('request_uri must not be sent to the pushed authorization endpoint');

@@ -24,10 +24,8 @@ const ids = inject('demoIds');
  * writes (the tombstone, the code's void mark) come after them.
  */
 const CLIENT_CHECKS = [
-  ['getWithTtl'], // the client's failures from this address
-  ['increment'], // a place to check the secret in
-  ['increment'], // the place given back
-  ['increment'], // the client's budget of token requests
+  ['incrementUnlessReached'], // a place to check the secret in, unless this address failed enough
+  ['increment', 'increment'], // the place given back, then the client's budget of token requests
 ];
 const REDIS_ROUND_TRIPS = {
   authorization_code: [
@@ -46,8 +44,7 @@ const REDIS_ROUND_TRIPS = {
     // the next generation, the family's lifetime, the grant indexes, the access token, the
     // tombstone
     ['set', 'expire', 'addToIndex', 'addToIndex', 'addToIndex', 'get'],
-    ['get'], // the lease still this rotation's
-    ['set'], // the presented token marked rotated
+    ['setUnlessLeasedToOther'], // the presented token marked rotated, if the lease is still ours
   ],
 };
 

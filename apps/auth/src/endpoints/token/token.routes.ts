@@ -50,12 +50,17 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
         if (!params.grant_type) throw invalidRequest('grant_type is required');
         const grant = GRANTS.get(params.grant_type);
         if (!grant) throw unsupportedGrantType(`Unsupported grant_type ${params.grant_type}`);
-        const client = await authenticateClientWithinLimits(app, request, {
-          authorization: request.headers.authorization,
-          clientId: params.client_id,
-          clientSecret: params.client_secret,
-        });
-        await enforceTokenRateLimit(app, request, client);
+        // The client's token budget is spent in the round trip that ends its secret check.
+        const client = await authenticateClientWithinLimits(
+          app,
+          request,
+          {
+            authorization: request.headers.authorization,
+            clientId: params.client_id,
+            clientSecret: params.client_secret,
+          },
+          (authenticated) => enforceTokenRateLimit(app, request, authenticated),
+        );
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }

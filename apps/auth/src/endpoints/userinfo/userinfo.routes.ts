@@ -5,7 +5,11 @@ import { Type } from 'typebox';
 import { loadUserClaims } from '../../claims/user-claims.ts';
 import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { bearerToken, verifyAccessToken } from '../../oauth/access-token.ts';
+import {
+  assertAccessTokenLive,
+  bearerToken,
+  verifySignedAccessToken,
+} from '../../oauth/access-token.ts';
 
 // docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are
 // involved (the token travels in a header), so `*` is safe; the challenge header must be readable.
@@ -27,19 +31,30 @@ const schema = {
 
 export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // On every answer of this scope, errors included, so a browser client can read the 401.
-  app.addHook('onSend', async (_request, reply) => {
+  // A callback hook: an async one costs a promise and a microtask turn on every answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
     void reply.headers(CORS);
+    done(null, payload);
   });
 
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
     try {
-      const grant = await verifyAccessToken(app, bearerToken(request.headers.authorization));
+      const grant = await verifySignedAccessToken(app, bearerToken(request.headers.authorization));
+      const openid = grant.scopes.includes('openid');
+      // The claims are read while the deny list is (two round trips at once), and answered only
+      // once the token proved live: a revoked token learns nothing, whatever the read found.
+      const claims = openid
+        ? loadUserClaims(request.em, grant.userId, grant.scopes, app.oauth.issuer)
+        : null;
+      // Awaited below; until then a failure must not count as unhandled.
+      claims?.catch(() => undefined);
+      await assertAccessTokenLive(app, grant);
       // OIDC Core 5.3: userinfo answers for tokens of an OpenID Connect request only.
-      if (!grant.scopes.includes('openid')) throw insufficientScope('The openid scope is required');
-      const claims = await loadUserClaims(request.em, grant.userId, grant.scopes, app.oauth.issuer);
-      if (!claims) throw invalidToken('The user of this token is not active');
-      return claims;
+      if (!openid || !claims) throw insufficientScope('The openid scope is required');
+      const found = await claims;
+      if (!found) throw invalidToken('The user of this token is not active');
+      return found;
     } catch (error) {
       return answerOAuthError(reply, error);
     }
