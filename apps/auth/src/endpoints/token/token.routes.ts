@@ -13,7 +13,7 @@ import {
   enforceTokenRateLimit,
 } from '../../oauth/client-rate-limits.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
-import type { Grant } from './grants/grant.ts';
+import { arrivedAtMs, type Grant } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
 import { TokenRequestSchema, TokenResponseSchema } from './token.schemas.ts';
 
@@ -41,7 +41,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const requestStartedAt = Date.now() - reply.elapsedTime;
+      const requestStartedAt = arrivedAtMs(Date.now(), reply.elapsedTime);
       void reply.headers(NO_STORE);
       try {
         assertFormEncoded(request);

@@ -35,3 +35,14 @@ export function requiredParam(params: TokenRequestParams, name: keyof TokenReque
   if (value === undefined || value === '') throw invalidRequest(`${name} is required`);
   return value;
 }
+
+/**
+ * When a request arrived, in whole epoch milliseconds, from the wall clock now and the time it
+ * has been under way (Fastify's `reply.elapsedTime`, fractional). Compared with a rotation's
+ * `rotatedAt` (a whole `Date.now()`): rounded up, so that a rotation completed before the request
+ * arrived is never dated after it. Rounded down or left fractional, a reuse arriving in the same
+ * millisecond as the rotation's end could look concurrent and escape the family's revocation.
+ */
+export function arrivedAtMs(nowMs: number, elapsedMs: number): number {
+  return Math.ceil(nowMs - elapsedMs);
+}
