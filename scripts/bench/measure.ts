@@ -36,6 +36,11 @@ export interface Figures {
   connections: number;
   /** CPU time of the server per request (microseconds), or null where it cannot be read. */
   cpuMicrosPerRequest: number | null;
+  /**
+   * Mean size of an answer in bytes, headers included: a read whose answer grows with the data
+   * costs more for that alone (absent in the JSON of runs made before it was recorded).
+   */
+  bytesPerResponse?: number;
 }
 
 export interface MeasureOptions {
@@ -101,6 +106,8 @@ export async function measure(scenario: Scenario, options: MeasureOptions): Prom
       cpuBefore === null || cpuAfter === null || result.requests.total === 0
         ? null
         : Math.round((cpuAfter - cpuBefore) / result.requests.total),
+    bytesPerResponse:
+      result.requests.total === 0 ? 0 : Math.round(result.throughput.total / result.requests.total),
   };
 }
 
@@ -128,7 +135,7 @@ export function formatTable(runs: SizeRun[]): string {
   const names = [...new Set(runs.flatMap((run) => run.figures.map((f) => f.name)))];
   const header = ['Scenario', 'ref'];
   for (const run of runs) {
-    header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err', 'µs/req', 'cpu % ref');
+    header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err', 'µs/req', 'cpu % ref', 'B/ans');
   }
   // The second ratio divides out the machine: the same quotient of the shares of the reference,
   // which a busy machine (other work between the two sizes) does not skew.
@@ -140,7 +147,7 @@ export function formatTable(runs: SizeRun[]): string {
     for (const [index, run] of runs.entries()) {
       const figures = first[index];
       if (!figures) {
-        cells.push('–', '–', '–', '–', '–', '–', '–');
+        cells.push('–', '–', '–', '–', '–', '–', '–', '–');
         continue;
       }
       const reference = referenceRate(run, figures.reference);
@@ -156,6 +163,7 @@ export function formatTable(runs: SizeRun[]): string {
         // The reference's CPU per request over this scenario's: the share of the reference's
         // efficiency reached, like `% ref` but untouched by what else the machine runs.
         percent(cpu && cpuReference ? cpuReference / cpu : null),
+        figures.bytesPerResponse === undefined ? '–' : String(figures.bytesPerResponse),
       );
     }
     if (runs.length === 2) {
