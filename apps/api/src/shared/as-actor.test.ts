@@ -44,6 +44,18 @@ describe('runSqlAsActor', () => {
     expect(queries).toBe(1);
   });
 
+  it('takes a query that ends in a line comment, prepared or not', async ({ app, factory }) => {
+    const userId = await factory.user();
+    for (const prepareAs of ['as_actor_test_comment', undefined]) {
+      const { rows } = await runSqlAsActor(app.orm.em.fork(), recordingCaller(userId), {
+        sql: 'select ?::int as n -- the one row',
+        params: [7],
+        ...(prepareAs ? { prepareAs } : {}),
+      });
+      expect(rows).toEqual([{ n: 7 }]);
+    }
+  });
+
   it('answers the account and no rows for a query without a row', async ({ app, factory }) => {
     const userId = await factory.user({ role: Role.Foodsharer });
     const { actor, rows } = await runSqlAsActor(app.orm.em.fork(), recordingCaller(userId), {

@@ -22,6 +22,8 @@ import {
 import type * as PassportCard from './passport-card.ts';
 import { CARD_HEIGHT_PT, CARD_WIDTH_PT } from './passport-card.ts';
 import { passportValidity } from './passport-validity.ts';
+import { generationsQuery } from './passport.sql.ts';
+import { runSql } from '../../shared/sql.ts';
 
 const run = promisify(execFile);
 // jsqr is CommonJS with `exports.default`: under NodeNext its default import is the module.
@@ -311,6 +313,22 @@ describe('passport: POST /api/user/current/passport', () => {
       const response = await generations(await as(ids.users.carla));
       expect(response.statusCode).toBe(403);
       expect(response.json()).toMatchObject({ code: 'PASSPORT_FORBIDDEN' });
+    });
+
+    it('reads no generation of a caller who is no longer verified (refused, so no list)', async ({
+      app,
+      sql,
+      factory,
+    }) => {
+      const userId = await createUser(factory, 'revoked', Role.Foodsaver, true);
+      await sql('insert into passport_generations (user_id, generated_by_id) values (?, ?)', [
+        userId,
+        userId,
+      ]);
+      const em = app.orm.em.fork();
+      expect(await runSql(em, generationsQuery(userId))).toHaveLength(1);
+      await sql('update users set verified = false where id = ?', [userId]);
+      expect(await runSql(em, generationsQuery(userId))).toEqual([]);
     });
 
     it('answers 401 once the account is deactivated, as the POST does', async ({

@@ -51,10 +51,13 @@ interface GenerationRow {
 /** The user's recorded generations, newest first, each with who made it. */
 export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
   return {
+    // Only a verified owner's list is read (mayCreatePassport decides, in TypeScript, on the
+    // account read beside it): a caller it refuses costs no list.
     sql: `select g.id, g.created_at, ${userStubJson('u')} as generated_by
-            from passport_generations g
+            from users owner
+            join passport_generations g on g.user_id = owner.id
             left join users u on u.id = g.generated_by_id
-           where g.user_id = ?
+           where owner.id = ? and owner.verified
            order by g.created_at desc, g.id desc
            limit ${PASSPORT_GENERATIONS_LIMIT}`,
     params: [userId],
