@@ -12,7 +12,8 @@
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
 //   --only       the scenarios whose name contains TEXT (several: comma-separated)
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
-//   --profile    write a CPU profile of the stack per size (node --cpu-prof) under .data/bench
+//   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
+//                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback)
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
 //   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -160,14 +161,20 @@ async function demoIds(url: string): Promise<DemoIds> {
   }
 }
 
+/** A scenario's name as a file name: `GET /api/users/3/bananas?limit=10` → `GET-api-users-3-bananas-limit-10`. */
+function fileNameOf(name: string): string {
+  return name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '');
+}
+
 async function runSize(size: string): Promise<SizeRun> {
   const databaseUrl = await prepareDatabase(size);
   const backends = {
     databaseUrl,
     redisUrl,
     keyPrefix: `bench:${process.pid}:${size}:`,
-    ...(args.profile ? { cpuProfileDir: path.join(outputDir, `profile-${stamp}-${size}`) } : {}),
+    profile: args.profile,
   };
+  const profileDir = path.join(outputDir, `profile-${stamp}-${size}`);
   const reference = await startReference(backends);
   const stack = await startStack(backends);
   const figures: Figures[] = [];
@@ -212,11 +219,23 @@ async function runSize(size: string): Promise<SizeRun> {
         scenario.amount = context.codes.length;
       }
       const server = scenario.name.startsWith('reference:') ? reference : stack;
+      const profiler = server.profiler;
       const result = await measure(scenario, {
         seconds,
         connections,
         warmupSeconds,
         serverCpuMicros: () => server.cpuMicros(),
+        // The profile covers the measured seconds alone: no start, log-in or warm-up in it.
+        ...(profiler
+          ? {
+              beforeMeasured: () => profiler.start(),
+              afterMeasured: async () => {
+                mkdirSync(profileDir, { recursive: true });
+                const file = path.join(profileDir, `${fileNameOf(scenario.name)}.cpuprofile`);
+                writeFileSync(file, JSON.stringify(await profiler.stop()));
+              },
+            }
+          : {}),
       });
       figures.push(result);
       log(

@@ -50,6 +50,9 @@ export interface MeasureOptions {
   warmupSeconds?: number;
   /** The CPU time used so far by the server the scenario loads (Child.cpuMicros). */
   serverCpuMicros?: () => number | null;
+  /** Run right before and right after the measured seconds (a CPU profile of them). */
+  beforeMeasured?: () => Promise<void>;
+  afterMeasured?: () => Promise<void>;
 }
 
 function autocannonOptions(scenario: Scenario, options: MeasureOptions, seconds: number) {
@@ -72,9 +75,11 @@ export async function measure(scenario: Scenario, options: MeasureOptions): Prom
     await autocannon(autocannonOptions(scenario, options, options.warmupSeconds));
     await scenario.prepare?.();
   }
+  await options.beforeMeasured?.();
   const cpuBefore = options.serverCpuMicros?.() ?? null;
   const result = await autocannon(autocannonOptions(scenario, options, options.seconds));
   const cpuAfter = options.serverCpuMicros?.() ?? null;
+  await options.afterMeasured?.();
   const statuses = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [
       status,

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { connectProfiler, INSPECTOR_LINE, type Profiler } from './profiler.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -19,6 +20,8 @@ export interface Child {
    */
   cpuMicros(): number | null;
   stop(): Promise<void>;
+  /** The child's CPU profiler, when it was started for profiling. */
+  profiler?: Profiler;
 }
 
 /** Linux's clock ticks per second, which /proc/<pid>/stat counts in (USER_HZ). */
@@ -49,6 +52,8 @@ function spawnNode(
   env: NodeJS.ProcessEnv,
   ready: RegExp,
   timeoutMs: number,
+  /** Sees each stderr line first; true keeps it from being passed through. */
+  watchStderr?: (text: string) => boolean,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; line: string }> {
   const child = spawn(process.execPath, ['--conditions=development', ...args], {
     cwd: root,
@@ -64,9 +69,9 @@ function spawnNode(
       clearTimeout(timer);
       reject(new Error(`${label} exited with ${code} before it was ready`));
     });
-    createInterface({ input: child.stderr }).on('line', (text) =>
-      console.error(`[${label}] ${text}`),
-    );
+    createInterface({ input: child.stderr }).on('line', (text) => {
+      if (!watchStderr?.(text)) console.error(`[${label}] ${text}`);
+    });
     createInterface({ input: child.stdout }).on('line', (text) => {
       const match = ready.exec(text);
       if (match) {
@@ -97,8 +102,8 @@ export interface StackOptions {
   databaseUrl: string;
   redisUrl: string;
   keyPrefix: string;
-  /** Directory for a CPU profile of the stack (node --cpu-prof), or none. */
-  cpuProfileDir?: string;
+  /** Start the stack with its inspector on loopback, for CPU profiles of single scenarios. */
+  profile?: boolean;
 }
 
 /** A port free right now: the stack's issuer must name it before the stack listens. */
@@ -118,9 +123,9 @@ function freePort(): Promise<number> {
 export async function startStack(options: StackOptions): Promise<Child> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const profile = options.cpuProfileDir
-    ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`]
-    : [];
+  // Port 0: the inspector picks a free loopback port and says which on stderr.
+  const profile = options.profile ? ['--inspect=127.0.0.1:0'] : [];
+  let inspector: string | undefined;
   const { child, line } = await spawnNode(
     'stack',
     [...profile, 'scripts/start.ts'],
@@ -145,8 +150,28 @@ export async function startStack(options: StackOptions): Promise<Child> {
     },
     /listening on /,
     120_000,
+    (text) => {
+      inspector ??= INSPECTOR_LINE.exec(text)?.[1];
+      return /^(Debugger listening on|Debugger attached|For help, see)/.test(text);
+    },
   );
-  return { origin, line, cpuMicros: cpuMicrosOf(child), stop: stopper(child) };
+  const stop = stopper(child);
+  if (!options.profile) return { origin, line, cpuMicros: cpuMicrosOf(child), stop };
+  if (!inspector) {
+    await stop();
+    throw new Error('the stack did not say where its inspector listens');
+  }
+  const profiler = await connectProfiler(inspector);
+  return {
+    origin,
+    line,
+    cpuMicros: cpuMicrosOf(child),
+    profiler,
+    stop: async () => {
+      profiler.close();
+      await stop();
+    },
+  };
 }
 
 export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
