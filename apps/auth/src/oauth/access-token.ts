@@ -8,6 +8,8 @@ export interface AccessTokenGrant {
   clientId: string;
   scopes: string[];
   jti: string;
+  /** `iat`, seconds since the epoch: compared with the client's grant cutoff. */
+  issuedAt: number;
   /** Every claim of the verified token, for introspection (RFC 7662 2.2) to repeat. */
   claims: Record<string, unknown>;
 }
@@ -69,7 +71,7 @@ export async function verifySignedAccessToken(
   ) {
     throw invalidToken('The token lacks the claims of an access token');
   }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, claims };
+  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, issuedAt: iat, claims };
 }
 
 /** The second half of `verifyAccessToken`: not revoked, its client's grants not ended since. */
@@ -77,10 +79,10 @@ export async function assertAccessTokenLive(
   app: FastifyInstance,
   grant: AccessTokenGrant,
 ): Promise<void> {
-  const { jti, clientId, claims } = grant;
+  const { jti, clientId, issuedAt } = grant;
   // One key-value round trip: the deny list and the client's grant cutoff (a token of a client
   // deactivated or deleted since, or of an earlier holder of its client_id, is void).
-  const state = await app.tokenState.accessTokenState({ jti, clientId, iat: claims.iat as number });
+  const state = await app.tokenState.accessTokenState({ jti, clientId, iat: issuedAt });
   if (state === 'revoked') throw invalidToken('The token was revoked');
   if (state === 'client_grants_ended') {
     throw invalidToken('The client of this token was deactivated or deleted since');
