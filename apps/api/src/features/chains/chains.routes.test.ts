@@ -10,6 +10,7 @@ import {
   type Sql,
   test,
 } from '../../test-support/fixtures.ts';
+import { lockWaiters } from '../../test-support/sql.ts';
 
 // Not imported from the fixtures: the test names print the functions that read it.
 const ids = inject('demoIds');
@@ -59,19 +60,6 @@ const nameOf = async (sql: Sql, chainId: number) =>
 
 /** The user stub of a user created by createUser. */
 const stub = (id: number) => ({ id, name: 'Chris', avatar: null, isSleeping: false });
-
-/** Waits until `count` statements of this test database wait for a lock. */
-async function lockWaiters(sql: Sql, count: number): Promise<void> {
-  for (let attempt = 0; attempt < 500; attempt += 1) {
-    const rows = await sql<{ n: number }[]>(
-      `select count(*)::int as n from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock'`,
-    );
-    if (rows[0]!.n >= count) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`fewer than ${count} statements came to wait for the lock`);
-}
 
 const readKams = (who: ApiClient, chainId: number | string) =>
   who.get(`/api/chains/${chainId}/kams`);

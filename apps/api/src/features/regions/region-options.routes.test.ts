@@ -13,6 +13,7 @@ import {
   type Sql,
   test,
 } from '../../test-support/fixtures.ts';
+import { lockWaiters } from '../../test-support/sql.ts';
 
 const MUSTERSTADT = 3;
 const BEISPIELDORF = 4;
@@ -317,6 +318,65 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
         regionPickupRuleLimitDay: 1,
       });
       expect(both.statusCode).toBe(200);
+    });
+
+    it('sets the pickups per day alone up to a stored limit above the defaults', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const region = await factory.region({ name: 'Grenzstadt' });
+      const ambassador = await factory.user({ role: 3 });
+      await factory.addAdmin(region, ambassador);
+      const client = await as(ambassador);
+      expect((await post(client, region, { regionPickupRuleLimit: 3 })).statusCode).toBe(200);
+      // Above the default limit (0), within the stored one (3).
+      const response = await post(client, region, { regionPickupRuleLimitDay: 3 });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toMatchObject({
+        regionPickupRuleLimit: 3,
+        regionPickupRuleLimitDay: 3,
+      });
+      expect(await stored(sql, region)).toMatchObject({
+        region_pickup_rule_limit: 3,
+        region_pickup_rule_limit_day: 3,
+      });
+    });
+
+    it('refuses the second of two concurrent changes that together break the rule', async ({
+      app,
+      as,
+      sql,
+    }) => {
+      const client = await as(plain.ambassador);
+      const set = await post(client, plain.region, {
+        regionPickupRuleLimit: 5,
+        regionPickupRuleLimitDay: 2,
+      });
+      expect(set.statusCode).toBe(200);
+      const responses: ReturnType<typeof post>[] = [];
+      // The test holds the options row, so that both requests are judged against the stored
+      // values (limit 5, per day 2) and each alone keeps the rule; together they break it.
+      await app.orm.em.fork().transactional(async (tx) => {
+        await tx.execute('select 1 from region_options where region_id = ? for update', [
+          plain.region,
+        ]);
+        responses.push(post(client, plain.region, { regionPickupRuleLimitDay: 5 }));
+        await lockWaiters(sql, 1);
+        responses.push(post(client, plain.region, { regionPickupRuleLimit: 2 }));
+        await lockWaiters(sql, 2);
+      });
+      const [first, second] = await Promise.all(responses);
+      expect(first!.statusCode).toBe(200);
+      expect(second!.statusCode).toBe(400);
+      expect(second!.json()).toMatchObject({
+        code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT',
+        detail: 'The pickups per day (5) may not exceed the pickups per timespan (2).',
+      });
+      expect(await stored(sql, plain.region)).toMatchObject({
+        region_pickup_rule_limit: 5,
+        region_pickup_rule_limit_day: 5,
+      });
     });
 
     it('stores nothing, not even a default row, when the request is refused', async ({

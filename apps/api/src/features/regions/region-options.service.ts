@@ -16,16 +16,16 @@ import type {
 } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import {
-  ensureOptionsRowQuery,
-  lockOptionsQuery,
+  keepsPickupRule,
   OPTION_KEYS,
   pickupRuleStoresOf,
   pickupRuleStoresQuery,
   regionOptionsOf,
   type OptionStateRow,
   regionOptionStateQuery,
+  saveOptionsQuery,
   storedOptionsOf,
-  updateOptionsQuery,
+  storedOptionsQuery,
 } from './regions.sql.ts';
 import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { PendingBody } from '../../shared/pending-body.ts';
@@ -52,19 +52,10 @@ interface RegionOptionState {
 
 /**
  * Whether the actor holds the region's report and stores-coordination duties, and the stored
- * options, in one query; 404 for an unknown region. A duty lies with the working group under
- * the region that carries its function, else with the region's ambassadors.
+ * options, in the statement that reads the caller's account (shared/as-actor.ts); 404 for an
+ * unknown region. A duty lies with the working group under the region that carries its
+ * function, else with the region's ambassadors.
  */
-async function loadRegionOptionFacts(
-  em: EntityManager,
-  actor: Actor,
-  regionId: number,
-): Promise<RegionOptionState> {
-  const [row] = await runSql(em, regionOptionStateQuery(actor.id, regionId));
-  return optionStateOf(actor, row);
-}
-
-/** The same in the statement that reads the caller's account (shared/as-actor.ts). */
 async function loadRegionOptionFactsAsActor(
   em: EntityManager,
   caller: Caller,
@@ -151,15 +142,16 @@ export async function readRegionOptionPermissions(
  * stores-coordination duty (403 before the body is judged); each option group belongs to one
  * of them, and a key of a group the caller does not hold is skipped while the rest is stored.
  * A body that names no option is a 400. `regionPickupRuleLimitDay` may not exceed the limit
- * that results from the request and the stored options together (400).
+ * that results from the request and the stored options together (400); the write enforces it
+ * (saveOptionsQuery), so two concurrent requests cannot together break it.
  */
 export async function updateRegionOptions(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   regionId: number,
   pending: PendingBody<RegionOptionsBody>,
 ): Promise<RegionOptions> {
-  const { facts, options } = await loadRegionOptionFacts(em, actor, regionId);
+  const { actor, facts, options } = await loadRegionOptionFactsAsActor(em, caller, regionId);
   if (!mayChangeRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -176,29 +168,27 @@ export async function updateRegionOptions(
   const keys = OPTION_KEYS.filter((key) => body[key] !== undefined);
   if (keys.length === 0) return options;
 
-  return em.transactional(async (tx) => {
-    // The row is locked from here to the commit, so that two requests cannot together break
-    // the rule across fields that each of them keeps.
-    await runSql(tx, ensureOptionsRowQuery(regionId));
-    const [locked] = await runSql(tx, lockOptionsQuery(regionId));
-    const changes = pickDefined(body, keys);
-    const merged = { ...regionOptionsOf(locked!), ...changes };
-    if (merged.regionPickupRuleLimitDay > merged.regionPickupRuleLimit) {
-      throw new Problem({
-        status: 400,
-        code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT',
-        title: 'Bad Request',
-        detail: `The pickups per day (${merged.regionPickupRuleLimitDay}) may not exceed the pickups per timespan (${merged.regionPickupRuleLimit}).`,
-        errors: [
-          {
-            path: '/body/regionPickupRuleLimitDay',
-            message: 'must not exceed regionPickupRuleLimit',
-          },
-        ],
-      });
-    }
-    const [updated] = await runSql(tx, updateOptionsQuery(regionId, changes));
-    return regionOptionsOf(updated!);
+  const changes = pickDefined(body, keys);
+  const insertable = keepsPickupRule({ ...DEFAULT_REGION_OPTIONS, ...changes });
+  const [saved] = await runSql(em, saveOptionsQuery(regionId, changes, insertable));
+  if (saved) return regionOptionsOf(saved);
+  // Refused by the rule: the detail names the values as they are now.
+  const [stored] = await runSql(em, storedOptionsQuery(regionId));
+  const merged = {
+    ...(stored ? regionOptionsOf(stored) : DEFAULT_REGION_OPTIONS),
+    ...changes,
+  };
+  throw new Problem({
+    status: 400,
+    code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT',
+    title: 'Bad Request',
+    detail: `The pickups per day (${merged.regionPickupRuleLimitDay}) may not exceed the pickups per timespan (${merged.regionPickupRuleLimit}).`,
+    errors: [
+      {
+        path: '/body/regionPickupRuleLimitDay',
+        message: 'must not exceed regionPickupRuleLimit',
+      },
+    ],
   });
 }
 

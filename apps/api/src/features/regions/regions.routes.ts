@@ -8,7 +8,6 @@ import {
   RegionOptionsSchema,
   RegionSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import {
@@ -96,9 +95,14 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsSchema, 400: ProblemSchema, ...problems },
       },
     },
+    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      return updateRegionOptions(request.em, actor, request.params.regionId, bodyOf(request));
+      return updateRegionOptions(
+        request.em,
+        callerOf(request),
+        request.params.regionId,
+        bodyOf(request),
+      );
     },
   );
 };

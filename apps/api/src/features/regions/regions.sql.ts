@@ -139,31 +139,62 @@ export function pickupRuleStoresOf(
   return rows.map((row) => ({ storeId: row.id, storeName: row.name }));
 }
 
-/** Makes sure the region has an options row (with the table's defaults). */
-export function ensureOptionsRowQuery(regionId: number): SqlQuery {
-  return {
-    sql: 'insert into region_options (region_id) values (?) on conflict (region_id) do nothing',
-    params: [regionId],
-  };
+/** The region's pickup rule: the pickups per day at most the pickups per timespan. */
+export function keepsPickupRule(options: RegionOptions): boolean {
+  return options.regionPickupRuleLimitDay <= options.regionPickupRuleLimit;
 }
 
-/** The region's options, locked until the transaction ends. */
-export function lockOptionsQuery(regionId: number): SqlQuery<OptionsRow> {
-  return {
-    sql: `select ${OPTIONS} from region_options o where o.region_id = ? for update`,
-    params: [regionId],
-  };
-}
-
-/** Sets `options` (key by key) and returns all of them. */
-export function updateOptionsQuery(
+/**
+ * Stores `options` (key by key) and returns all of them, in one statement that takes the row's
+ * lock only for its own run: no round trip to the service is made while the row is held, so
+ * concurrent writers of one region queue for a statement, not for a transaction.
+ *
+ * The pickup rule (per day at most per timespan, counting the stored values) is the statement's
+ * own condition. PostgreSQL evaluates it on the row version it writes, after waiting for a
+ * concurrent writer of the row: two requests cannot together break it. No row back: the rule
+ * would break. `insertable` says the defaults with `options` keep the rule: only then may a
+ * region without an options row get one, so a refusal stores nothing, not even defaults.
+ */
+export function saveOptionsQuery(
   regionId: number,
   options: Partial<RegionOptions>,
+  insertable: boolean,
 ): SqlQuery<OptionsRow> {
   const keys = OPTION_KEYS.filter((key) => options[key] !== undefined);
+  const columns = keys.map((key) => OPTION_COLUMNS[key]);
+  const values = keys.map((key) => options[key]);
+  // The merged value of a rule column: the new one where the request gives it, else the row's.
+  const merged = (key: 'regionPickupRuleLimit' | 'regionPickupRuleLimitDay', fresh: string) =>
+    options[key] === undefined ? `o.${OPTION_COLUMNS[key]}` : fresh;
+  if (insertable) {
+    const excluded = (key: 'regionPickupRuleLimit' | 'regionPickupRuleLimitDay') =>
+      merged(key, `excluded.${OPTION_COLUMNS[key]}`);
+    return {
+      sql: `insert into region_options as o (region_id, ${columns.join(', ')})
+            values (?, ${columns.map(() => '?').join(', ')})
+            on conflict (region_id) do update
+               set ${columns.map((column) => `${column} = excluded.${column}`).join(', ')}
+             where ${excluded('regionPickupRuleLimitDay')} <= ${excluded('regionPickupRuleLimit')}
+            returning ${OPTIONS}`,
+      params: [regionId, ...values],
+    };
+  }
+  const ruleParams = (['regionPickupRuleLimitDay', 'regionPickupRuleLimit'] as const).flatMap(
+    (key) => (options[key] === undefined ? [] : [options[key]]),
+  );
   return {
-    sql: `update region_options o set ${keys.map((key) => `${OPTION_COLUMNS[key]} = ?`).join(', ')}
-           where o.region_id = ? returning ${OPTIONS}`,
-    params: [...keys.map((key) => options[key]), regionId],
+    sql: `update region_options o set ${columns.map((column) => `${column} = ?`).join(', ')}
+           where o.region_id = ?
+             and ${merged('regionPickupRuleLimitDay', '?::int')} <= ${merged('regionPickupRuleLimit', '?::int')}
+          returning ${OPTIONS}`,
+    params: [...values, regionId, ...ruleParams],
+  };
+}
+
+/** The region's stored options; no row: the region has none stored. */
+export function storedOptionsQuery(regionId: number): SqlQuery<OptionsRow> {
+  return {
+    sql: `select ${OPTIONS} from region_options o where o.region_id = ?`,
+    params: [regionId],
   };
 }
