@@ -24,11 +24,11 @@ const BUDGET: Record<number, number> = {
   8: 2, // store log: the store facts with the account, then the page of the log
   9: 1, // read a chain: the chain with its relations, and the account, in one statement
   10: 3, // read status
-  11: 7, // update a chain
+  11: 5, // update a chain: begin, the locked chain with the account, its facts, the update, commit
   12: 1, // own resources: one query that checks the account itself
   13: 3, // delete a banana
   14: 3, // delete a quiz answer
-  15: 7, // region options
+  15: 2, // region options: the facts with the account, then one statement that writes
   16: 1, // read a region: the region and the account in one statement
   17: 3, // give a banana
   18: 2, // store team requests: the store facts with the account, then the requests

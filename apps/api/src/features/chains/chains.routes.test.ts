@@ -197,6 +197,31 @@ describe('store chains: GET and PATCH /api/chains/{chainId}', () => {
       expect((await readKams(admin, chainId)).json()).toEqual([]);
     });
 
+    it('answers every field as a read after the patch shows it, KAMs changed too', async ({
+      as,
+      sql,
+    }) => {
+      const chainId = await createChain(sql);
+      const orga = await as(roleUsers[4]!);
+      const response = await patch(orga, chainId, {
+        name: 'Alle Felder',
+        status: 2,
+        headquartersZip: '12345',
+        headquartersCity: 'Musterstadt',
+        headquartersCountry: 'Deutschland',
+        allowPress: true,
+        forumThread: groupThread,
+        notes: 'Notiz',
+        commonStoreInformation: 'Hinweis',
+        estimatedStoreCount: 7,
+        kams: [groupMember],
+      });
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual((await read(orga, chainId)).json());
+      expect(response.json().chain).toMatchObject({ forumThread: groupThread, notes: 'Notiz' });
+      expect(await kamsOf(sql, chainId)).toEqual([groupMember]);
+    });
+
     it.for<[string, () => number, boolean]>([
       ['foodsharer (0)', () => roleUsers[0]!, false],
       ['foodsaver (1)', () => roleUsers[1]!, false],

@@ -5,11 +5,10 @@ import {
   StoreChainReadSchema,
   StoreChainUpdateBodySchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { readChain, readChainKams, updateChain } from './chains.service.ts';
 import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const problems = resourceProblems;
@@ -73,10 +72,11 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
+    // The caller's account is read with the chain's lock (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const chainId = idFromPath(request.params.chainId);
-      return updateChain(request.em, actor, chainId, bodyOf(request));
+      const caller = callerOf(request);
+      const chainId = await idFromPathAsActor(request, request.params.chainId);
+      return updateChain(request.em, caller, chainId, bodyOf(request));
     },
   );
 };

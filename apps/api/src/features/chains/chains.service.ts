@@ -133,14 +133,15 @@ async function checkReferences(
  */
 export async function updateChain(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   chainId: number,
   pending: PendingBody<StoreChainUpdateBody>,
 ): Promise<StoreChainRead> {
   return em.transactional(async (tx) => {
-    // Lock first, then read in a statement of its own: under READ COMMITTED that read sees
-    // whatever a patch committed while this one waited for the lock, KAMs included.
-    const locked = await runSql(tx, lockChainQuery(chainId));
+    // Lock first (the caller's account read in the same statement), then read in a statement
+    // of its own: under READ COMMITTED that read sees whatever a patch committed while this
+    // one waited for the lock, KAMs included.
+    const { actor, rows: locked } = await runSqlAsActor(tx, caller, lockChainQuery(chainId));
     const current = locked.length > 0 ? await loadChain(tx, actor, chainId) : undefined;
     if (!current) throw Problem.notFound('There is no store chain with this id.');
     const relations = {
@@ -166,15 +167,35 @@ export async function updateChain(
     const thread = changed.includes('forumThread') ? body.forumThread : undefined;
     if (kams !== null || thread !== undefined) await checkReferences(tx, kams ?? undefined, thread);
 
-    await runSql(tx, updateChainQuery(chainId, changed, body));
+    const [stamped] = await runSql(tx, updateChainQuery(chainId, changed, body));
     if (kams !== null) {
       await runSql(tx, deleteKamsQuery(chainId));
       if (kams.length > 0) await runSql(tx, insertKamsQuery(chainId, kams));
     }
-    const updated = await loadChain(tx, actor, chainId);
-    if (!updated) throw new Error('the updated chain vanished');
+    // The answer is the locked row with the patch applied, not read again: nothing else may
+    // change the chain or its KAMs before the commit.
+    const updated = patchedRow(current, changed, body, kams, actor.id, stamped!);
     return chainReadOf(updated, seesDetails(actor, updated));
   });
+}
+
+/** `current` as the update left it: the changed columns, the new KAMs, the new stamp. */
+function patchedRow(
+  current: ChainRow,
+  changed: readonly ChainScalarKey[],
+  body: StoreChainUpdateBody,
+  kams: readonly number[] | null,
+  actorId: number,
+  stamped: { modification_date: string },
+): ChainRow {
+  const row: ChainRow = { ...current, modification_date: stamped.modification_date };
+  for (const key of changed) Object.assign(row, { [CHAIN_COLUMNS[key]]: body[key] });
+  if (kams === null) return row;
+  return {
+    ...row,
+    kam_ids: [...kams].sort((a, b) => a - b),
+    is_kam: kams.includes(actorId),
+  };
 }
 
 /**

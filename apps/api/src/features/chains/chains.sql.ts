@@ -155,16 +155,17 @@ export function chainReferencesQuery(
   };
 }
 
-/** Sets the `changed` fields from `body` and stamps the modification date. */
+/** Sets the `changed` fields from `body` and stamps the modification date, which it returns. */
 export function updateChainQuery(
   chainId: number,
   changed: readonly ChainScalarKey[],
   body: StoreChainUpdateBody,
-): SqlQuery {
+): SqlQuery<{ modification_date: string }> {
   const assignments = changed.map((key) => `${CHAIN_COLUMNS[key]} = ?`);
   return {
     sql: `update store_chains set ${[...assignments, 'modification_date = now()'].join(', ')}
-           where id = ?`,
+           where id = ?
+          returning modification_date`,
     params: [...changed.map((key) => body[key]), chainId],
   };
 }
