@@ -15,15 +15,15 @@ import {
  */
 const BUDGET: Record<number, number> = {
   1: 1, // GET forum post hide state: the post facts and the account in one statement
-  2: 5, // send a message: the account, the locked conversation, one insert-and-mark statement
+  2: 4, // send a message: begin, the locked conversation with the account, one insert-and-mark statement, commit
   3: 2, // reports of a user
   4: 3, // decline a work-group application
-  5: 6, // confirm a passed quiz
+  5: 5, // confirm a passed quiz: begin, the locked session with the account, two updates, commit
   6: 2, // search index
   7: 3, // passport PDF, recorded
   8: 2, // store log: the store facts with the account, then the page of the log
   9: 1, // read a chain: the chain with its relations, and the account, in one statement
-  10: 3, // read status
+  10: 2, // read status: the membership with the account, the update
   11: 5, // update a chain: begin, the locked chain with the account, its facts, the update, commit
   12: 1, // own resources: one query that checks the account itself
   13: 3, // delete a banana

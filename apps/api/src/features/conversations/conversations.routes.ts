@@ -9,12 +9,11 @@ import {
   ProblemSchema,
   ReadStatusQuerySchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { getConversation, setReadStatus } from './conversations.service.ts';
 import { listMessages, sendMessage } from './messages.service.ts';
 import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
 const tags = ['conversations'];
@@ -35,10 +34,11 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MessageSchema, ...problems },
       },
     },
+    // The caller's account is read with the conversation's lock (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const conversationId = idFromPath(request.params.conversationId);
-      return sendMessage(request.em, actor, conversationId, bodyOf(request));
+      const caller = callerOf(request);
+      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
+      return sendMessage(request.em, caller, conversationId, bodyOf(request));
     },
   );
 
@@ -75,12 +75,13 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationReadStateSchema, ...problems },
       },
     },
+    // The caller's account is read in the membership's query (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
-      const conversationId = idFromPath(request.params.conversationId);
+      const caller = callerOf(request);
+      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
       // As on the reference platform: only `1` reads; a missing or other value is unread.
       const read = request.query.read === '1';
-      return setReadStatus(request.em, actor, conversationId, read);
+      return setReadStatus(request.em, caller, conversationId, read);
     },
   );
 

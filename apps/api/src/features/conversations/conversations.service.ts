@@ -1,11 +1,10 @@
 import {
-  type Actor,
   type EntityManager,
   mayMarkConversationRead,
   mayReadConversation,
 } from '@foodshare/domain';
 import type { Conversation, ConversationReadState } from '@foodshare/schemas';
-import { loadConversationFacts, notAMember } from './conversation-access.ts';
+import { loadConversationFactsAsActor, notAMember } from './conversation-access.ts';
 import {
   conversationOf,
   conversationQuery,
@@ -36,11 +35,11 @@ export async function getConversation(
 /** Marks the conversation read (`read`) or unread for the caller alone. */
 export async function setReadStatus(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   conversationId: number,
   read: boolean,
 ): Promise<ConversationReadState> {
-  const facts = await loadConversationFacts(em, actor, conversationId);
+  const { actor, facts } = await loadConversationFactsAsActor(em, caller, conversationId);
   if (!mayMarkConversationRead(actor, facts)) throw notAMember();
   const [row] = await runSql(em, setReadStatusQuery(conversationId, actor.id, read));
   // Left the conversation between the two statements.

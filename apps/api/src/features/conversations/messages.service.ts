@@ -1,9 +1,4 @@
-import {
-  type Actor,
-  type EntityManager,
-  maySendMessage,
-  mayReadConversation,
-} from '@foodshare/domain';
+import { type EntityManager, maySendMessage, mayReadConversation } from '@foodshare/domain';
 import {
   type ConversationMessageList,
   type Message,
@@ -12,7 +7,7 @@ import {
 } from '@foodshare/schemas';
 import {
   loadConversationFactsAsActor,
-  loadLockedConversationFacts,
+  loadLockedConversationFactsAsActor,
   notAMember,
 } from './conversation-access.ts';
 import {
@@ -37,12 +32,12 @@ const DEFAULT_MESSAGES_LIMIT = 50;
  */
 export function sendMessage(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   conversationId: number,
   pending: PendingBody<MessageBody>,
 ): Promise<Message> {
   return em.transactional(async (tx) => {
-    const facts = await loadLockedConversationFacts(tx, actor, conversationId);
+    const { actor, facts } = await loadLockedConversationFactsAsActor(tx, caller, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
     const input = pending.validate();
     const clientKey = input.clientKey ?? null;

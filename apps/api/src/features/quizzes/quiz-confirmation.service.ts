@@ -1,5 +1,4 @@
 import {
-  type Actor,
   type EntityManager,
   mayConfirmQuiz,
   QUIZ_CONFIRMATION_REFUSAL_STATUS,
@@ -13,6 +12,7 @@ import {
   lockLastSessionQuery,
   raiseRoleQuery,
 } from './quizzes.sql.ts';
+import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 const REFUSAL_DETAIL = {
@@ -43,11 +43,16 @@ function refusal(reason: keyof typeof REFUSAL_DETAIL): Problem {
  */
 export async function confirmPassedQuiz(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   quizId: number,
 ): Promise<ConfirmedQuiz> {
   return em.transactional(async (tx) => {
-    const [last] = await runSql(tx, lockLastSessionQuery(actor.id, quizId));
+    // The caller's account is read in the lock's statement (shared/as-actor.ts).
+    const query = lockLastSessionQuery(caller.userId, quizId);
+    const {
+      actor,
+      rows: [last],
+    } = await runSqlAsActor(tx, caller, query);
     const decision = mayConfirmQuiz(actor, {
       quizId,
       quizExists: last !== undefined,

@@ -12,7 +12,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
 import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -29,18 +29,20 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
+      const caller = callerOf(request);
       const session = requireSession(request);
-      const confirmed = await confirmPassedQuiz(
-        request.em,
-        actor,
-        idFromPath(request.params.quizId),
-      );
+      const quizId = await idFromPathAsActor(request, request.params.quizId);
+      const confirmed = await confirmPassedQuiz(request.em, caller, quizId);
       // After the commit: the other sessions must not outlive the role they were opened with,
       // and a retry after a failure here confirms again harmlessly and ends them then.
-      const endedSessionCount = await app.sessions.destroyOthers(actor.id, session.id);
+      const endedSessionCount = await app.sessions.destroyOthers(caller.userId, session.id);
       request.log.info(
-        { userId: actor.id, quizId: confirmed.quizId, role: confirmed.role, endedSessionCount },
+        {
+          userId: caller.userId,
+          quizId: confirmed.quizId,
+          role: confirmed.role,
+          endedSessionCount,
+        },
         'quiz confirmed',
       );
       return { ...confirmed, endedSessionCount };
