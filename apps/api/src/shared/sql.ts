@@ -33,9 +33,21 @@ export function userStubJson(
     'isSleeping', ${alias}.sleeping${extra.join('')}) end`;
 }
 
-/** A timestamptz as the driver hands it over (Date or text), as RFC 3339 (docs/design.md §3.8). */
+// PostgreSQL's text form of a timestamptz in a UTC session: `2026-11-26 16:55:15.184123+00`.
+const UTC_TEXT = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * A timestamptz as the driver hands it over (Date or text), as RFC 3339 with milliseconds
+ * (docs/design.md §3.8). The UTC text form is rewritten without parsing a date: a list answers
+ * two or three timestamps a row, and `new Date(text)` took 7 % of the CPU of a list of 2,000
+ * reports (`pnpm bench --profile`). Any other form (another session time zone, a year beyond
+ * four digits) goes through Date, which gives the same answer, only slower.
+ */
 export function isoTimestamp(value: Date | string): string {
-  return new Date(value).toISOString();
+  const utc = typeof value === 'string' ? UTC_TEXT.exec(value) : null;
+  if (!utc) return new Date(value).toISOString();
+  // Date keeps whole milliseconds: the rest of the fraction is cut, not rounded.
+  return `${utc[1]}T${utc[2]}.${(utc[3] ?? '').padEnd(3, '0').slice(0, 3)}Z`;
 }
 
 /**
