@@ -77,4 +77,15 @@ export class Problem extends Error {
       headers: { 'retry-after': String(retryAfterSeconds) },
     });
   }
+
+  /**
+   * The request lost a race with another one (a deadlock, a serialization failure, a write
+   * refused more often than it retries) and changed nothing: sent again, it may pass.
+   */
+  static databaseConflict(): Problem {
+    return Problem.unavailable(
+      'DATABASE_CONFLICT',
+      'The request collided with another one and changed nothing. Send it again.',
+    );
+  }
 }

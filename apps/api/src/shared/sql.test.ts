@@ -26,6 +26,10 @@ describe('isoTimestamp', () => {
     }
   });
 
+  it('keeps a year below 100, which Date would read as 19xx', () => {
+    expect(isoTimestamp('0050-01-01 00:00:00+00')).toBe('0050-01-01T00:00:00.000Z');
+  });
+
   it.for([
     ['another session time zone', '2026-11-26 17:55:15.184+01', '2026-11-26T16:55:15.184Z'],
     ['an offset with minutes', '2026-11-26 22:25:15.184+05:30', '2026-11-26T16:55:15.184Z'],

@@ -50,12 +50,7 @@ export function unavailableProblem(error: unknown): Problem | undefined {
       'The database cannot be reached right now. Try again shortly.',
     );
   }
-  if (isDatabaseConflict(error)) {
-    return Problem.unavailable(
-      'DATABASE_CONFLICT',
-      'The request collided with another one and changed nothing. Send it again.',
-    );
-  }
+  if (isDatabaseConflict(error)) return Problem.databaseConflict();
   return undefined;
 }
 

@@ -172,8 +172,8 @@ export async function updateChain(
       await runSql(tx, deleteKamsQuery(chainId));
       if (kams.length > 0) await runSql(tx, insertKamsQuery(chainId, kams));
     }
-    // The answer is the locked row with the patch applied, not read again: nothing else may
-    // change the chain or its KAMs before the commit.
+    // The answer is the row read under the lock with the patch applied, not read again: no
+    // other patch changes the chain row or its KAMs before the commit.
     const updated = patchedRow(current, changed, body, kams, actor.id, stamped!);
     return chainReadOf(updated, seesDetails(actor, updated));
   });

@@ -379,6 +379,49 @@ describe('region options: POST and GET /api/region/{regionId}/options', () => {
       });
     });
 
+    it('never names values that keep the rule in a refusal, however a first write races it', async ({
+      as,
+      sql,
+      factory,
+    }) => {
+      const ambassador = await factory.user({ role: 3 });
+      const regions: number[] = [];
+      for (let i = 0; i < 40; i += 1) {
+        const region = await factory.region({ name: `Wettlaufstadt ${i}` });
+        await factory.addAdmin(region, ambassador);
+        regions.push(region);
+      }
+      const client = await as(ambassador);
+      // Per region, the first options row (a limit of 5) and a per-day value of 3 at once:
+      // whichever comes first, the per-day value is refused only while no limit is stored.
+      const answers = await Promise.all(
+        regions.flatMap((region) => [
+          post(client, region, { regionPickupRuleLimit: 5 }),
+          post(client, region, { regionPickupRuleLimitDay: 3 }),
+        ]),
+      );
+      for (const [i, region] of regions.entries()) {
+        const [limit, perDay] = [answers[2 * i]!, answers[2 * i + 1]!];
+        expect(limit.statusCode).toBe(200);
+        const row = await stored(sql, region);
+        if (perDay.statusCode === 200) {
+          expect(row).toMatchObject({
+            region_pickup_rule_limit: 5,
+            region_pickup_rule_limit_day: 3,
+          });
+        } else {
+          expect(perDay.statusCode).toBe(400);
+          expect(perDay.json().detail).toBe(
+            'The pickups per day (3) may not exceed the pickups per timespan (0).',
+          );
+          expect(row).toMatchObject({
+            region_pickup_rule_limit: 5,
+            region_pickup_rule_limit_day: 0,
+          });
+        }
+      }
+    });
+
     it('stores nothing, not even a default row, when the request is refused', async ({
       as,
       sql,

@@ -170,15 +170,24 @@ export async function updateRegionOptions(
 
   const changes = pickDefined(body, keys);
   const insertable = keepsPickupRule({ ...DEFAULT_REGION_OPTIONS, ...changes });
-  const [saved] = await runSql(em, saveOptionsQuery(regionId, changes, insertable));
-  if (saved) return regionOptionsOf(saved);
-  // Refused by the rule: the detail names the values as they are now.
-  const [stored] = await runSql(em, storedOptionsQuery(regionId));
-  const merged = {
-    ...(stored ? regionOptionsOf(stored) : DEFAULT_REGION_OPTIONS),
-    ...changes,
-  };
-  throw new Problem({
+  for (let attempt = 1; attempt <= SAVE_ATTEMPTS; attempt += 1) {
+    const [saved] = await runSql(em, saveOptionsQuery(regionId, changes, insertable));
+    if (saved) return regionOptionsOf(saved);
+    // Refused by the rule as the write saw the row; the detail names the values as they are
+    // now. A concurrent write may have changed them in between (a first options row stored
+    // while this update found none): where they keep the rule now, the write is tried again.
+    const [stored] = await runSql(em, storedOptionsQuery(regionId));
+    const merged = { ...(stored ? regionOptionsOf(stored) : DEFAULT_REGION_OPTIONS), ...changes };
+    if (!keepsPickupRule(merged)) throw pickupRuleBroken(merged);
+  }
+  throw Problem.databaseConflict();
+}
+
+/** Writes of one region's options that race this one can refuse it this often in a row. */
+const SAVE_ATTEMPTS = 3;
+
+function pickupRuleBroken(merged: RegionOptions): Problem {
+  return new Problem({
     status: 400,
     code: 'PICKUP_RULE_LIMIT_DAY_ABOVE_LIMIT',
     title: 'Bad Request',
