@@ -18,7 +18,7 @@ const BUDGET: Record<number, number> = {
   2: 4, // send a message: begin, the locked conversation with the account, one insert-and-mark statement, commit
   3: 2, // reports of a user
   4: 3, // decline a work-group application
-  5: 5, // confirm a passed quiz: begin, the locked session with the account, two updates, commit
+  5: 4, // confirm a passed quiz: begin, the locked session with the account, one statement that marks and raises, commit
   6: 2, // search index
   7: 3, // passport PDF, recorded
   8: 2, // store log: the store facts with the account, then the page of the log

@@ -9,6 +9,7 @@ import {
   it,
   type Sql,
 } from '../../test-support/fixtures.ts';
+import { lockWaiters } from '../../test-support/sql.ts';
 
 const PASSED = 1;
 const FAILED = 2;
@@ -180,30 +181,33 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
   });
 
   it('answers 403 and changes nothing when a newer session starts while confirming', async ({
+    app,
     as,
     sql,
     factory,
   }) => {
     const userId = await userWithSessions(sql, factory, 0, 1, [FAILED, PASSED]);
     const other = await as(userId);
-    // The newer session arrives after the passed one was looked at, before it is marked: a
-    // trigger on the role update (the first write of the confirmation) starts a failed one.
-    await sql(`create function start_quiz_session() returns trigger language plpgsql as $$
-      begin
-        insert into quiz_sessions (user_id, quiz_id, status, started_at)
-        values (new.id, 1, ${FAILED}, clock_timestamp());
-        return null;
-      end $$`);
-    await sql(`create trigger start_quiz_session after update on users
-      for each row when (new.id = ${userId}) execute function start_quiz_session()`);
-    try {
-      const response = await confirm(await as(userId), 1);
-      expect(response.statusCode).toBe(403);
-      expect(response.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
-    } finally {
-      await sql('drop trigger start_quiz_session on users');
-      await sql('drop function start_quiz_session');
-    }
+    const client = await as(userId);
+    let response: ReturnType<typeof confirm> | undefined;
+    // The test holds the passed session, so that the confirmation has looked it up and waits
+    // for it; a newer session starts and commits before the confirmation may mark anything.
+    await app.orm.em.fork().transactional(async (tx) => {
+      await tx.execute('select id from quiz_sessions where user_id = ? and status = ? for update', [
+        userId,
+        PASSED,
+      ]);
+      response = confirm(client, 1);
+      await lockWaiters(sql, 1);
+      await tx.execute(
+        `insert into quiz_sessions (user_id, quiz_id, status, started_at)
+         values (?, 1, ?, clock_timestamp())`,
+        [userId, FAILED],
+      );
+    });
+    const refused = await response!;
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
     expect(await roleOf(sql, userId)).toBe(0);
     const confirmed = await sql<{ n: number }[]>(
       'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',

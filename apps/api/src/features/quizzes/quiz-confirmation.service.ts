@@ -7,10 +7,9 @@ import {
 import { Problem } from '@foodshare/server-kit';
 import {
   type ConfirmedQuiz,
+  confirmAndRaiseQuery,
   confirmedQuizOf,
-  confirmSessionQuery,
   lockLastSessionQuery,
-  raiseRoleQuery,
 } from './quizzes.sql.ts';
 import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
@@ -35,9 +34,10 @@ function refusal(reason: keyof typeof REFUSAL_DETAIL): Problem {
 
 /**
  * Raises the caller's role to the quiz's role (never lowers it) and marks their passed
- * session confirmed, both or neither. The latest session is read and locked inside the
- * transaction, and the session is marked only while it is still passed and still the latest:
- * a session started meanwhile (running or failed) makes it a 403 and changes nothing.
+ * session confirmed, both or neither, in one statement. The latest session is read and locked
+ * inside the transaction, and the session is marked only while it is still passed and still
+ * the latest when that statement runs: a session started meanwhile (running or failed) makes
+ * it a 403 and changes nothing.
  * Confirming again is harmless: the role stays, the first confirmation time is kept. Ending
  * the other sessions is the caller's next step (Redis).
  */
@@ -60,11 +60,10 @@ export async function confirmPassedQuiz(
     });
     if (!decision.allowed) throw refusal(decision.reason);
     const role = roleAfterQuizConfirmation(actor, quizId);
-    const [user] = await runSql(tx, raiseRoleQuery(actor.id, role));
     const sessionId = last?.session_id ?? null;
-    const [session] = await runSql(tx, confirmSessionQuery(sessionId, actor.id, quizId));
-    if (!user) throw new Error('the confirmed user vanished');
-    if (!session) throw refusal('QUIZ_NOT_PASSED');
-    return confirmedQuizOf(quizId, user, session);
+    const [marked] = await runSql(tx, confirmAndRaiseQuery(sessionId, actor.id, quizId, role));
+    if (!marked?.confirmed_at) throw refusal('QUIZ_NOT_PASSED');
+    if (marked.role === null) throw new Error('the confirmed user vanished');
+    return confirmedQuizOf(quizId, marked.role, marked.confirmed_at);
   });
 }

@@ -98,28 +98,36 @@ export function lockLastSessionQuery(userId: number, quizId: number): SqlQuery<L
   };
 }
 
-/** greatest(): a role raised by someone else since the actor was read is never lowered. */
-export function raiseRoleQuery(userId: number, role: number): SqlQuery<{ role: number }> {
-  return {
-    sql: 'update users set role = greatest(role, ?) where id = ? returning role',
-    params: [role, userId],
-  };
+interface ConfirmationRow {
+  confirmed_at: string | null;
+  role: number | null;
 }
 
 /**
- * Marks the session confirmed (the first confirmation time is kept) only while it is still
- * passed and still the user's latest session of the quiz; no row otherwise.
+ * Marks the session confirmed (the first confirmation time is kept) and raises the user's role
+ * to `role`, both in one statement or neither: the session only while it is still passed and
+ * still the user's latest session of the quiz, the role only when the session was marked.
+ * greatest(): a role raised by someone else since the actor was read is never lowered. One
+ * row, of nulls when the session was not marked.
  */
-export function confirmSessionQuery(
+export function confirmAndRaiseQuery(
   sessionId: number | null,
   userId: number,
   quizId: number,
-): SqlQuery<{ confirmed_at: string }> {
+  role: number,
+): SqlQuery<ConfirmationRow> {
   return {
-    sql: `update quiz_sessions set confirmed_at = coalesce(confirmed_at, now())
-           where id = ? and status = ? and id = (${LATEST_SESSION})
-           returning confirmed_at`,
-    params: [sessionId, QuizSessionStatus.Passed, userId, quizId],
+    sql: `with confirmed as (
+            update quiz_sessions set confirmed_at = coalesce(confirmed_at, now())
+             where id = ? and status = ? and id = (${LATEST_SESSION})
+            returning confirmed_at),
+          raised as (
+            update users set role = greatest(role, ?)
+             where id = ? and exists (select 1 from confirmed)
+            returning role)
+          select (select confirmed_at from confirmed) as confirmed_at,
+                 (select role from raised) as role`,
+    params: [sessionId, QuizSessionStatus.Passed, userId, quizId, role, userId],
   };
 }
 
@@ -129,10 +137,6 @@ export interface ConfirmedQuiz {
   confirmedAt: string;
 }
 
-export function confirmedQuizOf(
-  quizId: number,
-  user: { role: number },
-  session: { confirmed_at: string },
-): ConfirmedQuiz {
-  return { quizId, role: user.role, confirmedAt: isoTimestamp(session.confirmed_at) };
+export function confirmedQuizOf(quizId: number, role: number, confirmedAt: string): ConfirmedQuiz {
+  return { quizId, role, confirmedAt: isoTimestamp(confirmedAt) };
 }
