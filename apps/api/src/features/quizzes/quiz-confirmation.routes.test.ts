@@ -240,4 +240,32 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect(await roleOf(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
+
+  it('leaves the session unconfirmed and ends no session when raising the role fails', async ({
+    as,
+    sql,
+    factory,
+  }) => {
+    const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
+    const other = await as(userId);
+    await sql(`create function fail_role_raise() returns trigger language plpgsql as $$
+      begin raise exception 'role refused by test'; end $$`);
+    await sql(`create trigger fail_role_raise before update on users
+      for each row when (new.id = ${userId}) execute function fail_role_raise()`);
+    try {
+      const response = await confirm(await as(userId), 1);
+      expect(response.statusCode).toBe(500);
+      expect(response.body).not.toContain('refused by test');
+    } finally {
+      await sql('drop trigger fail_role_raise on users');
+      await sql('drop function fail_role_raise');
+    }
+    expect(await roleOf(sql, userId)).toBe(0);
+    const confirmed = await sql<{ n: number }[]>(
+      'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
+      [userId],
+    );
+    expect(confirmed[0]!.n).toBe(0);
+    expect((await current(other)).statusCode).toBe(200);
+  });
 });
