@@ -168,13 +168,14 @@ export async function updateChain(
     if (kams !== null || thread !== undefined) await checkReferences(tx, kams ?? undefined, thread);
 
     const [stamped] = await runSql(tx, updateChainQuery(chainId, changed, body));
+    if (!stamped) throw new Error('the locked chain vanished');
     if (kams !== null) {
       await runSql(tx, deleteKamsQuery(chainId));
       if (kams.length > 0) await runSql(tx, insertKamsQuery(chainId, kams));
     }
     // The answer is the row read under the lock with the patch applied, not read again: no
     // other patch changes the chain row or its KAMs before the commit.
-    const updated = patchedRow(current, changed, body, kams, actor.id, stamped!);
+    const updated = patchedRow(current, changed, body, kams, actor.id, stamped);
     return chainReadOf(updated, seesDetails(actor, updated));
   });
 }
