@@ -17,7 +17,7 @@ const BUDGET: Record<number, number> = {
   1: 1, // GET forum post hide state: the post facts and the account in one statement
   2: 4, // send a message: begin, the locked conversation with the account, one insert-and-mark statement, commit
   3: 2, // reports of a user
-  4: 3, // decline a work-group application
+  4: 2, // decline a work-group application: the group's facts with the account, the delete
   5: 4, // confirm a passed quiz: begin, the locked session with the account, one statement that marks and raises, commit
   6: 2, // search index
   7: 3, // passport PDF, recorded
@@ -26,11 +26,11 @@ const BUDGET: Record<number, number> = {
   10: 2, // read status: the membership with the account, the update
   11: 5, // update a chain: begin, the locked chain with the account, its facts, the update, commit
   12: 1, // own resources: one query that checks the account itself
-  13: 3, // delete a banana
+  13: 2, // delete a banana: the caller's IT support role with the account, the delete
   14: 3, // delete a quiz answer
   15: 2, // region options: the facts with the account, then one statement that writes
   16: 1, // read a region: the region and the account in one statement
-  17: 3, // give a banana
+  17: 2, // give a banana: the recipient's facts with the account, the insert
   18: 2, // store team requests: the store facts with the account, then the requests
 };
 

@@ -1,6 +1,14 @@
 import { DemoRegionId, type DemoUserName } from '@foodshare/domain';
 import { countQueries } from '@foodshare/server-kit/test-support';
-import { type ApiClient, describe, expect, ids, it, test } from '../test-support/fixtures.ts';
+import {
+  type ApiClient,
+  describe,
+  expect,
+  ids,
+  it,
+  type Sql,
+  test,
+} from '../test-support/fixtures.ts';
 
 const monthAgo = new Date(Date.now() - 30 * 86_400_000).toISOString();
 const now = new Date().toISOString();
@@ -87,4 +95,59 @@ describe('reads that check the account in their own query', () => {
       expect(queries).toBe(1);
     }
   });
+});
+
+/**
+ * Every write that reads the caller's account in its first statement (runSqlAsActor), with a
+ * body that would be accepted from an active account of the role: an account that is gone gets
+ * the 401 and changes nothing.
+ */
+const foldedWrites: [method: 'post' | 'patch' | 'delete', url: string, body?: object][] = [
+  ['post', `/api/region/${DemoRegionId.Musterstadt}/options`, { enableReportButton: 1 }],
+  ['patch', `/api/chains/${ids.chainId}`, { name: 'Von einem gelöschten Konto' }],
+  ['post', `/api/conversations/${ids.conversationId}/messages`, { body: 'Noch da?' }],
+  ['post', `/api/conversations/${ids.conversationId}/readStatus?read=1`],
+  ['post', '/api/users/current/quiz-sessions/1/confirmation'],
+  ['delete', `/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications/${ids.users.carla}`],
+  ['post', `/api/users/${ids.users.bob}/bananas`, { message: 'x'.repeat(120) }],
+  ['delete', `/api/users/${ids.users.bob}/bananas/${ids.users.alice}`],
+];
+
+/** A digest of each table the writes above change: equal digests, nothing changed. */
+async function digests(sql: Sql): Promise<unknown> {
+  const tables = [
+    'region_options',
+    'store_chains',
+    'messages',
+    'conversation_members',
+    'quiz_sessions',
+    'users',
+    'work_group_applications',
+    'bananas',
+  ];
+  return sql(
+    tables
+      .map(
+        (table) =>
+          `select '${table}' as t, md5(string_agg(x::text, ',' order by x::text)) as h from ${table} x`,
+      )
+      .join(' union all '),
+  );
+}
+
+describe('writes that check the account in their first statement', () => {
+  it.for(foldedWrites)(
+    '%s %s answers 401 to an account that is gone and changes nothing',
+    async ([method, url, body], { as, factory, sql }) => {
+      const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
+      const gone = await as(user);
+      await sql('update users set activated = false where id = ?', [user]);
+      const before = await digests(sql);
+      const response =
+        method === 'delete' ? await gone.delete(url) : await gone[method](url, body ?? {});
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ detail: 'Your account is no longer active.' });
+      expect(await digests(sql)).toEqual(before);
+    },
+  );
 });

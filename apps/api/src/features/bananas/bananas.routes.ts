@@ -9,11 +9,10 @@ import {
   PageQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPath } from '../../shared/path-ids.ts';
+import { idFromPathAsActor } from '../../shared/path-ids.ts';
 import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
@@ -41,9 +40,9 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const recipientId = idFromPath(request.params.recipientId);
-      return giveBanana(request.em, actor, recipientId, bodyOf(request));
+      const caller = callerOf(request);
+      const recipientId = await idFromPathAsActor(request, request.params.recipientId);
+      return giveBanana(request.em, caller, recipientId, bodyOf(request));
     },
   );
 
@@ -65,9 +64,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
       const { recipientId, senderId } = request.params;
-      await deleteBanana(request.em, actor, recipientId, senderId);
+      await deleteBanana(request.em, callerOf(request), recipientId, senderId);
       return {};
     },
   );

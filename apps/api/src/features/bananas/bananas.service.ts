@@ -1,4 +1,4 @@
-import { type Actor, type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
+import { type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
 import { type Banana, type BananaBody, type BananaList, trimSpace } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
@@ -31,11 +31,15 @@ function characterCount(text: string): number {
 
 export async function giveBanana(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   recipientId: number,
   body: PendingBody<BananaBody>,
 ): Promise<Banana> {
-  const [facts] = await runSql(em, giveFactsQuery(recipientId, actor.id));
+  // The caller's account is read with the recipient's facts (shared/as-actor.ts).
+  const {
+    actor,
+    rows: [facts],
+  } = await runSqlAsActor(em, caller, giveFactsQuery(recipientId, caller.userId));
   if (!facts) throw Problem.notFound('There is no user with this id.');
   const recipient = { id: recipientId, role: facts.role, verified: facts.verified };
   const decision = mayGiveBanana(actor, { recipient, alreadyGiven: facts.already_given });
@@ -59,11 +63,12 @@ export async function giveBanana(
  */
 export async function deleteBanana(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   recipientId: number,
   senderId: number,
 ): Promise<void> {
-  const rows = await runSql(em, itSupportAdminQuery(actor.id));
+  // The caller's account is read with their IT support admin role (shared/as-actor.ts).
+  const { actor, rows } = await runSqlAsActor(em, caller, itSupportAdminQuery(caller.userId));
   const allowed = mayDeleteBanana(actor, {
     recipientId,
     senderId,

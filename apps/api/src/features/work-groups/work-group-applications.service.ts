@@ -17,26 +17,20 @@ import {
   workGroupApplicationFactsOf,
 } from './work-groups.sql.ts';
 
-/** The rules' facts about the group; null unless the id names a working group. */
-async function loadWorkGroupApplicationFacts(
-  em: EntityManager,
-  actor: Actor,
-  groupId: number,
-): Promise<WorkGroupApplicationFacts | null> {
-  const [row] = await runSql(em, groupFactsQuery(actor.id, groupId));
-  return row ? workGroupApplicationFactsOf(row) : null;
-}
-
 /**
- * 404 unless the id names a working group (a region of another type has no applications),
- * 403 unless the caller may decide on its applications (docs/domain.md §3.4).
+ * The caller, once 404 unless the id names a working group (a region of another type has no
+ * applications) and 403 unless they may decide on its applications (docs/domain.md §3.4). The
+ * account is read with the group's facts (shared/as-actor.ts).
  */
 async function requireApplicationDecider(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   groupId: number,
-): Promise<void> {
-  checkApplicationDecider(actor, await loadWorkGroupApplicationFacts(em, actor, groupId));
+): Promise<Actor> {
+  const { actor, rows } = await runSqlAsActor(em, caller, groupFactsQuery(caller.userId, groupId));
+  const [row] = rows;
+  checkApplicationDecider(actor, row ? workGroupApplicationFactsOf(row) : null);
+  return actor;
 }
 
 function checkApplicationDecider(actor: Actor, facts: WorkGroupApplicationFacts | null): void {
@@ -52,11 +46,11 @@ function checkApplicationDecider(actor: Actor, facts: WorkGroupApplicationFacts 
 /** Deletes the pending application; none pending is still a success (idempotent). */
 export async function declineApplication(
   em: EntityManager,
-  actor: Actor,
+  caller: Caller,
   groupId: number,
   userId: number,
 ): Promise<WorkGroupApplicationDeclined> {
-  await requireApplicationDecider(em, actor, groupId);
+  await requireApplicationDecider(em, caller, groupId);
   const deleted = await runSql(em, deleteApplicationQuery(groupId, userId));
   return { groupId, userId, declined: deleted.length > 0 };
 }
@@ -71,8 +65,6 @@ export async function listApplications(
   groupId: number,
   page: Page,
 ): Promise<WorkGroupApplicationList> {
-  const { actor, rows } = await runSqlAsActor(em, caller, groupFactsQuery(caller.userId, groupId));
-  const [row] = rows;
-  checkApplicationDecider(actor, row ? workGroupApplicationFactsOf(row) : null);
+  await requireApplicationDecider(em, caller, groupId);
   return applicationsOf(await runSql(em, applicationsQuery(groupId, page)));
 }

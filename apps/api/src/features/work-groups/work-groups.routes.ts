@@ -6,12 +6,11 @@ import {
   WorkGroupApplicationDeclinedSchema,
   WorkGroupApplicationListSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { callerOf } from '../../shared/as-actor.ts';
+import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
 import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
@@ -49,10 +48,12 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WorkGroupApplicationDeclinedSchema, ...problems },
       },
     },
+    // The caller's account is read with the group's facts (shared/as-actor.ts).
     async (request) => {
-      const actor = await requireActor(request);
+      const caller = callerOf(request);
       const { groupId, userId } = request.params;
-      return declineApplication(request.em, actor, idFromPath(groupId), idFromPath(userId));
+      const ids = await parsedAsActor(request, () => [idFromPath(groupId), idFromPath(userId)]);
+      return declineApplication(request.em, caller, ids[0]!, ids[1]!);
     },
   );
 };
