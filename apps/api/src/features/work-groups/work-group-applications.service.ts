@@ -18,19 +18,18 @@ import {
 } from './work-groups.sql.ts';
 
 /**
- * The caller, once 404 unless the id names a working group (a region of another type has no
- * applications) and 403 unless they may decide on its applications (docs/domain.md §3.4). The
- * account is read with the group's facts (shared/as-actor.ts).
+ * 404 unless the id names a working group (a region of another type has no applications), 403
+ * unless the caller may decide on its applications (docs/domain.md §3.4). The caller's account
+ * is read with the group's facts (shared/as-actor.ts).
  */
 async function requireApplicationDecider(
   em: EntityManager,
   caller: Caller,
   groupId: number,
-): Promise<Actor> {
+): Promise<void> {
   const { actor, rows } = await runSqlAsActor(em, caller, groupFactsQuery(caller.userId, groupId));
   const [row] = rows;
   checkApplicationDecider(actor, row ? workGroupApplicationFactsOf(row) : null);
-  return actor;
 }
 
 function checkApplicationDecider(actor: Actor, facts: WorkGroupApplicationFacts | null): void {
