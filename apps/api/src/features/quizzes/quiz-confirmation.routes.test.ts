@@ -42,6 +42,33 @@ async function userWithSessions(
 const roleOf = async (sql: Sql, userId: number) =>
   (await sql<{ role: number }[]>('select role from users where id = ?', [userId]))[0]!.role;
 
+const confirmedSessions = async (sql: Sql, userId: number) =>
+  (
+    await sql<{ n: number }[]>(
+      'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
+      [userId],
+    )
+  )[0]!.n;
+
+/** Runs `during` while updates of `table` rows that match `when` raise an error. */
+async function withFailingUpdates(
+  sql: Sql,
+  table: 'quiz_sessions' | 'users',
+  when: string,
+  during: () => Promise<void>,
+): Promise<void> {
+  await sql(`create function fail_by_test() returns trigger language plpgsql as $$
+    begin raise exception 'refused by test'; end $$`);
+  await sql(`create trigger fail_by_test before update on ${table}
+    for each row when (${when}) execute function fail_by_test()`);
+  try {
+    await during();
+  } finally {
+    await sql(`drop trigger fail_by_test on ${table}`);
+    await sql('drop function fail_by_test');
+  }
+}
+
 const confirm = (client: ApiClient, quizId: number | string) =>
   client.post(`/api/users/current/quiz-sessions/${quizId}/confirmation`);
 
@@ -209,11 +236,7 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toMatchObject({ code: 'QUIZ_NOT_PASSED' });
     expect(await roleOf(sql, userId)).toBe(0);
-    const confirmed = await sql<{ n: number }[]>(
-      'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
-      [userId],
-    );
-    expect(confirmed[0]!.n).toBe(0);
+    expect(await confirmedSessions(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
 
@@ -224,19 +247,12 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
   }) => {
     const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
     const other = await as(userId);
-    await sql(`create function fail_quiz_confirmation() returns trigger language plpgsql as $$
-      begin raise exception 'confirmation refused by test'; end $$`);
-    await sql(`create trigger fail_quiz_confirmation before update on quiz_sessions
-      for each row when (new.user_id = ${userId}) execute function fail_quiz_confirmation()`);
-    try {
+    await withFailingUpdates(sql, 'quiz_sessions', `new.user_id = ${userId}`, async () => {
       const response = await confirm(await as(userId), 1);
       expect(response.statusCode).toBe(500);
       expect(response.json()).toMatchObject({ code: 'INTERNAL_ERROR' });
       expect(response.body).not.toContain('refused by test');
-    } finally {
-      await sql('drop trigger fail_quiz_confirmation on quiz_sessions');
-      await sql('drop function fail_quiz_confirmation');
-    }
+    });
     expect(await roleOf(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
@@ -248,24 +264,13 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
   }) => {
     const userId = await userWithSessions(sql, factory, 0, 1, [PASSED]);
     const other = await as(userId);
-    await sql(`create function fail_role_raise() returns trigger language plpgsql as $$
-      begin raise exception 'role refused by test'; end $$`);
-    await sql(`create trigger fail_role_raise before update on users
-      for each row when (new.id = ${userId}) execute function fail_role_raise()`);
-    try {
+    await withFailingUpdates(sql, 'users', `new.id = ${userId}`, async () => {
       const response = await confirm(await as(userId), 1);
       expect(response.statusCode).toBe(500);
       expect(response.body).not.toContain('refused by test');
-    } finally {
-      await sql('drop trigger fail_role_raise on users');
-      await sql('drop function fail_role_raise');
-    }
+    });
     expect(await roleOf(sql, userId)).toBe(0);
-    const confirmed = await sql<{ n: number }[]>(
-      'select count(*)::int as n from quiz_sessions where user_id = ? and confirmed_at is not null',
-      [userId],
-    );
-    expect(confirmed[0]!.n).toBe(0);
+    expect(await confirmedSessions(sql, userId)).toBe(0);
     expect((await current(other)).statusCode).toBe(200);
   });
 });
