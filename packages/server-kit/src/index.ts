@@ -10,6 +10,7 @@ export * from './plugins/key-value-store.ts';
 export * from './plugins/metrics.ts';
 export * from './plugins/orm.ts';
 export * from './plugins/request-id.ts';
+export * from './plugins/requests-under-way.ts';
 export * from './plugins/security-headers.ts';
 export * from './plugins/session.ts';
 export * from './session/ended-sessions.ts';

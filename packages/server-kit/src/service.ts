@@ -22,6 +22,7 @@ import { healthPlugin } from './plugins/health.ts';
 import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
+import { requestsUnderWayPlugin } from './plugins/requests-under-way.ts';
 import { lazyRequestLogger } from './request-logger.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { RequestLogController } from './request-log.ts';
@@ -91,10 +92,11 @@ function createBareApp(
 }
 
 /**
- * A Fastify instance with what every service of ours has: request ids, one log line per
- * request, problem+json errors, PostgreSQL, the key-value store, sessions, CSRF and health
- * checks. The service then registers its own routes. Never listens. `service` (`api`,
- * `auth`) names it in every log line.
+ * A Fastify instance with what every service of ours has: a count of the requests under way
+ * (for a graceful stop), request ids, one log line per request, problem+json errors,
+ * PostgreSQL, the key-value store, sessions, CSRF and health checks. The service then
+ * registers its own routes. Never listens. `service` (`api`, `auth`) names it in every log
+ * line.
  */
 export async function createServiceApp(
   service: string,
@@ -102,6 +104,8 @@ export async function createServiceApp(
   shared: SharedInfrastructure = {},
 ) {
   const app = createBareApp(service, settings, shared.logStream);
+  // First, so that a request is counted before any hook of another plugin waits on a store.
+  await app.register(requestsUnderWayPlugin);
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
   await app.register(ormPlugin, {

@@ -1,0 +1,74 @@
+import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+
+/**
+ * How long a stop waits for the requests under way before it closes PostgreSQL and Redis: a
+ * few of the bounded waits on them (about a second each by default) that one request makes.
+ * Within the 10 s of graceful-stop.ts, after up to 1 s of draining, with time left to close.
+ */
+const SETTLE_MS = 4_000;
+
+/** Set while a request is counted, so that it is counted out exactly once. */
+const COUNTED = Symbol('counted as under way');
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The requests this app is handling (plugins/requests-under-way.ts). */
+    requestsUnderWay: RequestsUnderWay;
+  }
+  interface FastifyRequest {
+    [COUNTED]: boolean;
+  }
+}
+
+export class RequestsUnderWay {
+  count = 0;
+
+  /**
+   * Resolves once no request is under way, or after `ms` at most; with how many still are.
+   * Polled, so that counting a request stays one increment and one decrement.
+   */
+  async settled(ms = SETTLE_MS): Promise<number> {
+    const deadline = Date.now() + ms;
+    while (this.count > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return this.count;
+  }
+}
+
+/**
+ * Counts the requests between their first hook and their answer, whether or not their client
+ * is still there, so that a stop can let them finish before the stores close (a handler whose
+ * client left runs on, and would otherwise fail halfway, e.g. after its commit).
+ *
+ * Counted out at onSend: onResponse waits for the answer to reach the client, and never comes
+ * for a client that left; onRequestAbort tells when the client left, not when the handler is
+ * done. onSend comes for every answer, errors and 404s included, once the handler (and the
+ * error handler) has done its work; the onSend hooks after it only set headers. Nor does the
+ * connection tell: node:http forgets a request as soon as its socket closes (trackRequests).
+ * A handler that neither returns a body nor calls reply.send reaches no onSend once its client
+ * left; the stop then waits its bound.
+ */
+export const requestsUnderWayPlugin = fp(
+  (app: FastifyInstance) => {
+    const underWay = new RequestsUnderWay();
+    app.decorate('requestsUnderWay', underWay);
+    app.decorateRequest(COUNTED, false);
+    // Callback hooks, not async ones: they run on every request, and need no promise.
+    app.addHook('onRequest', (request, _reply, done) => {
+      request[COUNTED] = true;
+      underWay.count += 1;
+      done();
+    });
+    app.addHook('onSend', (request, _reply, payload, done) => {
+      // onSend runs again for the error an onSend hook throws.
+      if (request[COUNTED]) {
+        request[COUNTED] = false;
+        underWay.count -= 1;
+      }
+      done(null, payload);
+    });
+  },
+  { name: 'foodshare-requests-under-way', fastify: '5.x' },
+);
