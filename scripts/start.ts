@@ -23,6 +23,7 @@ import {
   StartupFailure,
   type StartupSettings,
   stopGracefully,
+  stopServing,
   trackRequests,
 } from '@foodshare/server-kit';
 import { ensureDatabase, startEmbeddedPostgres } from '@foodshare/testing';
@@ -185,10 +186,7 @@ async function start(): Promise<void> {
   stopGracefully(async ({ signal, err }) => {
     if (err) console.error(err);
     log(`stopping (${signal ?? 'error'})`);
-    await requests.drain();
-    const closed = new Promise((resolve) => server.close(resolve));
-    server.closeIdleConnections();
-    await closed;
+    await stopServing(server, requests, [api, auth]);
     await Promise.all([api.close(), auth.close()]);
     await kv.close();
     await orm.close();

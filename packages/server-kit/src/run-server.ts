@@ -60,12 +60,38 @@ export function trackRequests(server: Server) {
 }
 
 /**
+ * What both stops (runServer, scripts/start.ts) do before the apps close PostgreSQL and Redis:
+ * drain the server's connections, stop listening and wait for the connections to end, then
+ * wait, for a few seconds at most, until the apps have finished every request they took.
+ * Those whose client has gone included, which the connections no longer show: their handlers
+ * run on, and would fail halfway on closed stores (plugins/requests-under-way.ts).
+ */
+export async function stopServing(
+  server: Server,
+  requests: ReturnType<typeof trackRequests>,
+  apps: FastifyInstance[],
+): Promise<void> {
+  await requests.drain();
+  const closed = new Promise((resolve) => server.close(resolve));
+  server.closeIdleConnections();
+  await closed;
+  await Promise.all(
+    apps.map(async (app) => {
+      const left = await app.requestsUnderWay.settled();
+      if (left > 0) {
+        app.log.warn({ requestsUnderWay: left }, 'closing with requests still under way');
+      }
+    }),
+  );
+}
+
+/**
  * Listens, and on SIGTERM or SIGINT stops: answers given meanwhile close their connection,
  * open connections get a moment to be used once more, a request body still trickling in is
- * cut, the requests under way finish, then PostgreSQL and Redis close (the app's onClose
- * hooks). A second signal, or 10 s, forces the exit, so an orchestrator's shutdown grace
- * period is never outlived. Before it listens, the database must answer and hold every
- * migration.
+ * cut, the requests under way finish (for a few seconds at most, {@link stopServing}), then
+ * PostgreSQL and Redis close (the app's onClose hooks). A second signal, or 10 s, forces the
+ * exit, so an orchestrator's shutdown grace period is never outlived. Before it listens, the
+ * database must answer and hold every migration.
  */
 async function runServer(
   app: FastifyInstance,
@@ -78,7 +104,8 @@ async function runServer(
   stopGracefully(async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
     else app.log.info({ signal }, 'shutting down');
-    await requests.drain();
+    await stopServing(app.server, requests, [app]);
+    // Its server is closed already: Fastify's own close finds it so and goes on.
     await app.close();
   });
 }
