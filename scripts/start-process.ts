@@ -11,6 +11,8 @@ export interface StartedProcess {
   child: ChildProcess;
   /** `http://localhost:<port>`, as the process printed it. */
   origin: string;
+  /** Its database, created for it. */
+  databaseUrl: string;
   /** Everything it printed so far, stdout and stderr together. */
   output(): string;
   /** Stops the process (SIGTERM) if it still runs, then drops its database. */
@@ -44,6 +46,7 @@ export async function startWithOwnDatabase(
   { throughPnpm = false } = {},
 ): Promise<StartedProcess> {
   const databaseName = `fs_test_${name}_${process.pid}`;
+  const databaseUrl = withDatabaseName(serverUrl, databaseName);
   await onDatabaseServer(`CREATE DATABASE ${databaseName}`);
   const [command, args] = throughPnpm
     ? ['pnpm', ['start']]
@@ -53,7 +56,7 @@ export async function startWithOwnDatabase(
     detached: throughPnpm,
     env: {
       PATH: process.env.PATH,
-      DATABASE_URL: withDatabaseName(serverUrl, databaseName),
+      DATABASE_URL: databaseUrl,
       REDIS_URL: 'redis://127.0.0.1:1',
       PORT: '0',
       LOG_LEVEL: 'warn',
@@ -81,7 +84,7 @@ export async function startWithOwnDatabase(
       child.stderr?.on('data', read);
       child.once('exit', (code) => reject(new Error(`start exited (${code}):\n${output}`)));
     });
-    return { child, origin, output: () => output, stop };
+    return { child, origin, databaseUrl, output: () => output, stop };
   } catch (error) {
     await stop();
     throw error;

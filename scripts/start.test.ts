@@ -6,8 +6,11 @@ import {
   type ExitedProcess,
   freePort,
   runUntilExit,
+  stopAfterClientLeft,
   stopDuringRequest,
+  TEST_STORE_TIMEOUTS,
   withDatabaseName,
+  workerRedis,
 } from '@foodshare/testing';
 import pg from 'pg';
 import { readmeEndpointExamples, runReadmeExamples } from './readme-examples.ts';
@@ -120,6 +123,36 @@ describe('pnpm start', () => {
   it('finishes the request under way and stops cleanly on SIGTERM', async () => {
     expect(await stopDuringRequest(started.child, origin)).toEqual({ status: 401, exitCode: 0 });
   });
+});
+
+describe('pnpm start stopped while a request whose client has gone is under way', () => {
+  it('lets the handler finish, Redis included, before it closes the stores', async () => {
+    // On Redis, which fails a command once closed, as in the benchmark; the statement timeout
+    // outlasts the hold.
+    const redis = workerRedis('start');
+    const started = await startWithOwnDatabase('start_held', {
+      REDIS_URL: redis.url,
+      REDIS_KEY_PREFIX: redis.keyPrefix,
+      LOG_LEVEL: 'info',
+      ...TEST_STORE_TIMEOUTS,
+    });
+    try {
+      // Long enough for a stop that does not wait to have closed Redis and PostgreSQL.
+      const halfASecond = () => new Promise<void>((resolve) => setTimeout(resolve, 500));
+      const { child, origin, databaseUrl } = started;
+      const stop = await stopAfterClientLeft(child, origin, databaseUrl, halfASecond);
+      const confirmed = started
+        .output()
+        .split('\n')
+        .filter((line) => line.includes('"msg":"quiz confirmed"'));
+      expect(confirmed).toEqual([expect.stringContaining('"endedSessionCount":1')]);
+      expect(started.output()).not.toMatch(/StateStoreUnavailable|STATE_STORE_UNAVAILABLE/);
+      expect(stop.exitCode).toBe(0);
+      expect(stop.exitedMs).toBeLessThan(4_000);
+    } finally {
+      await started.stop();
+    }
+  }, 120_000);
 });
 
 describe('pnpm start stopped with Ctrl-C', () => {

@@ -3,7 +3,9 @@ import { createServer } from 'node:net';
 import {
   type ExitedProcess,
   freePort,
+  stopAfterClientLeft,
   stopDuringRequest,
+  TEST_STORE_TIMEOUTS,
   waitFor,
   workerDatabase,
 } from '@foodshare/testing';
@@ -69,6 +71,47 @@ describe('server.ts', () => {
       await exited;
     }
   });
+});
+
+// The end of a load run: the load generator drops its connections while handlers still wait
+// for a row lock (stopAfterClientLeft). The statement timeout outlasts the hold.
+describe('server.ts stopped while a request whose client has gone is under way', () => {
+  const confirmed = (output: string) =>
+    logEntries(output).filter((entry) => entry.msg === 'quiz confirmed');
+  // Long enough for a stop that does not wait to have closed Redis and PostgreSQL.
+  const halfASecond = () => new Promise<void>((resolve) => setTimeout(resolve, 500));
+
+  it('lets the handler finish, Redis included, before it closes the stores, and exits with 0', async () => {
+    const { child, address, databaseUrl, output } = await startServerProcess(TEST_STORE_TIMEOUTS);
+    try {
+      const stop = await stopAfterClientLeft(child, address, databaseUrl, halfASecond);
+      expect(confirmed(output())).toEqual([
+        expect.objectContaining({ role: 1, endedSessionCount: 1 }),
+      ]);
+      expect(output()).not.toMatch(/StateStoreUnavailable|STATE_STORE_UNAVAILABLE/);
+      expect(stop.exitCode).toBe(0);
+      expect(stop.exitedMs).toBeLessThan(4_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('waits no longer than its bound for a handler that does not finish', async () => {
+    const { child, address, databaseUrl, output } = await startServerProcess(TEST_STORE_TIMEOUTS);
+    const warned = () => output().includes('closing with requests still under way');
+    try {
+      // Held until the stop says it goes on without the handler.
+      const stop = await stopAfterClientLeft(child, address, databaseUrl, () =>
+        waitFor('the warning', async () => warned(), 8_000),
+      );
+      expect(stop.releasedMs).toBeGreaterThan(3_500);
+      expect(stop.releasedMs).toBeLessThan(6_000);
+      expect(stop.exitCode).toBe(0);
+      expect(stop.exitedMs - stop.releasedMs).toBeLessThan(2_000);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  }, 40_000);
 });
 
 // Each start spawns a process: seconds on a busy machine.

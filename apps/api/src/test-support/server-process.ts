@@ -8,6 +8,8 @@ export interface ServerProcess {
   /** `http://127.0.0.1:<port>`, as the server printed it. */
   address: string;
   port: number;
+  /** Its database, a copy of its own. */
+  databaseUrl: string;
   /** Everything it printed so far, stdout and stderr together. */
   output: () => string;
 }
@@ -66,5 +68,11 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.once('exit', (code) => reject(new Error(`exited early (${code}): ${output}`)));
   });
-  return { child, address, port: Number(new URL(address).port), output: () => output };
+  return {
+    child,
+    address,
+    port: Number(new URL(address).port),
+    databaseUrl: database.url,
+    output: () => output,
+  };
 }
