@@ -1,8 +1,9 @@
 import { databasePool, poolStalledForMs } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { RedisKeyValueStore } from '../kv/redis-store.ts';
+import { RequestDurationHistogram } from './request-duration-histogram.ts';
 
 /**
  * The Prometheus metrics every service has, in a registry of its own: several apps share a
@@ -16,12 +17,11 @@ import { RedisKeyValueStore } from '../kv/redis-store.ts';
  */
 export class ServiceMetrics {
   readonly registry = new Registry();
-  readonly httpRequestDuration = new Histogram({
+  readonly httpRequestDuration = new RequestDurationHistogram({
     name: 'http_request_duration_seconds',
     help: 'HTTP request latency by route pattern',
-    labelNames: ['method', 'route', 'status_code'] as const,
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
+    registry: this.registry,
   });
 
   constructor() {
@@ -100,12 +100,10 @@ export const metricsPlugin = fp(
     });
     if (app.kv instanceof RedisKeyValueStore) redisHealth(app.kv, metrics.registry);
     app.addHook('onResponse', (request, reply, done) => {
-      metrics.httpRequestDuration.observe(
-        {
-          method: request.method,
-          route: request.routeOptions.url ?? 'unmatched',
-          status_code: String(reply.statusCode),
-        },
+      metrics.httpRequestDuration.record(
+        request.routeOptions.url ?? 'unmatched',
+        request.method,
+        reply.statusCode,
         reply.elapsedTime / 1000,
       );
       done();
