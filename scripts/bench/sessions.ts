@@ -10,7 +10,7 @@ import {
   DemoUserEmail,
   type DemoUserName,
 } from '@foodshare/domain';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 export interface Session {
   /** Cookie header value. */
@@ -40,7 +40,7 @@ export async function login(origin: string, user: DemoUserName): Promise<Session
 
 // One PKCE pair for every authorization: the bench measures the server, not the client.
 const CODE_VERIFIER = 'bench-code-verifier-0123456789abcdefghijklmnopqrstuvwxyz';
-const CODE_CHALLENGE = createHash('sha256').update(CODE_VERIFIER).digest('base64url');
+const CODE_CHALLENGE = hash('sha256', CODE_VERIFIER, 'base64url');
 
 export interface OAuthInputs {
   /** The authorization URL alice has consented to (remembered). */

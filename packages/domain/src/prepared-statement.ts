@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { namedStatementsAllowed } from './named-statements.ts';
 import { databasePool, type EntityManager } from './orm.ts';
 
@@ -48,7 +48,7 @@ function prepare(purpose: string, sql: string): PreparedStatement {
   let position = 0;
   const text = sql.replace(/\?/g, () => `$${++position}`);
   // A connection keeps the text it first prepared under a name: a changed text gets a new name.
-  const digest = createHash('sha256').update(text).digest('hex').slice(0, 12);
+  const digest = hash('sha256', text, 'hex').slice(0, 12);
   return { name: `${purpose}_${digest}`, sql, text };
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /** RFC 9110 13.1.2: a list of entity tags, weak ones compared by their opaque part, or `*`. */
@@ -12,7 +12,7 @@ export function matchesEtag(header: string | undefined, etag: string): boolean {
 
 /** A strong entity tag of a body: equal tags mean equal bytes. */
 export function contentEtag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url')}"`;
+  return `"${hash('sha256', body, 'base64url')}"`;
 }
 
 /**

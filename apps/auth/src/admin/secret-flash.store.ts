@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 
 /** Long enough to follow the redirect, short enough that an unread secret does not linger. */
@@ -62,8 +62,10 @@ function encryptionKey(sessionId: string): Buffer {
 }
 
 function storeKey(sessionId: string, clientRowId: number): string {
-  const digest = createHash('sha256')
-    .update(`oauth-admin-secret-flash:${sessionId}:${clientRowId}`)
-    .digest('base64url');
+  const digest = hash(
+    'sha256',
+    `oauth-admin-secret-flash:${sessionId}:${clientRowId}`,
+    'base64url',
+  );
   return `oauth-admin-secret:${digest}`;
 }

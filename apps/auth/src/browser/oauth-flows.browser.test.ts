@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import {
@@ -31,7 +31,7 @@ async function startCallbackServer(): Promise<{ server: Server; url: string }> {
 
 function pkcePair() {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: hash('sha256', verifier, 'base64url') };
 }
 
 async function logIn(page: Page, email: string) {

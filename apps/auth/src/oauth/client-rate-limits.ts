@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { OAuthError, tooManyRequests } from './oauth-errors.ts';
@@ -15,7 +15,7 @@ const WINDOW_MS = 60_000;
 const retryAfterSeconds = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
 
 // Client ids in keys are hashed: the claimed one is whatever the request sent, of any length.
-const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
+const digest = (value: string) => hash('sha256', value, 'base64url');
 
 /** Keys of the counters, exported for tests that fill a budget without sending every request. */
 export const clientRateKeys = {

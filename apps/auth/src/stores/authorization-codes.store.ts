@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import {
   clientGrantCutoffKey,
@@ -31,7 +31,7 @@ export interface CodeRedemption {
   accessTokenExpiresAt: number;
 }
 
-const hashOf = (code: string) => createHash('sha256').update(code).digest('base64url');
+const hashOf = (code: string) => hash('sha256', code, 'base64url');
 
 /** Codes are stored under a hash: a leaked Redis dump names no redeemable code. */
 export function codeKey(code: string): string {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 
 /**
@@ -44,7 +44,7 @@ function requestKey(id: string): string {
 
 /** Only equality matters; the store never holds a usable session id. */
 export function sessionFingerprint(sessionId: string): string {
-  return createHash('sha256').update(sessionId).digest('base64url');
+  return hash('sha256', sessionId, 'base64url');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 
 /** RFC 9126 2.2: the prefix of every request_uri this server hands out. */
@@ -17,8 +17,7 @@ export interface PushedAuthorizationRequest {
 }
 
 // Stored under a hash like codes: a leaked Redis dump names no usable request_uri.
-const pushedKey = (requestUri: string) =>
-  `oauth:par:${createHash('sha256').update(requestUri).digest('base64url')}`;
+const pushedKey = (requestUri: string) => `oauth:par:${hash('sha256', requestUri, 'base64url')}`;
 
 /**
  * Pushed authorization requests (RFC 9126), between /oauth/par and /oauth/authorize. Each

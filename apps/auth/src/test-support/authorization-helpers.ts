@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import type { LightMyRequestResponse } from 'fastify';
@@ -6,7 +6,7 @@ import type { LightMyRequestResponse } from 'fastify';
 /** A fresh RFC 7636 verifier and its S256 challenge. */
 export function pkcePair(): { verifier: string; challenge: string } {
   const verifier = randomBytes(32).toString('base64url');
-  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+  return { verifier, challenge: hash('sha256', verifier, 'base64url') };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { ref } from '@mikro-orm/core';
 import { addAdmin, addMembership } from '../accounts/regions.service.ts';
 import { createUser } from '../accounts/users.service.ts';
@@ -164,7 +164,7 @@ function createAvatar(em: EntityManager, owner: UserEntity): UploadEntity {
     user: owner,
     mimeType: 'image/png',
     size: avatar.length,
-    sha256: createHash('sha256').update(avatar).digest('hex'),
+    sha256: hash('sha256', avatar, 'hex'),
     content: avatar,
   });
   owner.avatarUpload = ref(upload);

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { workerDatabase } from '@foodshare/testing';
 import {
   CheckConstraintViolationException,
@@ -111,7 +111,7 @@ describe('users', () => {
       user,
       mimeType: 'image/jpeg',
       size: content.length,
-      sha256: createHash('sha256').update(content).digest('hex'),
+      sha256: hash('sha256', content, 'hex'),
       content,
     });
     user.avatarUpload = ref(upload);

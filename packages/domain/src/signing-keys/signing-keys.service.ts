@@ -1,4 +1,4 @@
-import { createHash, generateKeyPairSync, type JsonWebKey } from 'node:crypto';
+import { generateKeyPairSync, hash, type JsonWebKey } from 'node:crypto';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { encryptPrivateJwk } from './key-encryption.ts';
@@ -107,7 +107,7 @@ function toStored(row: SigningKeyEntity): StoredSigningKey {
 /** The JWK thumbprint (RFC 7638) of an RSA public key: a kid that names the key material itself. */
 function rsaThumbprint(jwk: JsonWebKey): string {
   const canonical = JSON.stringify({ e: jwk.e, kty: jwk.kty, n: jwk.n });
-  return createHash('sha256').update(canonical).digest('base64url');
+  return hash('sha256', canonical, 'base64url');
 }
 
 /** A fresh RSA 2048 key pair: public JWK and the private JWK encrypted under the KEK. */

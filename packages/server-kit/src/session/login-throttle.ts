@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { isIPv6 } from 'node:net';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 
@@ -139,7 +139,7 @@ export class LoginThrottle {
 
 // Hashed so that the store holds no list of the addresses people tried.
 function digest(value: string): string {
-  return createHash('sha256').update(value).digest('base64url');
+  return hash('sha256', value, 'base64url');
 }
 
 /**

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { MemoryKeyValueStore } from '../kv/memory-store.ts';
 import { MAX_SESSIONS_PER_USER, SessionStore } from './session-store.ts';
@@ -30,9 +30,9 @@ describe('SessionStore', () => {
   it('keys sessions by the hash of the cookie value, never the value itself', async () => {
     const { store, sessions } = setup();
     const session = await sessions.create(7, { rememberMe: false });
-    const hash = createHash('sha256').update(session.id).digest('base64url');
+    const storedUnder = hash('sha256', session.id, 'base64url');
     expect(await store.get(`session:${session.id}`)).toBeNull();
-    expect(JSON.parse((await store.get(`session:${hash}`)) ?? 'null')).toMatchObject({
+    expect(JSON.parse((await store.get(`session:${storedUnder}`)) ?? 'null')).toMatchObject({
       userId: 7,
     });
   });

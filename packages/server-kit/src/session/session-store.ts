@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 
 export interface SessionRecord {
@@ -154,7 +154,7 @@ export class SessionStore {
 }
 
 function hashId(id: string): string {
-  return createHash('sha256').update(id).digest('base64url');
+  return hash('sha256', id, 'base64url');
 }
 
 function sessionKey(hash: string): string {

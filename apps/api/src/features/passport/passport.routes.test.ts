@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -68,7 +68,7 @@ async function generationsOf(sql: Sql, userId: number): Promise<number> {
 const create = (client: ApiClient) => client.post('/api/user/current/passport');
 
 async function uploadFor(sql: Sql, userId: number, mimeType: string, bytes: Buffer) {
-  const sha256 = createHash('sha256').update(bytes).digest('hex');
+  const sha256 = hash('sha256', bytes, 'hex');
   const rows = await sql<{ id: string }[]>(
     `insert into uploads (user_id, mime_type, size, sha256, content) values (?, ?, ?, ?, ?)
      returning id`,
@@ -82,7 +82,7 @@ describe('passport: POST /api/user/current/passport', () => {
 
   /** The PDF as poppler sees it: pages, page size in points, text and embedded images. */
   async function render(pdf: Buffer): Promise<RenderedPdf> {
-    const file = join(workDir, `${createHash('sha256').update(pdf).digest('hex')}.pdf`);
+    const file = join(workDir, `${hash('sha256', pdf, 'hex')}.pdf`);
     await writeFile(file, pdf);
     const info = (await run('pdfinfo', [file])).stdout;
     const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(info);
@@ -98,7 +98,7 @@ describe('passport: POST /api/user/current/passport', () => {
 
   /** The text of the QR code on the card: page rendered by poppler, decoded by jsQR. */
   async function qrCodeOf(pdf: Buffer): Promise<string | undefined> {
-    const base = join(workDir, `qr-${createHash('sha256').update(pdf).digest('hex')}`);
+    const base = join(workDir, `qr-${hash('sha256', pdf, 'hex')}`);
     await writeFile(`${base}.pdf`, pdf);
     await run('pdftoppm', ['-png', '-r', '300', '-singlefile', `${base}.pdf`, base]);
     const png = PNG.sync.read(await readFile(`${base}.png`));

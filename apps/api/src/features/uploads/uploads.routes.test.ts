@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import {
   type ApiClient,
   describe,
@@ -30,7 +30,7 @@ describe('GET /api/uploads/{uploadId}', () => {
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toBe('image/png');
     expect(response.rawPayload.equals(demoAvatar.content)).toBe(true);
-    expect(createHash('sha256').update(response.rawPayload).digest('hex')).toBe(demoAvatar.sha256);
+    expect(hash('sha256', response.rawPayload, 'hex')).toBe(demoAvatar.sha256);
     expect(response.headers['content-length']).toBe(String(demoAvatar.content.length));
     expect(response.headers).toMatchObject({
       'x-content-type-options': 'nosniff',
@@ -70,7 +70,7 @@ describe('GET /api/uploads/{uploadId}', () => {
     const rows = await sql<{ id: string }[]>(
       `insert into uploads (user_id, mime_type, size, sha256, content)
        values (?, 'text/html', ?, ?, ?) returning id`,
-      [ids.users.bob, html.length, createHash('sha256').update(html).digest('hex'), html],
+      [ids.users.bob, html.length, hash('sha256', html, 'hex'), html],
     );
     const response = await get(rows[0]!.id, bob);
     expect(response.statusCode).toBe(200);

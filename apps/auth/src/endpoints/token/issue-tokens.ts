@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import {
   newTokenId,
@@ -26,11 +26,7 @@ export function planAccessToken(app: FastifyInstance, now = Date.now()): Planned
 
 /** OIDC Core 3.1.3.6: base64url of the left half of the SHA-256 of the access token (RS256). */
 export function accessTokenHash(accessToken: string): string {
-  return createHash('sha256')
-    .update(accessToken, 'ascii')
-    .digest()
-    .subarray(0, 16)
-    .toString('base64url');
+  return hash('sha256', accessToken, 'buffer').subarray(0, 16).toString('base64url');
 }
 
 const seconds = (ms: number) => Math.floor(ms / 1000);

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes.store.ts';
 import { newTokenId } from '../../../stores/refresh-families.store.ts';
 import { invalidGrant } from '../../../oauth/oauth-errors.ts';
@@ -16,7 +16,7 @@ export const CODE_CHALLENGE_REQUIRED = 'Code challenge required';
 const CODE_VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
 function s256(verifier: string): Buffer {
-  return Buffer.from(createHash('sha256').update(verifier, 'ascii').digest('base64url'));
+  return Buffer.from(hash('sha256', verifier, 'base64url'));
 }
 
 /**
