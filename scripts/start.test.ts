@@ -5,8 +5,9 @@ import path from 'node:path';
 import {
   type ExitedProcess,
   freePort,
+  holdHalfASecond,
   runUntilExit,
-  stopAfterClientLeft,
+  stopWhileConfirmationIsHeld,
   stopDuringRequest,
   TEST_STORE_TIMEOUTS,
   withDatabaseName,
@@ -137,10 +138,8 @@ describe('pnpm start stopped while a request whose client has gone is under way'
       ...TEST_STORE_TIMEOUTS,
     });
     try {
-      // Long enough for a stop that does not wait to have closed Redis and PostgreSQL.
-      const halfASecond = () => new Promise<void>((resolve) => setTimeout(resolve, 500));
       const { child, origin, databaseUrl } = started;
-      const stop = await stopAfterClientLeft(child, origin, databaseUrl, halfASecond);
+      const stop = await stopWhileConfirmationIsHeld(child, origin, databaseUrl, holdHalfASecond);
       const confirmed = started
         .output()
         .split('\n')

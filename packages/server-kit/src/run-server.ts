@@ -60,24 +60,41 @@ export function trackRequests(server: Server) {
 }
 
 /**
+ * How long a stop goes on serving before PostgreSQL and Redis close, counted from its start:
+ * the drain (`DRAIN_MS`), the answers still being written, and the requests under way, those
+ * whose client has gone included, each of which may make a few of the bounded waits on the
+ * stores (about a second each by default). Within the 10 s of graceful-stop.ts, with time
+ * left to close.
+ */
+const STOP_SERVING_MS = 5_000;
+
+/**
  * What both stops (runServer, scripts/start.ts) do before the apps close PostgreSQL and Redis:
- * drain the server's connections, stop listening and wait for the connections to end, then
- * wait, for a few seconds at most, until the apps have finished every request they took.
- * Those whose client has gone included, which the connections no longer show: their handlers
- * run on, and would fail halfway on closed stores (plugins/requests-under-way.ts).
+ * drain the server's connections, stop listening and let the connections end, and wait until
+ * the apps have finished every request they took, those whose client has gone included, which
+ * the connections no longer show: their handlers run on, and would fail halfway on closed
+ * stores (plugins/requests-under-way.ts). All of it within `STOP_SERVING_MS` of the start: the
+ * connections still open then are cut, and what is still under way is logged.
  */
 export async function stopServing(
   server: Server,
   requests: ReturnType<typeof trackRequests>,
   apps: FastifyInstance[],
 ): Promise<void> {
+  const deadline = Date.now() + STOP_SERVING_MS;
   await requests.drain();
   const closed = new Promise((resolve) => server.close(resolve));
   server.closeIdleConnections();
-  await closed;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    closed,
+    new Promise((resolve) => (timer = setTimeout(resolve, Math.max(0, deadline - Date.now())))),
+  ]);
+  clearTimeout(timer);
+  server.closeAllConnections();
   await Promise.all(
     apps.map(async (app) => {
-      const left = await app.requestsUnderWay.settled();
+      const left = await app.requestsUnderWay.settled(Math.max(0, deadline - Date.now()));
       if (left > 0) {
         app.log.warn({ requestsUnderWay: left }, 'closing with requests still under way');
       }

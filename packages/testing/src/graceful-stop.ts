@@ -59,7 +59,7 @@ async function logInCarla(origin: string): Promise<{ cookie: string; csrf: strin
   return { cookie: cookies.join('; '), csrf };
 }
 
-export interface StopAfterClientLeft {
+export interface StopWhileConfirmationIsHeld {
   exitCode: number | null;
   /** From SIGTERM to the release of the held row. */
   releasedMs: number;
@@ -68,20 +68,27 @@ export interface StopAfterClientLeft {
 }
 
 /**
+ * A hold for {@link stopWhileConfirmationIsHeld}: long enough for a stop that does not wait to have
+ * closed Redis and PostgreSQL before the handler goes on.
+ */
+export const holdHalfASecond = () => new Promise<void>((resolve) => setTimeout(resolve, 500));
+
+/**
  * The stop at a benchmark's end: carla (demo data) logs in twice and confirms her passed quiz
  * with one session while a transaction of the test holds her quiz session row, so that the
- * handler waits for it; once it waits, the client drops its connection, SIGTERM follows, and
- * the row is released when `release` resolves. The handler then commits her new role and
- * ends her other session in Redis (the process logs `quiz confirmed` with
- * `endedSessionCount: 1`) if the stop lets it finish. The process must run with a statement
- * timeout longer than the hold.
+ * handler waits for it; once it waits, the client drops its connection (`client: 'leaves'`)
+ * or keeps waiting for the answer (`'stays'`), SIGTERM follows, and the row is released when
+ * `release` resolves. The handler then commits her new role and ends her other session in
+ * Redis (the process logs `quiz confirmed` with `endedSessionCount: 1`) if the stop lets it
+ * finish. The process must run with a statement timeout longer than the hold.
  */
-export async function stopAfterClientLeft(
+export async function stopWhileConfirmationIsHeld(
   child: ChildProcess,
   origin: string,
   databaseUrl: string,
   release: () => Promise<void>,
-): Promise<StopAfterClientLeft> {
+  client: 'leaves' | 'stays' = 'leaves',
+): Promise<StopWhileConfirmationIsHeld> {
   await logInCarla(origin);
   const { cookie, csrf } = await logInCarla(origin);
   const holder = new pg.Client({ connectionString: databaseUrl });
@@ -107,9 +114,11 @@ export async function stopAfterClientLeft(
       );
       return (rows[0]?.n ?? 0) > 0;
     });
-    pending.destroy();
-    // Long enough for the server to have seen the connection close.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    if (client === 'leaves') {
+      pending.destroy();
+      // Long enough for the server to have seen the connection close.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
     const exited = once(child, 'exit') as Promise<[number | null]>;
     const started = performance.now();
     child.kill('SIGTERM');

@@ -42,6 +42,42 @@ describe('requestsUnderWayPlugin', () => {
     expect(await app.requestsUnderWay.settled(1_000)).toBe(0);
   });
 
+  it('counts out a request whose client left before its body was read', async () => {
+    app = await appWithCount();
+    // An async onRequest hook still waiting (the session lookup) when the client leaves:
+    // Fastify would then read the body of a destroyed stream and wait for ever.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    app.addHook('onRequest', async () => {
+      await held;
+    });
+    let handled = false;
+    app.post('/body', async () => {
+      handled = true;
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+
+    const client = request({
+      port,
+      host: '127.0.0.1',
+      path: '/body',
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      agent: false,
+    });
+    client.on('error', () => undefined);
+    client.end(JSON.stringify({ some: 'body' }));
+    await expect.poll(() => app.requestsUnderWay.count).toBe(1);
+    client.destroy();
+    await expect.poll(() => openConnections(app.server)).toBe(0);
+
+    release();
+    expect(await app.requestsUnderWay.settled(1_000)).toBe(0);
+    expect(handled).toBe(false);
+  });
+
   it('counts every request out once: an answer, a 404, an error thrown by an onSend hook', async () => {
     app = await appWithCount();
     app.get('/ok', async () => ({ ok: true }));
@@ -67,7 +103,7 @@ describe('requestsUnderWayPlugin', () => {
     app = await appWithCount();
     await app.ready();
     const started = performance.now();
-    expect(await app.requestsUnderWay.settled()).toBe(0);
+    expect(await app.requestsUnderWay.settled(4_000)).toBe(0);
     expect(performance.now() - started).toBeLessThan(100);
   });
 });

@@ -1,13 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 
-/**
- * How long a stop waits for the requests under way before it closes PostgreSQL and Redis: a
- * few of the bounded waits on them (about a second each by default) that one request makes.
- * Within the 10 s of graceful-stop.ts, after up to 1 s of draining, with time left to close.
- */
-const SETTLE_MS = 4_000;
-
 /** Set while a request is counted, so that it is counted out exactly once. */
 const COUNTED = Symbol('counted as under way');
 
@@ -22,18 +15,31 @@ declare module 'fastify' {
 }
 
 export class RequestsUnderWay {
-  count = 0;
+  #count = 0;
+
+  /** How many requests are under way. */
+  get count(): number {
+    return this.#count;
+  }
+
+  enter(): void {
+    this.#count += 1;
+  }
+
+  leave(): void {
+    this.#count -= 1;
+  }
 
   /**
    * Resolves once no request is under way, or after `ms` at most; with how many still are.
    * Polled, so that counting a request stays one increment and one decrement.
    */
-  async settled(ms = SETTLE_MS): Promise<number> {
+  async settled(ms: number): Promise<number> {
     const deadline = Date.now() + ms;
-    while (this.count > 0 && Date.now() < deadline) {
+    while (this.#count > 0 && Date.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    return this.count;
+    return this.#count;
   }
 }
 
@@ -48,7 +54,7 @@ export class RequestsUnderWay {
  * error handler) has done its work; the onSend hooks after it only set headers. Nor does the
  * connection tell: node:http forgets a request as soon as its socket closes (trackRequests).
  * A handler that neither returns a body nor calls reply.send reaches no onSend once its client
- * left; the stop then waits its bound.
+ * left, and would stay counted: none of ours does (each returns its answer or sends it).
  */
 export const requestsUnderWayPlugin = fp(
   (app: FastifyInstance) => {
@@ -58,14 +64,26 @@ export const requestsUnderWayPlugin = fp(
     // Callback hooks, not async ones: they run on every request, and need no promise.
     app.addHook('onRequest', (request, _reply, done) => {
       request[COUNTED] = true;
-      underWay.count += 1;
+      underWay.enter();
       done();
+    });
+    // A client that leaves while an onRequest hook waits (the session lookup) would leave a
+    // request that never ends: Fastify then reads the body of a destroyed stream, which neither
+    // ends nor fails, so the request reaches neither its handler nor onSend, and stays counted.
+    // It ends here instead, before any handler work, with an answer nobody reads (499: nginx's
+    // "client closed request").
+    app.addHook('preParsing', (request, reply, payload, done) => {
+      if (request.raw.destroyed) {
+        void reply.code(499).send();
+        return;
+      }
+      done(null, payload);
     });
     app.addHook('onSend', (request, _reply, payload, done) => {
       // onSend runs again for the error an onSend hook throws.
       if (request[COUNTED]) {
         request[COUNTED] = false;
-        underWay.count -= 1;
+        underWay.leave();
       }
       done(null, payload);
     });
