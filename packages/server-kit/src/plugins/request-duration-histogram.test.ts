@@ -90,4 +90,11 @@ describe('the request duration histogram', () => {
       `${NAME}_count{method="GET",route="/health/live",status_code="200"} 1`,
     );
   });
+
+  it("refuses prom-client's own ways in, which it would not count", () => {
+    const { histogram } = both();
+    expect(() => histogram.observe(0.1)).toThrow(/record\(\)/);
+    expect(() => histogram.startTimer()).toThrow(/record\(\)/);
+    expect(() => histogram.labels()).toThrow(/record\(\)/);
+  });
 });

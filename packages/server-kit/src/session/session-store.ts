@@ -66,7 +66,7 @@ export class SessionStore {
 
   async create(userId: number, options: { rememberMe: boolean }): Promise<Session> {
     const id = randomBytes(32).toString('base64url');
-    const hash = hashId(id);
+    const idHash = hashId(id);
     const now = this.now();
     const record: SessionRecord = {
       userId,
@@ -77,10 +77,10 @@ export class SessionStore {
     const ttl = this.lifetimeMs(options.rememberMe);
     // Indexed first: a crash in between leaves an index entry that expires, never a
     // session that "end my other sessions" cannot reach.
-    await this.index(userId, hash, now + ttl);
+    await this.index(userId, idHash, now + ttl);
     const stored: StoredSession = { ...record, expiresAt: now + ttl };
-    await this.store.set(sessionKey(hash), JSON.stringify(stored), ttl);
-    await this.evictBeyondLimit(userId, hash);
+    await this.store.set(sessionKey(idHash), JSON.stringify(stored), ttl);
+    await this.evictBeyondLimit(userId, idHash);
     return { id, ...record, renewed: false };
   }
 
@@ -92,8 +92,8 @@ export class SessionStore {
    */
   async find(id: string): Promise<Session | null> {
     if (!isWellFormedId(id)) return null;
-    const hash = hashId(id);
-    const value = await this.store.get(sessionKey(hash));
+    const idHash = hashId(id);
+    const value = await this.store.get(sessionKey(idHash));
     if (value === null) return null;
     const { expiresAt = 0, ...record } = JSON.parse(value) as StoredSession;
     const ttl = this.lifetimeMs(record.rememberMe);
@@ -101,16 +101,16 @@ export class SessionStore {
     let renewed = false;
     if (ttl - (expiresAt - now) > ttl / 100) {
       const extended: StoredSession = { ...record, expiresAt: now + ttl };
-      renewed = await this.store.setIfPresent(sessionKey(hash), JSON.stringify(extended), ttl);
-      if (renewed) await this.index(record.userId, hash, now + ttl);
+      renewed = await this.store.setIfPresent(sessionKey(idHash), JSON.stringify(extended), ttl);
+      if (renewed) await this.index(record.userId, idHash, now + ttl);
     }
     return { id, ...record, renewed };
   }
 
   async destroy(session: Pick<Session, 'id' | 'userId'>): Promise<void> {
-    const hash = hashId(session.id);
-    await this.store.delete(sessionKey(hash));
-    await this.store.removeFromIndex(indexKey(session.userId), hash);
+    const idHash = hashId(session.id);
+    await this.store.delete(sessionKey(idHash));
+    await this.store.removeFromIndex(indexKey(session.userId), idHash);
   }
 
   /** Ends every session of the user but the one given (after a role change, a new password). */
@@ -118,13 +118,13 @@ export class SessionStore {
     const keep = keepId === undefined ? undefined : hashId(keepId);
     const others = (await this.store.indexMembers(indexKey(userId), this.now()))
       .map(({ member }) => member)
-      .filter((hash) => hash !== keep);
+      .filter((idHash) => idHash !== keep);
     await this.forget(userId, others);
     return others.length;
   }
 
-  private async index(userId: number, hash: string, expiresAt: number): Promise<void> {
-    await this.store.addToIndex(indexKey(userId), hash, expiresAt, {
+  private async index(userId: number, idHash: string, expiresAt: number): Promise<void> {
+    await this.store.addToIndex(indexKey(userId), idHash, expiresAt, {
       ttlMs: expiresAt - this.now(),
       pruneBelow: this.now(),
     });
@@ -157,8 +157,8 @@ function hashId(id: string): string {
   return hash('sha256', id, 'base64url');
 }
 
-function sessionKey(hash: string): string {
-  return `session:${hash}`;
+function sessionKey(idHash: string): string {
+  return `session:${idHash}`;
 }
 
 function indexKey(userId: number): string {
