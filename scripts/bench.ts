@@ -6,6 +6,7 @@
 //
 //   pnpm bench [--sizes small,large] [--duration 5] [--warmup 1] [--connections 16]
 //              [--scale 1] [--only TEXT] [--reuse] [--profile] [--json FILE]
+//   pnpm bench --against DIR [--rounds 6] [--duration 2] [--warmup 0.5] [...]
 //   pnpm bench --table FILE   the table of an earlier run's JSON
 //   pnpm bench --help         this text
 //
@@ -14,6 +15,10 @@
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
 //                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback)
+//   --against    another checkout (e.g. a git worktree of an older commit, dependencies
+//                installed): both stacks run side by side and every scenario is measured on
+//                each in turn, --rounds times, and compared round by round (CPU per request
+//                and req/s, here over there), which a shared machine's drift does not blur
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
 //   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -23,7 +28,15 @@ import { parseArgs } from 'node:util';
 import { growDemoData, openOrm, prepareDemoDatabase } from '@foodshare/domain';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
 import pg from 'pg';
-import { formatTable, measure, type Figures, type SizeRun } from './bench/measure.ts';
+import { comparePaired, formatComparison, summarize } from './bench/compare.ts';
+import {
+  formatTable,
+  measure,
+  type Figures,
+  type MeasureOptions,
+  type Scenario,
+  type SizeRun,
+} from './bench/measure.ts';
 import { REFERENCES } from './bench/reference-server.ts';
 import {
   oauthScenarios,
@@ -34,20 +47,22 @@ import {
   type ScenarioContext,
 } from './bench/scenarios.ts';
 import { exchange, issueCodes, login, rememberConsent } from './bench/sessions.ts';
-import { startReference, startStack } from './bench/stack.ts';
+import { startReference, startStack, type Child } from './bench/stack.ts';
 
 function parseOptions() {
   try {
     return parseArgs({
       options: {
         sizes: { type: 'string', default: 'small,large' },
-        duration: { type: 'string', default: '5' },
-        warmup: { type: 'string', default: '1' },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
         connections: { type: 'string', default: '16' },
         scale: { type: 'string', default: '1' },
         only: { type: 'string' },
         reuse: { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
+        against: { type: 'string' },
+        rounds: { type: 'string', default: '6' },
         json: { type: 'string' },
         table: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -84,9 +99,15 @@ if (args.table) {
 }
 
 // Bounded: a run is at most a few minutes per size, whatever the arguments say.
-const seconds = Math.min(Math.max(Number(args.duration), 1), 30);
-const warmupSeconds = Math.min(Math.max(Number(args.warmup), 0), 10);
+// Paired rounds are short: many of them, each pair close together in time.
+const seconds = Math.min(Math.max(Number(args.duration ?? (args.against ? 2 : 5)), 1), 30);
+const warmupSeconds = Math.min(Math.max(Number(args.warmup ?? (args.against ? 0.5 : 1)), 0), 10);
 const connections = Math.min(Math.max(Number(args.connections), 1), 64);
+const rounds = Math.min(Math.max(Math.round(Number(args.rounds)) || 1, 1), 30);
+if (args.against !== undefined && args.profile) {
+  console.error('bench: --against and --profile go separately (a profile is of one stack)');
+  process.exit(2);
+}
 const scale = Number(args.scale);
 const sizes = args.sizes.split(',').filter((size) => size === 'small' || size === 'large');
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
@@ -166,6 +187,71 @@ function fileNameOf(name: string): string {
   return name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
+/** Logs the demo users in on `stack` and gets alice's remembered consent, codes and tokens. */
+async function scenarioContext(
+  stack: Child,
+  reference: Child & { token: string },
+  databaseUrl: string,
+): Promise<ScenarioContext> {
+  const [alice, orga, kim, dana, carla] = await Promise.all(
+    (['alice', 'orga', 'kim', 'dana', 'carla'] as const).map((user) => login(stack.origin, user)),
+  );
+  const oauth = await rememberConsent(stack.origin);
+  const [first, ...chainStarts] = await issueCodes(oauth, 2 * connections + 1);
+  const tokens = await exchange(stack.origin, oauth, first!);
+  const refreshTokens: string[] = [];
+  for (const code of chainStarts) {
+    refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
+  }
+  return {
+    origin: stack.origin,
+    referenceOrigin: reference.origin,
+    referenceToken: reference.token,
+    sessions: { alice: alice!, orga: orga!, kim: kim!, dana: dana!, carla: carla! },
+    ids: await demoIds(databaseUrl),
+    oauth,
+    codes: [],
+    refreshTokens,
+    accessToken: tokens.access_token,
+  };
+}
+
+/** The scenarios --only selects (and the references), in the table's order. */
+function scenariosOf(context: ScenarioContext): Scenario[] {
+  return [
+    ...referenceScenarios(context),
+    ...readScenarios(context),
+    ...writeScenarios(context),
+    ...oauthScenarios(context),
+  ].filter(
+    (scenario) =>
+      !only ||
+      scenario.name.startsWith('reference:') ||
+      only.some((text) => scenario.name.includes(text)),
+  );
+}
+
+/** One scenario on `server`; single-use codes are issued from `context` just before. */
+async function measureOn(
+  server: Child,
+  context: ScenarioContext,
+  scenario: Scenario,
+  extra: Partial<MeasureOptions> = {},
+): Promise<Figures> {
+  if (scenario.amount !== undefined) {
+    // Single-use codes, issued just before they are spent (they live 10 minutes).
+    context.codes.push(...(await issueCodes(context.oauth, Math.ceil(seconds * 800))));
+    scenario.amount = context.codes.length;
+  }
+  return measure(scenario, {
+    seconds,
+    connections,
+    warmupSeconds,
+    serverCpuMicros: () => server.cpuMicros(),
+    ...extra,
+  });
+}
+
 async function runSize(size: string): Promise<SizeRun> {
   const databaseUrl = await prepareDatabase(size);
   const backends = {
@@ -179,54 +265,18 @@ async function runSize(size: string): Promise<SizeRun> {
   const stack = await startStack(backends);
   const figures: Figures[] = [];
   try {
-    const [alice, orga, kim, dana, carla] = await Promise.all(
-      (['alice', 'orga', 'kim', 'dana', 'carla'] as const).map((user) => login(stack.origin, user)),
-    );
-    const oauth = await rememberConsent(stack.origin);
-    const [first, ...chainStarts] = await issueCodes(oauth, 2 * connections + 1);
-    const tokens = await exchange(stack.origin, oauth, first!);
-    const refreshTokens: string[] = [];
-    for (const code of chainStarts) {
-      refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
-    }
-    const context: ScenarioContext = {
-      origin: stack.origin,
-      referenceOrigin: reference.origin,
-      referenceToken: reference.token,
-      sessions: { alice: alice!, orga: orga!, kim: kim!, dana: dana!, carla: carla! },
-      ids: await demoIds(databaseUrl),
-      oauth,
-      codes: [],
-      refreshTokens,
-      accessToken: tokens.access_token,
-    };
-    const scenarios = [
-      ...referenceScenarios(context),
-      ...readScenarios(context),
-      ...writeScenarios(context),
-      ...oauthScenarios(context),
-    ].filter(
-      (scenario) =>
-        !only ||
-        scenario.name.startsWith('reference:') ||
-        only.some((text) => scenario.name.includes(text)),
-    );
+    const context = await scenarioContext(stack, reference, databaseUrl);
+    const scenarios = scenariosOf(context);
     log(`${size}: ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections`);
     for (const scenario of scenarios) {
-      if (scenario.amount !== undefined) {
-        // Single-use codes, issued just before they are spent (they live 10 minutes).
-        context.codes.push(...(await issueCodes(oauth, Math.ceil(seconds * 800))));
-        scenario.amount = context.codes.length;
-      }
       const server = scenario.name.startsWith('reference:') ? reference : stack;
       const profiler = server.profiler;
-      const result = await measure(scenario, {
-        seconds,
-        connections,
-        warmupSeconds,
-        serverCpuMicros: () => server.cpuMicros(),
+      const result = await measureOn(
+        server,
+        context,
+        scenario,
         // The profile covers the measured seconds alone: no start, log-in or warm-up in it.
-        ...(profiler
+        profiler
           ? {
               beforeMeasured: () => profiler.start(),
               afterMeasured: async () => {
@@ -235,8 +285,8 @@ async function runSize(size: string): Promise<SizeRun> {
                 writeFileSync(file, JSON.stringify(await profiler.stop()));
               },
             }
-          : {}),
-      });
+          : {},
+      );
       figures.push(result);
       log(
         `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
@@ -250,18 +300,87 @@ async function runSize(size: string): Promise<SizeRun> {
   return { size, figures };
 }
 
-const runs: SizeRun[] = [];
-for (const size of sizes) runs.push(await runSize(size));
+/** --against: both checkouts' stacks side by side, every scenario paired round by round. */
+async function compareSize(size: string, against: string) {
+  const databaseUrl = await prepareDatabase(size);
+  const backends = { databaseUrl, redisUrl, keyPrefix: `bench:${process.pid}:${size}:` };
+  const reference = await startReference(backends);
+  const ours = await startStack(backends);
+  const theirs = await startStack({
+    ...backends,
+    keyPrefix: `bench:${process.pid}:${size}:against:`,
+    checkout: against,
+  });
+  try {
+    const contexts = {
+      ours: await scenarioContext(ours, reference, databaseUrl),
+      theirs: await scenarioContext(theirs, reference, databaseUrl),
+    };
+    const servers = { ours, theirs };
+    const named = (context: ScenarioContext) =>
+      scenariosOf(context).filter((scenario) => !scenario.name.startsWith('reference:'));
+    const theirScenarios = named(contexts.theirs);
+    const pairs = named(contexts.ours).map((scenario, index) => ({
+      ours: scenario,
+      theirs: theirScenarios[index]!,
+    }));
+    log(`${size}: ${pairs.length} scenarios, ${rounds} paired rounds of ${seconds} s each`);
+    const comparisons = await comparePaired(pairs, rounds, async (scenario, side) => {
+      const result = await measureOn(servers[side], contexts[side], scenario);
+      log(`${size} ${side} ${result.name}: ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req`);
+      return result;
+    });
+    return { size, comparisons, summaries: comparisons.map(summarize) };
+  } finally {
+    await Promise.all([ours.stop(), theirs.stop()]);
+    await reference.stop();
+  }
+}
 
 const machine = {
   cpus: os.cpus().length,
   cpuModel: os.cpus()[0]?.model ?? '',
-  loadAverage: os.loadavg().map((load) => Number(load.toFixed(2))),
   node: process.version,
 };
+
+if (args.against !== undefined) {
+  const compared = [];
+  for (const size of sizes) compared.push(await compareSize(size, args.against));
+  console.log(
+    `\nHere: ${path.resolve(import.meta.dirname, '..')}; there: ${path.resolve(args.against)}. ` +
+      `${seconds} s per round (after ${warmupSeconds} s of warm-up), ${connections} connections.\n`,
+  );
+  for (const { size, summaries } of compared) {
+    console.log(`${formatComparison(size, rounds, summaries)}\n`);
+  }
+  const jsonPath = args.json ?? path.join(outputDir, `compare-${stamp}.json`);
+  writeFileSync(
+    jsonPath,
+    JSON.stringify(
+      {
+        date: new Date().toISOString(),
+        against: path.resolve(args.against),
+        rounds,
+        seconds,
+        connections,
+        machine,
+        compared,
+      },
+      null,
+      2,
+    ),
+  );
+  console.log(`JSON: ${jsonPath}`);
+  process.exit(0);
+}
+
+const runs: SizeRun[] = [];
+for (const size of sizes) runs.push(await runSize(size));
+
+const loadAverage = os.loadavg().map((load) => Number(load.toFixed(2)));
 console.log(
   `\n${seconds} s per scenario (after ${warmupSeconds} s of warm-up), ${connections} connections, ` +
-    `loopback; ${machine.cpus} CPUs, load average ${machine.loadAverage.join(' ')}\n`,
+    `loopback; ${machine.cpus} CPUs, load average ${loadAverage.join(' ')}\n`,
 );
 console.log(formatTable(runs));
 console.log(
@@ -273,7 +392,14 @@ const jsonPath = args.json ?? path.join(outputDir, `bench-${stamp}.json`);
 writeFileSync(
   jsonPath,
   JSON.stringify(
-    { date: new Date().toISOString(), seconds, connections, scale, machine, runs },
+    {
+      date: new Date().toISOString(),
+      seconds,
+      connections,
+      scale,
+      machine: { ...machine, loadAverage },
+      runs,
+    },
     null,
     2,
   ),

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
+import { developmentKeyEncryptionKey } from '@foodshare/domain';
 import { connectProfiler, INSPECTOR_LINE, type Profiler } from './profiler.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
@@ -48,6 +49,7 @@ function cpuMicrosOf(child: ChildProcess): () => number | null {
  */
 function spawnNode(
   label: string,
+  cwd: string,
   args: string[],
   env: NodeJS.ProcessEnv,
   ready: RegExp,
@@ -56,7 +58,7 @@ function spawnNode(
   watchStderr?: (text: string) => boolean,
 ): Promise<{ child: ChildProcess; match: RegExpExecArray; line: string }> {
   const child = spawn(process.execPath, ['--conditions=development', ...args], {
-    cwd: root,
+    cwd,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -104,6 +106,12 @@ export interface StackOptions {
   keyPrefix: string;
   /** Start the stack with its inspector on loopback, for CPU profiles of single scenarios. */
   profile?: boolean;
+  /**
+   * Another checkout of the project to run the stack of (its dependencies installed), for
+   * `--against`; this one when absent. It is given this checkout's key-encryption key, so that
+   * both decrypt the signing keys stored in the shared bench database.
+   */
+  checkout?: string;
 }
 
 /** A port free right now: the stack's issuer must name it before the stack listens. */
@@ -126,10 +134,15 @@ export async function startStack(options: StackOptions): Promise<Child> {
   // Port 0: the inspector picks a free loopback port and says which on stderr.
   const profile = options.profile ? ['--inspect=127.0.0.1:0'] : [];
   let inspector: string | undefined;
+  const other = options.checkout !== undefined && path.resolve(options.checkout) !== root;
   const { child, line } = await spawnNode(
-    'stack',
+    other ? 'against' : 'stack',
+    other ? path.resolve(options.checkout!) : root,
     [...profile, 'scripts/start.ts'],
     {
+      ...(other && !process.env.KEY_ENCRYPTION_KEY
+        ? { KEY_ENCRYPTION_KEY: Buffer.from(developmentKeyEncryptionKey().key).toString('hex') }
+        : {}),
       PORT: String(port),
       HOST: '127.0.0.1',
       BASE_URL: origin,
@@ -177,6 +190,7 @@ export async function startStack(options: StackOptions): Promise<Child> {
 export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
   const { child, line } = await spawnNode(
     'reference',
+    root,
     ['scripts/bench/reference-server.ts'],
     {
       DATABASE_URL: options.databaseUrl,

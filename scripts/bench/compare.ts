@@ -1,0 +1,124 @@
+// `pnpm bench --against DIR`: this checkout's stack and another checkout's, measured in
+// alternating short rounds, so that both see the same moments of a shared machine. Compared
+// in separate runs, the same code moved by 10 to 40 % here (README, Benchmarks); paired round
+// by round, a change shows through that drift.
+import type { Figures, Scenario } from './measure.ts';
+
+/** One round of one scenario on each stack. */
+export interface PairedRound {
+  ours: Figures;
+  theirs: Figures;
+}
+
+export interface Comparison {
+  name: string;
+  rounds: PairedRound[];
+}
+
+export interface PairedSummary {
+  name: string;
+  /** Median CPU per request over the rounds, µs (null where the kernel does not say). */
+  ours: number | null;
+  theirs: number | null;
+  /** Median, lowest and highest of ours over theirs, each round's pair on its own. */
+  cpuRatio: { median: number; low: number; high: number } | null;
+  /** The same for req/s. */
+  rateRatio: { median: number; low: number; high: number } | null;
+  errors: number;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function spread(values: number[]) {
+  if (values.length === 0) return null;
+  return { median: median(values), low: Math.min(...values), high: Math.max(...values) };
+}
+
+/** Medians of both sides and of the per-round ratios (a round's ratio needs both figures). */
+export function summarize(comparison: Comparison): PairedSummary {
+  const cpu = comparison.rounds.filter(
+    ({ ours, theirs }) =>
+      ours.cpuMicrosPerRequest !== null &&
+      theirs.cpuMicrosPerRequest !== null &&
+      theirs.cpuMicrosPerRequest > 0,
+  );
+  const rate = comparison.rounds.filter(({ theirs }) => theirs.requestsPerSecond > 0);
+  const side = (pick: (round: PairedRound) => number | null) => {
+    const values = comparison.rounds.map(pick).filter((value) => value !== null);
+    return values.length === 0 ? null : Math.round(median(values));
+  };
+  return {
+    name: comparison.name,
+    ours: side(({ ours }) => ours.cpuMicrosPerRequest),
+    theirs: side(({ theirs }) => theirs.cpuMicrosPerRequest),
+    cpuRatio: spread(
+      cpu.map(({ ours, theirs }) => ours.cpuMicrosPerRequest! / theirs.cpuMicrosPerRequest!),
+    ),
+    rateRatio: spread(
+      rate.map(({ ours, theirs }) => ours.requestsPerSecond / theirs.requestsPerSecond),
+    ),
+    errors: comparison.rounds.reduce(
+      (total, { ours, theirs }) => total + ours.errors + theirs.errors,
+      0,
+    ),
+  };
+}
+
+const ratio = (value: { median: number; low: number; high: number } | null) =>
+  value === null
+    ? '–'
+    : `${value.median.toFixed(2)} (${value.low.toFixed(2)}–${value.high.toFixed(2)})`;
+
+/** The comparison as a Markdown table: below 1.00 in the CPU column, this checkout costs less. */
+export function formatComparison(size: string, rounds: number, summaries: PairedSummary[]): string {
+  const header = [
+    'Scenario',
+    'µs/req here',
+    'µs/req there',
+    'CPU here/there (low–high)',
+    'req/s here/there (low–high)',
+    'err',
+  ];
+  const rows = summaries.map((summary) => [
+    summary.name,
+    String(summary.ours ?? '–'),
+    String(summary.theirs ?? '–'),
+    ratio(summary.cpuRatio),
+    ratio(summary.rateRatio),
+    String(summary.errors),
+  ]);
+  return [
+    `${size}: ${rounds} paired rounds per scenario`,
+    '',
+    `| ${header.join(' | ')} |`,
+    `| ${header.map((_, index) => (index === 0 ? '---' : '--:')).join(' | ')} |`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ].join('\n');
+}
+
+/**
+ * Runs `measureOne` on each pair `rounds` times, the two sides in turns whose order flips each
+ * round (so that neither always follows the other's load).
+ */
+export async function comparePaired(
+  pairs: { ours: Scenario; theirs: Scenario }[],
+  rounds: number,
+  measureOne: (scenario: Scenario, side: 'ours' | 'theirs') => Promise<Figures>,
+): Promise<Comparison[]> {
+  const comparisons: Comparison[] = [];
+  for (const pair of pairs) {
+    const comparison: Comparison = { name: pair.ours.name, rounds: [] };
+    for (let round = 0; round < rounds; round += 1) {
+      const order = round % 2 === 0 ? (['ours', 'theirs'] as const) : (['theirs', 'ours'] as const);
+      const figures: Partial<Record<'ours' | 'theirs', Figures>> = {};
+      for (const side of order) figures[side] = await measureOne(pair[side], side);
+      comparison.rounds.push({ ours: figures.ours!, theirs: figures.theirs! });
+    }
+    comparisons.push(comparison);
+  }
+  return comparisons;
+}
