@@ -1,6 +1,7 @@
 import {
   type DatabaseTimeouts,
   openOrm,
+  requestEntityManager,
   type EntityManager,
   type MikroORM,
 } from '@foodshare/domain';
@@ -43,7 +44,7 @@ export const ormPlugin = fp(
       getter(this: object) {
         let em = forks.get(this);
         if (!em) {
-          em = orm.em.fork();
+          em = requestEntityManager(orm);
           forks.set(this, em);
         }
         return em;
