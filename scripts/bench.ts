@@ -11,6 +11,7 @@
 //   pnpm bench --help         this text
 //
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
+//                (both by default; with --against, small)
 //   --only       the scenarios whose name contains TEXT (several: comma-separated)
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
@@ -21,7 +22,7 @@
 //                and req/s, here over there), which a shared machine's drift does not blur
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
 //   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -53,7 +54,7 @@ function parseOptions() {
   try {
     return parseArgs({
       options: {
-        sizes: { type: 'string', default: 'small,large' },
+        sizes: { type: 'string' },
         duration: { type: 'string' },
         warmup: { type: 'string' },
         connections: { type: 'string', default: '16' },
@@ -62,7 +63,7 @@ function parseOptions() {
         reuse: { type: 'boolean', default: false },
         profile: { type: 'boolean', default: false },
         against: { type: 'string' },
-        rounds: { type: 'string', default: '6' },
+        rounds: { type: 'string' },
         json: { type: 'string' },
         table: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -98,18 +99,35 @@ if (args.table) {
   process.exit(0);
 }
 
-// Bounded: a run is at most a few minutes per size, whatever the arguments say.
+// Bounded: at most 30 s a scenario (40 with its warm-up), or with --against 30 rounds of that
+// on each side; the log says how long a comparison will take before it starts.
 // Paired rounds are short: many of them, each pair close together in time.
 const seconds = Math.min(Math.max(Number(args.duration ?? (args.against ? 2 : 5)), 1), 30);
 const warmupSeconds = Math.min(Math.max(Number(args.warmup ?? (args.against ? 0.5 : 1)), 0), 10);
 const connections = Math.min(Math.max(Number(args.connections), 1), 64);
-const rounds = Math.min(Math.max(Math.round(Number(args.rounds)) || 1, 1), 30);
+const rounds = Math.min(Number(args.rounds ?? 6), 30);
+if (
+  args.against !== undefined &&
+  !['scripts/start.ts', 'node_modules'].every((part) => existsSync(path.join(args.against!, part)))
+) {
+  console.error(
+    `bench: --against ${args.against} is no checkout of this project with its dependencies installed (scripts/start.ts, node_modules)`,
+  );
+  process.exit(2);
+}
+if (args.rounds !== undefined && !/^[1-9][0-9]*$/.test(args.rounds)) {
+  console.error('bench: --rounds takes a whole number from 1 to 30');
+  process.exit(2);
+}
 if (args.against !== undefined && args.profile) {
   console.error('bench: --against and --profile go separately (a profile is of one stack)');
   process.exit(2);
 }
 const scale = Number(args.scale);
-const sizes = args.sizes.split(',').filter((size) => size === 'small' || size === 'large');
+// --against compares the small data unless told otherwise: its rounds take long already.
+const sizes = (args.sizes ?? (args.against ? 'small' : 'small,large'))
+  .split(',')
+  .filter((size) => size === 'small' || size === 'large');
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const outputDir = path.resolve(import.meta.dirname, '..', '.data', 'bench');
@@ -304,14 +322,21 @@ async function runSize(size: string): Promise<SizeRun> {
 async function compareSize(size: string, against: string) {
   const databaseUrl = await prepareDatabase(size);
   const backends = { databaseUrl, redisUrl, keyPrefix: `bench:${process.pid}:${size}:` };
-  const reference = await startReference(backends);
-  const ours = await startStack(backends);
-  const theirs = await startStack({
-    ...backends,
-    keyPrefix: `bench:${process.pid}:${size}:against:`,
-    checkout: against,
-  });
+  const started: Child[] = [];
+  const start = async <T extends Child>(child: Promise<T>): Promise<T> => {
+    started.push(await child);
+    return started.at(-1) as T;
+  };
   try {
+    const reference = await start(startReference(backends));
+    const ours = await start(startStack(backends));
+    const theirs = await start(
+      startStack({
+        ...backends,
+        keyPrefix: `bench:${process.pid}:${size}:against:`,
+        checkout: against,
+      }),
+    );
     const contexts = {
       ours: await scenarioContext(ours, reference, databaseUrl),
       theirs: await scenarioContext(theirs, reference, databaseUrl),
@@ -320,11 +345,17 @@ async function compareSize(size: string, against: string) {
     const named = (context: ScenarioContext) =>
       scenariosOf(context).filter((scenario) => !scenario.name.startsWith('reference:'));
     const theirScenarios = named(contexts.theirs);
-    const pairs = named(contexts.ours).map((scenario, index) => ({
-      ours: scenario,
-      theirs: theirScenarios[index]!,
-    }));
-    log(`${size}: ${pairs.length} scenarios, ${rounds} paired rounds of ${seconds} s each`);
+    const pairs = named(contexts.ours).map((scenario, index) => {
+      const twin = theirScenarios[index];
+      // Both lists come from this checkout's scenarios: the same names in the same order.
+      if (twin?.name !== scenario.name) throw new Error(`no twin for ${scenario.name}`);
+      return { ours: scenario, theirs: twin };
+    });
+    const minutes = (pairs.length * rounds * 2 * (seconds + warmupSeconds)) / 60;
+    log(
+      `${size}: ${pairs.length} scenarios, ${rounds} paired rounds of ${seconds} s each ` +
+        `(about ${Math.ceil(minutes)} min)`,
+    );
     const comparisons = await comparePaired(pairs, rounds, async (scenario, side) => {
       const result = await measureOn(servers[side], contexts[side], scenario);
       log(`${size} ${side} ${result.name}: ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req`);
@@ -332,8 +363,7 @@ async function compareSize(size: string, against: string) {
     });
     return { size, comparisons, summaries: comparisons.map(summarize) };
   } finally {
-    await Promise.all([ours.stop(), theirs.stop()]);
-    await reference.stop();
+    await Promise.all(started.map((child) => child.stop()));
   }
 }
 

@@ -71,6 +71,11 @@ function spawnNode(
       clearTimeout(timer);
       reject(new Error(`${label} exited with ${code} before it was ready`));
     });
+    // Not started at all (a working directory that does not exist).
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(new Error(`${label} did not start in ${cwd}: ${error.message}`));
+    });
     createInterface({ input: child.stderr }).on('line', (text) => {
       if (!watchStderr?.(text)) console.error(`[${label}] ${text}`);
     });

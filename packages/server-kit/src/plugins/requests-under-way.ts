@@ -73,7 +73,9 @@ export const requestsUnderWayPlugin = fp(
     // It ends here instead, before any handler work, with an answer nobody reads (499: nginx's
     // "client closed request").
     app.addHook('preParsing', (request, reply, payload, done) => {
-      if (request.raw.destroyed) {
+      // Destroyed before its end was read: the connection went (a stream read to its end is
+      // destroyed too, while its client may still wait, should a hook ever read it first).
+      if (request.raw.destroyed && !request.raw.readableEnded) {
         void reply.code(499).send();
         return;
       }
