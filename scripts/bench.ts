@@ -323,9 +323,11 @@ async function compareSize(size: string, against: string) {
   const databaseUrl = await prepareDatabase(size);
   const backends = { databaseUrl, redisUrl, keyPrefix: `bench:${process.pid}:${size}:` };
   const started: Child[] = [];
-  const start = async <T extends Child>(child: Promise<T>): Promise<T> => {
-    started.push(await child);
-    return started.at(-1) as T;
+  // Each child once it runs, so that a later one that fails to start leaves none behind.
+  const start = async <T extends Child>(starting: Promise<T>): Promise<T> => {
+    const child = await starting;
+    started.push(child);
+    return child;
   };
   try {
     const reference = await start(startReference(backends));
