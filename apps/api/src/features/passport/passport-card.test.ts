@@ -1,0 +1,30 @@
+import PDFDocument from 'pdfkit';
+import { describe, expect, it } from 'vitest';
+
+/** pdfkit's current font of a document, with the parsed metrics it measures text by. */
+function metricsOf(doc: PDFKit.PDFDocument, font: string): unknown {
+  doc.font(font);
+  return (doc as unknown as { _font: { font: unknown } })._font.font;
+}
+
+// patches/pdfkit@0.20.2.patch: parsing a standard font's metrics (thousands of kerning pairs)
+// was a quarter of a passport card's CPU when every document parsed its own.
+describe('the passport card: pdfkit patch', () => {
+  it('parses each standard font once, for every document of the process', () => {
+    const first = new PDFDocument();
+    const second = new PDFDocument();
+    for (const font of ['Helvetica', 'Helvetica-Bold']) {
+      expect(metricsOf(second, font)).toBe(metricsOf(first, font));
+    }
+    expect(metricsOf(first, 'Helvetica')).not.toBe(metricsOf(first, 'Helvetica-Bold'));
+  });
+
+  it('measures text with its kerning alike in every document', () => {
+    const width = (doc: PDFKit.PDFDocument, text: string) =>
+      doc.font('Helvetica-Bold').fontSize(10).widthOfString(text);
+    const [first, second] = [new PDFDocument(), new PDFDocument()];
+    expect(width(second, 'AVATAR Wolf')).toBe(width(first, 'AVATAR Wolf'));
+    // "AV" is a kerned pair of Helvetica-Bold: the shared metrics still bring the two closer.
+    expect(width(second, 'AV')).toBeLessThan(width(first, 'A') + width(first, 'V'));
+  });
+});
