@@ -215,12 +215,19 @@ async function scenarioContext(
     (['alice', 'orga', 'kim', 'dana', 'carla'] as const).map((user) => login(stack.origin, user)),
   );
   const oauth = await rememberConsent(stack.origin);
-  const [first, ...chainStarts] = await issueCodes(oauth, 2 * connections + 1);
+  const [first] = await issueCodes(oauth, 1);
   const tokens = await exchange(stack.origin, oauth, first!);
   const refreshTokens: string[] = [];
-  for (const code of chainStarts) {
-    refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
-  }
+  // A run that ends with answers in flight loses the rotated tokens they carried: each run
+  // of the refresh scenario (--against runs it once per round) starts from a full pool.
+  const refillRefreshTokens = async () => {
+    const missing = 2 * connections - refreshTokens.length;
+    if (missing <= 0) return;
+    for (const code of await issueCodes(oauth, missing)) {
+      refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
+    }
+  };
+  await refillRefreshTokens();
   return {
     origin: stack.origin,
     referenceOrigin: reference.origin,
@@ -230,6 +237,7 @@ async function scenarioContext(
     oauth,
     codes: [],
     refreshTokens,
+    refillRefreshTokens,
     accessToken: tokens.access_token,
   };
 }

@@ -32,6 +32,8 @@ export interface ScenarioContext {
    * token works once).
    */
   refreshTokens: string[];
+  /** Fills `refreshTokens` up again, with tokens of new code exchanges. */
+  refillRefreshTokens: () => Promise<void>;
   accessToken: string;
 }
 
@@ -326,7 +328,7 @@ export function writeScenarios(context: ScenarioContext): Scenario[] {
 }
 
 export function oauthScenarios(context: ScenarioContext): Scenario[] {
-  const { origin, oauth, codes, refreshTokens } = context;
+  const { origin, oauth, codes, refreshTokens, refillRefreshTokens } = context;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   return [
     {
@@ -356,6 +358,7 @@ export function oauthScenarios(context: ScenarioContext): Scenario[] {
       name: 'POST /oauth/token (refresh_token)',
       reference: 'sign2',
       url: `${origin}/oauth/token`,
+      prepare: refillRefreshTokens,
       requests: [
         {
           method: 'POST',
