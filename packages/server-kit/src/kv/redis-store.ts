@@ -118,31 +118,8 @@ export class RedisKeyValueStore implements KeyValueStore {
   /** Commands that failed because Redis could not be reached or did not answer in time. */
   unavailableFailures = 0;
 
-  /** Whether the socket holds back this tick's commands (`writeTogether`). */
-  #writesHeld = false;
-
-  /**
-   * ioredis writes each command to the socket on its own, so the commands a caller sends
-   * without awaiting in between (the seven of a token response) were as many write system
-   * calls, a third of the token endpoint's main-thread samples with the rest of its socket
-   * writes. Held back until the tick ends, they leave in one writev: the same bytes in the same
-   * order, each command with its own timeout (auto-pipelining would change both; see the
-   * constructor).
-   */
-  private writeTogether(): void {
-    if (this.#writesHeld || this.client.status !== 'ready') return;
-    const socket = this.client.stream;
-    socket.cork();
-    this.#writesHeld = true;
-    process.nextTick(() => {
-      this.#writesHeld = false;
-      socket.uncork();
-    });
-  }
-
   /** Every command goes through here, so that a lost Redis is one kind of error. */
   private run<T>(command: () => Promise<T>): Promise<T> {
-    this.writeTogether();
     return command().catch((error: unknown) => {
       if (!(error instanceof Error && error.name === 'ReplyError')) this.unavailableFailures += 1;
       return unavailableUnlessReply(error);
