@@ -219,7 +219,8 @@ async function scenarioContext(
   const tokens = await exchange(stack.origin, oauth, first!);
   const refreshTokens: string[] = [];
   // A run that ends with answers in flight loses the rotated tokens they carried: each run
-  // of the refresh scenario (--against runs it once per round) starts from a full pool.
+  // of the refresh scenario (--against runs it once per round) starts from a full pool, filled
+  // by the scenario's `prepare`.
   const refillRefreshTokens = async () => {
     const missing = 2 * connections - refreshTokens.length;
     if (missing <= 0) return;
@@ -227,7 +228,6 @@ async function scenarioContext(
       refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
     }
   };
-  await refillRefreshTokens();
   return {
     origin: stack.origin,
     referenceOrigin: reference.origin,

@@ -1,5 +1,7 @@
 import PDFDocument from 'pdfkit';
+import QRCode from 'qrcode';
 import { describe, expect, it } from 'vitest';
+import { profileUrlSegments } from './passport-card.ts';
 
 /** pdfkit's current font of a document, with the parsed metrics it measures text by. */
 function metricsOf(doc: PDFKit.PDFDocument, font: string): unknown {
@@ -26,5 +28,32 @@ describe('the passport card: pdfkit patch', () => {
     expect(width(second, 'AVATAR Wolf')).toBe(width(first, 'AVATAR Wolf'));
     // "AV" is a kerned pair of Helvetica-Bold: the shared metrics still bring the two closer.
     expect(width(second, 'AV')).toBeLessThan(width(first, 'A') + width(first, 'V'));
+  });
+});
+
+describe('the passport card: QR segments of the profile URL', () => {
+  const urls = [
+    'https://foodshare.example.org/profile/2',
+    'https://foodshare.example.org/profile/1234',
+    'https://foodshare.example.org/profile/123456',
+    'http://127.0.0.1:3000/profile/9876543',
+    'https://sub.example.org/fs/profile/20000001',
+  ];
+
+  it.for(urls)('encodes %s whole, in a code no larger than qrcode would choose', (url) => {
+    const segments = profileUrlSegments(url);
+    expect(segments.map(({ data }) => data.toString()).join('')).toBe(url);
+    const ours = QRCode.create(segments, { errorCorrectionLevel: 'M' });
+    const searched = QRCode.create(url, { errorCorrectionLevel: 'M' });
+    expect(ours.version).toBeLessThanOrEqual(searched.version);
+  });
+
+  it('puts a long trailing id in numeric mode, where byte mode needs a larger code', () => {
+    const url = 'https://foodshare.example.org/profile/123456';
+    const bytesOnly = QRCode.create([{ data: Buffer.from(url), mode: 'byte' }], {
+      errorCorrectionLevel: 'M',
+    });
+    const ours = QRCode.create(profileUrlSegments(url), { errorCorrectionLevel: 'M' });
+    expect(ours.version).toBeLessThan(bytesOnly.version);
   });
 });
