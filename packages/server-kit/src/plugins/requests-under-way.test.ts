@@ -13,20 +13,31 @@ async function appWithCount() {
   return app;
 }
 
+/** A promise the test settles when it chooses: what a handler or hook waits on meanwhile. */
+function gate(): { held: Promise<void>; release: () => void } {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  return { held, release };
+}
+
+/** Listens on a free loopback port and says which. */
+async function listenOnLoopback(app: Awaited<ReturnType<typeof appWithCount>>): Promise<number> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return (app.server.address() as AddressInfo).port;
+}
+
 describe('requestsUnderWayPlugin', () => {
   let app: Awaited<ReturnType<typeof appWithCount>>;
   afterEach(() => app?.close());
 
   it('counts a request whose client has gone until its handler has answered', async () => {
     app = await appWithCount();
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, release } = gate();
     app.get('/held', async () => {
       await held;
       return { done: true };
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
+    const port = await listenOnLoopback(app);
 
     const client = request({ port, host: '127.0.0.1', path: '/held', agent: false });
     client.on('error', () => undefined);
@@ -46,8 +57,7 @@ describe('requestsUnderWayPlugin', () => {
     app = await appWithCount();
     // An async onRequest hook still waiting (the session lookup) when the client leaves:
     // Fastify would then read the body of a destroyed stream and wait for ever.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
+    const { held, release } = gate();
     app.addHook('onRequest', async () => {
       await held;
     });
@@ -56,8 +66,7 @@ describe('requestsUnderWayPlugin', () => {
       handled = true;
       return { ok: true };
     });
-    await app.listen({ port: 0, host: '127.0.0.1' });
-    const { port } = app.server.address() as AddressInfo;
+    const port = await listenOnLoopback(app);
 
     const client = request({
       port,
