@@ -3,7 +3,17 @@ import type { FastifyRequest } from 'fastify';
 import { Problem } from './problem.ts';
 import type { Session } from './session/session-store.ts';
 
-const actors = new WeakMap<FastifyRequest, Promise<Actor | null>>();
+/**
+ * Where a request keeps its caller's account once read, declared on every request by the
+ * session plugin. On the request, not in a WeakMap keyed by it: see plugins/orm.ts.
+ */
+export const REQUEST_ACTOR: unique symbol = Symbol('foodshare.actor');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    [REQUEST_ACTOR]: Promise<Actor | null> | null;
+  }
+}
 
 export function requireSession(request: FastifyRequest): Session {
   if (!request.session) throw Problem.unauthorized();
@@ -16,12 +26,7 @@ export function requireSession(request: FastifyRequest): Session {
  */
 export async function requireActor(request: FastifyRequest): Promise<Actor> {
   const session = requireSession(request);
-  let pending = actors.get(request);
-  if (!pending) {
-    pending = loadActor(request, session.userId);
-    actors.set(request, pending);
-  }
-  const actor = await pending;
+  const actor = await (request[REQUEST_ACTOR] ??= loadActor(request, session.userId));
   if (!actor) throw Problem.accountInactive();
   return actor;
 }
@@ -31,7 +36,7 @@ export async function requireActor(request: FastifyRequest): Promise<Actor> {
  * row): the actor `requireActor` then answers, or null for an account no longer active.
  */
 export function provideActor(request: FastifyRequest, actor: Actor | null): void {
-  actors.set(request, Promise.resolve(actor));
+  request[REQUEST_ACTOR] = Promise.resolve(actor);
 }
 
 // Read on nearly every request: planned once per connection, not on every call.

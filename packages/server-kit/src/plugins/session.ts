@@ -1,6 +1,7 @@
 import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
+import { REQUEST_ACTOR } from '../actor.ts';
 import { EndedSessions } from '../session/ended-sessions.ts';
 import { LoginThrottle, type LoginThrottleLimits } from '../session/login-throttle.ts';
 import {
@@ -82,6 +83,7 @@ export const sessionPlugin = fp(
     app.decorate('loginThrottle', new LoginThrottle(app.kv, options.loginThrottle));
     app.decorate('endedSessions', new EndedSessions(app.kv));
     app.decorateRequest('session', null);
+    app.decorateRequest(REQUEST_ACTOR, null);
     app.addHook('onRequest', async (request, reply) => {
       const id = request.cookies[names.session];
       if (!id) return;
