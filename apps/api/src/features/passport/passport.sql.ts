@@ -48,18 +48,26 @@ interface GenerationRow {
   generated_by: PassportGenerationList[number]['generatedBy'];
 }
 
-/** The user's recorded generations, newest first, each with who made it. */
+/**
+ * The user's recorded generations, newest first, each with who made it. The list is cut from
+ * the (user_id, created_at, id) index before anything is joined: joined first, the plan made
+ * for a user of few generations (a prepared statement's, or one on stale statistics) read,
+ * joined and sorted all 10,000 of alice's on the grown bench data, 20 ms for 100 rows.
+ */
 export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
   return {
     // Only a verified owner's list is read (mayCreatePassport decides, in TypeScript, on the
     // account read beside it): a caller it refuses costs no list.
     sql: `select g.id, g.created_at, ${userStubJson('u')} as generated_by
             from users owner
-            join passport_generations g on g.user_id = owner.id
+            cross join lateral (
+                   select id, created_at, generated_by_id from passport_generations
+                    where user_id = owner.id
+                    order by created_at desc, id desc
+                    limit ${PASSPORT_GENERATIONS_LIMIT}) g
             left join users u on u.id = g.generated_by_id
            where owner.id = ? and owner.verified
-           order by g.created_at desc, g.id desc
-           limit ${PASSPORT_GENERATIONS_LIMIT}`,
+           order by g.created_at desc, g.id desc`,
     params: [userId],
     prepareAs: 'generations',
   };
