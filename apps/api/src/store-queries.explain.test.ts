@@ -1,7 +1,7 @@
 import { describe, expect, ids, it, type Sql, test } from './test-support/fixtures.ts';
+import { explainQuery as explain, type PlanNode } from './test-support/query-plans.ts';
 import { storeFactsQuery } from './shared/store-facts.repository.ts';
 import { teamRequestsQuery } from './features/stores/stores.sql.ts';
-import type { SqlQuery } from './shared/sql.ts';
 import { storeLogPageQuery } from './features/store-log/store-log.sql.ts';
 import type { StoreLogAction } from '@foodshare/domain';
 
@@ -12,17 +12,6 @@ const MEMBERSHIPS = 200_000;
 const DAY = 24 * 60 * 60 * 1000;
 /** How a table is read when an index serves the query. */
 const INDEX_READS = ['Index Scan', 'Index Only Scan', 'Bitmap Heap Scan'];
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Index Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 // The bulk fill below runs statements of many seconds (a million rows, the users' row triggers),
 // far beyond the bound a request's statement has in the test app.
@@ -36,14 +25,6 @@ test.override('appEnv', { scope: 'file' }, { DATABASE_STATEMENT_TIMEOUT_MS: '600
 describe('the store queries use indexes on a million log entries', () => {
   let busyStore: number;
   let crowdedStore: number;
-
-  async function explain(sql: Sql, query: SqlQuery): Promise<PlanNode[]> {
-    const rows = await sql<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
-      `explain (format json) ${query.sql}`,
-      query.params,
-    );
-    return nodes(rows[0]!['QUERY PLAN'][0].Plan);
-  }
 
   const scansOf = (plan: PlanNode[], table: string) =>
     plan.filter((node) => node['Relation Name'] === table);

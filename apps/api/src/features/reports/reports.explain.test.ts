@@ -1,16 +1,6 @@
-import { preparedStatement } from '@foodshare/domain';
 import { describe, expect, it } from '../../test-support/fixtures.ts';
+import { explainGenericPlan, planNodes } from '../../test-support/query-plans.ts';
 import { userReportsQuery } from './reports.sql.ts';
-
-interface PlanNode {
-  'Relation Name'?: string;
-  'Actual Rows'?: number;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
 
 describe('the reports of a much-reported user, as a prepared statement', () => {
   it('reads one page of reports from the index, whatever plan is kept', async ({
@@ -41,21 +31,13 @@ describe('the reports of a much-reported user, as a prepared statement', () => {
       `insert into stores (name, region_id) select 'Laden ' || g, 3 from generate_series(1, 20000) g`,
     );
     await sql('analyze reports, stores, users');
-    const { sql: text, params } = userReportsQuery(reported, { limit: 10, offset: 0 });
-    const statement = preparedStatement('reports_explain_test', text);
     // The plan a prepared statement keeps is made for any user, as the average one has a
-    // report or none: forced here, as PostgreSQL chooses it after five executions.
-    const plan = await app.orm.em.fork().transactional(async (em) => {
-      await em.execute('set local plan_cache_mode = force_generic_plan');
-      await em.execute(`prepare reports_explain_test as ${statement.text}`);
-      const [row] = await em.execute<{ 'QUERY PLAN': [{ Plan: PlanNode }] }[]>(
-        `explain (analyze, format json) execute reports_explain_test(${params.map(() => '?').join(', ')})`,
-        params,
-      );
-      await em.execute('deallocate reports_explain_test');
-      return row!['QUERY PLAN'][0].Plan;
-    });
-    const reportReads = nodes(plan).filter((node) => node['Relation Name'] === 'reports');
+    // report or none.
+    const plan = await explainGenericPlan(
+      app.orm.em,
+      userReportsQuery(reported, { limit: 10, offset: 0 }),
+    );
+    const reportReads = planNodes(plan).filter((node) => node['Relation Name'] === 'reports');
     expect(reportReads).not.toEqual([]);
     for (const read of reportReads) expect(read['Actual Rows']).toBeLessThanOrEqual(10);
   });

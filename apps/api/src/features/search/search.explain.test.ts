@@ -1,4 +1,5 @@
 import { describe, expect, it, test } from '../../test-support/fixtures.ts';
+import { explainQuery } from '../../test-support/query-plans.ts';
 import { searchIndexQuery } from './search-index.sql.ts';
 
 /**
@@ -43,16 +44,6 @@ const BIG_TABLES = [
   'poll_votes',
   'buddies',
 ];
-
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  Plans?: PlanNode[];
-}
-
-function nodesOf(node: PlanNode): PlanNode[] {
-  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
-}
 
 // Row i of each fill names other rows arithmetically, so the fill is one INSERT ... SELECT per
 // table. Foreign-key triggers are off for the fill only (session_replication_role), as in a
@@ -175,11 +166,7 @@ describe('the search index on a million rows', () => {
       `select u.id from users u where u.email = 'fill1@explain.example.org'`,
     );
     const query = searchIndexQuery({ id: user!.id }, false, 'foodsharing.network');
-    const plans = await sql<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
-      `explain (format json) ${query.sql}`,
-      query.params,
-    );
-    const nodes = nodesOf(plans[0]!['QUERY PLAN'][0]!.Plan);
+    const nodes = await explainQuery(sql, query);
     const scanned = nodes
       .filter((node) => node['Relation Name'] !== undefined)
       .map((node) => `${node['Node Type']} on ${node['Relation Name']}`);

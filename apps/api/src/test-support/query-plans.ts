@@ -1,0 +1,48 @@
+import { type EntityManager, preparedStatement } from '@foodshare/domain';
+import type { SqlQuery } from '../shared/sql.ts';
+import type { Sql } from './sql.ts';
+
+/** A node of PostgreSQL's `EXPLAIN (FORMAT JSON)`, with the fields the plan tests read. */
+export interface PlanNode {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Index Name'?: string;
+  Alias?: string;
+  /** With ANALYZE: rows per loop, and how many loops. */
+  'Actual Rows'?: number;
+  'Actual Loops'?: number;
+  Plans?: PlanNode[];
+}
+
+/** The plan's nodes, the root first, then each subtree in order. */
+export function planNodes(plan: PlanNode): PlanNode[] {
+  return [plan, ...(plan.Plans ?? []).flatMap(planNodes)];
+}
+
+type ExplainRows = { 'QUERY PLAN': [{ Plan: PlanNode }] }[];
+
+/** The plan PostgreSQL makes for a route's query with its values, not run. */
+export async function explainQuery(sql: Sql, query: SqlQuery): Promise<PlanNode[]> {
+  const rows = await sql<ExplainRows>(`explain (format json) ${query.sql}`, query.params);
+  return planNodes(rows[0]!['QUERY PLAN'][0].Plan);
+}
+
+/**
+ * The query run as the prepared statement it is on a pooled connection, under the plan such a
+ * statement keeps: made for any value, as the average row has it (forced here, as PostgreSQL
+ * chooses it after five executions), with each node's actual rows.
+ */
+export async function explainGenericPlan(em: EntityManager, query: SqlQuery): Promise<PlanNode> {
+  const statement = preparedStatement('explain_test', query.sql);
+  const placeholders = query.params.map(() => '?').join(', ');
+  return em.fork().transactional(async (tx) => {
+    await tx.execute('set local plan_cache_mode = force_generic_plan');
+    await tx.execute(`prepare explain_test as ${statement.text}`);
+    const [row] = await tx.execute<ExplainRows>(
+      `explain (analyze, format json) execute explain_test(${placeholders})`,
+      query.params,
+    );
+    await tx.execute('deallocate explain_test');
+    return row!['QUERY PLAN'][0].Plan;
+  });
+}
