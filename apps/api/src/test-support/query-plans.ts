@@ -34,15 +34,21 @@ export async function explainQuery(sql: Sql, query: SqlQuery): Promise<PlanNode[
  */
 export async function explainGenericPlan(em: EntityManager, query: SqlQuery): Promise<PlanNode> {
   const statement = preparedStatement('explain_test', query.sql);
+  // A name of its own per call: a failed EXPLAIN rolls back without its DEALLOCATE (neither
+  // is transactional), and the name it left on that pooled connection must not make the next
+  // call fail for a reason that is not its own.
+  const name = `explain_test_${(explained += 1)}`;
   const placeholders = query.params.map(() => '?').join(', ');
   return em.fork().transactional(async (tx) => {
     await tx.execute('set local plan_cache_mode = force_generic_plan');
-    await tx.execute(`prepare explain_test as ${statement.text}`);
+    await tx.execute(`prepare ${name} as ${statement.text}`);
     const [row] = await tx.execute<ExplainRows>(
-      `explain (analyze, format json) execute explain_test(${placeholders})`,
+      `explain (analyze, format json) execute ${name}(${placeholders})`,
       query.params,
     );
-    await tx.execute('deallocate explain_test');
+    await tx.execute(`deallocate ${name}`);
     return row!['QUERY PLAN'][0].Plan;
   });
 }
+
+let explained = 0;

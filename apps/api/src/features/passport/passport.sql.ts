@@ -50,9 +50,10 @@ interface GenerationRow {
 
 /**
  * The user's recorded generations, newest first, each with who made it. The list is cut from
- * the (user_id, created_at, id) index before anything is joined: joined first, the plan made
- * for a user of few generations (a prepared statement's, or one on stale statistics) read,
- * joined and sorted all 10,000 of alice's on the grown bench data, 20 ms for 100 rows.
+ * the user's generations before anything is joined: read in the (user_id, created_at, id)
+ * index's order once PostgreSQL knows the table, sorted as narrow rows when it does not.
+ * Joined first, a plan made without statistics read, joined and sorted all 10,528 of alice's
+ * on the grown bench data, 20 ms for 100 rows (2.6 ms cut first).
  */
 export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
   return {
