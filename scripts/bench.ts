@@ -4,8 +4,9 @@
 // p50 and p99 latency, the ratio to the matching reference, and large/small. Figures, not a
 // pass/fail; JSON of the run is written for comparisons.
 //
-//   pnpm bench [--sizes small,large] [--duration 5] [--warmup 1] [--connections 16]
-//              [--scale 1] [--only TEXT] [--reuse] [--profile] [--json FILE]
+//   pnpm bench [--sizes small,large] [--rounds 3] [--duration 2] [--warmup 0.5]
+//              [--connections 16] [--scale 1] [--only TEXT] [--reuse] [--json FILE]
+//   pnpm bench --profile [--duration 5] [--warmup 1] [...]
 //   pnpm bench --against DIR [--rounds 6] [--duration 2] [--warmup 0.5] [...]
 //   pnpm bench --table FILE   the table of an earlier run's JSON
 //   pnpm bench --help         this text
@@ -13,9 +14,13 @@
 //   --sizes      small: the demo data; large: the demo data grown by `demo grow --scale`
 //                (both by default; with --against, small)
 //   --only       the scenarios whose name contains TEXT (several: comma-separated)
+//   --rounds     each scenario measured this many times, in turns with its reference, and
+//                its shares of the reference taken round by round (medians printed); 1: each
+//                once, for 5 s unless --duration says otherwise, against the reference's row
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
-//                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback)
+//                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback);
+//                one round
 //   --against    another checkout (e.g. a git worktree of an older commit, dependencies
 //                installed): both stacks run side by side and every scenario is measured on
 //                each in turn, --rounds times, and compared round by round (CPU per request
@@ -38,6 +43,7 @@ import {
   type Scenario,
   type SizeRun,
 } from './bench/measure.ts';
+import { mergeReferenceRounds } from './bench/reference-rounds.ts';
 import { REFERENCES } from './bench/reference-server.ts';
 import {
   oauthScenarios,
@@ -99,13 +105,16 @@ if (args.table) {
   process.exit(0);
 }
 
-// Bounded: at most 30 s a scenario (40 with its warm-up), or with --against 30 rounds of that
-// on each side; the log says how long a comparison will take before it starts.
-// Paired rounds are short: many of them, each pair close together in time.
-const seconds = Math.min(Math.max(Number(args.duration ?? (args.against ? 2 : 5)), 1), 30);
-const warmupSeconds = Math.min(Math.max(Number(args.warmup ?? (args.against ? 0.5 : 1)), 0), 10);
+// Rounds: with --against, of the two stacks; else of each scenario and its reference. A
+// profile is of one measurement per scenario.
+const rounds = Math.min(Number(args.rounds ?? (args.against ? 6 : args.profile ? 1 : 3)), 30);
+// Bounded: at most 30 s a measurement (40 with its warm-up), 30 rounds of that on each side;
+// the log says how long a run will take before it starts. Paired rounds are short: many of
+// them, each pair close together in time.
+const paired = args.against !== undefined || rounds > 1;
+const seconds = Math.min(Math.max(Number(args.duration ?? (paired ? 2 : 5)), 1), 30);
+const warmupSeconds = Math.min(Math.max(Number(args.warmup ?? (paired ? 0.5 : 1)), 0), 10);
 const connections = Math.min(Math.max(Number(args.connections), 1), 64);
-const rounds = Math.min(Number(args.rounds ?? 6), 30);
 if (
   args.against !== undefined &&
   !['scripts/start.ts', 'node_modules'].every((part) => existsSync(path.join(args.against!, part)))
@@ -121,6 +130,10 @@ if (args.rounds !== undefined && !/^[1-9][0-9]*$/.test(args.rounds)) {
 }
 if (args.against !== undefined && args.profile) {
   console.error('bench: --against and --profile go separately (a profile is of one stack)');
+  process.exit(2);
+}
+if (args.profile && rounds > 1) {
+  console.error('bench: --profile takes one round (a profile per scenario, of one measurement)');
   process.exit(2);
 }
 const scale = Number(args.scale);
@@ -278,6 +291,24 @@ async function measureOn(
   });
 }
 
+/** With --profile: the profile covers the measured seconds alone (no start, log-in or warm-up). */
+function profiledMeasurement(
+  server: Child,
+  profileDir: string,
+  scenario: Scenario,
+): Partial<MeasureOptions> {
+  const profiler = server.profiler;
+  if (!profiler) return {};
+  return {
+    beforeMeasured: () => profiler.start(),
+    afterMeasured: async () => {
+      mkdirSync(profileDir, { recursive: true });
+      const file = path.join(profileDir, `${fileNameOf(scenario.name)}.cpuprofile`);
+      writeFileSync(file, JSON.stringify(await profiler.stop()));
+    },
+  };
+}
+
 async function runSize(size: string): Promise<SizeRun> {
   const databaseUrl = await prepareDatabase(size);
   const backends = {
@@ -293,30 +324,46 @@ async function runSize(size: string): Promise<SizeRun> {
   try {
     const context = await scenarioContext(stack, reference, databaseUrl);
     const scenarios = scenariosOf(context);
-    log(`${size}: ${scenarios.length} scenarios, ${seconds} s each at ${connections} connections`);
+    const referenceOf = (scenario: Scenario) =>
+      scenarios.find((candidate) => candidate.name === `reference: ${scenario.reference}`);
+    const measurements = scenarios.reduce(
+      (total, scenario) => total + (rounds > 1 && referenceOf(scenario) ? 2 * rounds : 1),
+      0,
+    );
+    log(
+      `${size}: ${scenarios.length} scenarios, ${rounds > 1 ? `${rounds} rounds beside their references, ` : ''}` +
+        `${seconds} s each at ${connections} connections ` +
+        `(about ${Math.ceil((measurements * (seconds + warmupSeconds)) / 60)} min)`,
+    );
+    const serverOf = (scenario: Scenario) =>
+      scenario.name.startsWith('reference:') ? reference : stack;
     for (const scenario of scenarios) {
-      const server = scenario.name.startsWith('reference:') ? reference : stack;
-      const profiler = server.profiler;
-      const result = await measureOn(
-        server,
-        context,
-        scenario,
-        // The profile covers the measured seconds alone: no start, log-in or warm-up in it.
-        profiler
-          ? {
-              beforeMeasured: () => profiler.start(),
-              afterMeasured: async () => {
-                mkdirSync(profileDir, { recursive: true });
-                const file = path.join(profileDir, `${fileNameOf(scenario.name)}.cpuprofile`);
-                writeFileSync(file, JSON.stringify(await profiler.stop()));
-              },
-            }
-          : {},
-      );
+      const referenceScenario = referenceOf(scenario);
+      const result =
+        rounds > 1 && referenceScenario
+          ? mergeReferenceRounds(
+              (
+                await comparePaired(
+                  [{ ours: scenario, theirs: referenceScenario }],
+                  rounds,
+                  (measured, side) =>
+                    measureOn(side === 'ours' ? serverOf(scenario) : reference, context, measured),
+                )
+              )[0]!,
+            )
+          : await measureOn(
+              serverOf(scenario),
+              context,
+              scenario,
+              profiledMeasurement(serverOf(scenario), profileDir, scenario),
+            );
       figures.push(result);
+      const share = result.shares?.cpu
+        ? `, ${Math.round(result.shares.cpu.median * 100)} % of its reference's CPU`
+        : '';
       log(
         `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
-          `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req`,
+          `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req${share}`,
       );
     }
   } finally {
@@ -419,8 +466,14 @@ for (const size of sizes) runs.push(await runSize(size));
 
 const loadAverage = os.loadavg().map((load) => Number(load.toFixed(2)));
 console.log(
-  `\n${seconds} s per scenario (after ${warmupSeconds} s of warm-up), ${connections} connections, ` +
-    `loopback; ${machine.cpus} CPUs, load average ${loadAverage.join(' ')}\n`,
+  `\n${seconds} s per measurement (after ${warmupSeconds} s of warm-up), ${connections} connections, ` +
+    `loopback; ${machine.cpus} CPUs, load average ${loadAverage.join(' ')}` +
+    (rounds > 1
+      ? `. Each scenario ${rounds} rounds beside its reference: its figures are the medians of ` +
+        `its rounds, % ref and cpu % ref the medians of the rounds' shares (the reference rows: ` +
+        `one measurement each)`
+      : '') +
+    '\n',
 );
 console.log(formatTable(runs));
 console.log(
@@ -435,6 +488,7 @@ writeFileSync(
     {
       date: new Date().toISOString(),
       seconds,
+      rounds,
       connections,
       scale,
       machine: { ...machine, loadAverage },

@@ -3,6 +3,7 @@
 // in separate runs, the same code moved by 10 to 40 % here (README, Benchmarks); paired round
 // by round, a change shows through that drift.
 import type { Figures, Scenario } from './measure.ts';
+import { median, spread, type Spread } from './stats.ts';
 
 /** One round of one scenario on each stack. */
 export interface PairedRound {
@@ -21,21 +22,10 @@ export interface PairedSummary {
   ours: number | null;
   theirs: number | null;
   /** Median, lowest and highest of ours over theirs, each round's pair on its own. */
-  cpuRatio: { median: number; low: number; high: number } | null;
+  cpuRatio: Spread | null;
   /** The same for req/s. */
-  rateRatio: { median: number; low: number; high: number } | null;
+  rateRatio: Spread | null;
   errors: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
-function spread(values: number[]) {
-  if (values.length === 0) return null;
-  return { median: median(values), low: Math.min(...values), high: Math.max(...values) };
 }
 
 /** Medians of both sides and of the per-round ratios (a round's ratio needs both figures). */
@@ -68,7 +58,7 @@ export function summarize(comparison: Comparison): PairedSummary {
   };
 }
 
-const ratio = (value: { median: number; low: number; high: number } | null) =>
+const ratio = (value: Spread | null) =>
   value === null
     ? '–'
     : `${value.median.toFixed(2)} (${value.low.toFixed(2)}–${value.high.toFixed(2)})`;

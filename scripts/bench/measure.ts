@@ -1,6 +1,7 @@
 // One scenario measured with autocannon, and the table and JSON `pnpm bench` prints.
 import autocannon from 'autocannon';
 import type { ReferenceName } from './reference-server.ts';
+import type { Spread } from './stats.ts';
 
 export interface Scenario {
   name: string;
@@ -41,6 +42,20 @@ export interface Figures {
    * costs more for that alone (absent in the JSON of runs made before it was recorded).
    */
   bytesPerResponse?: number;
+  /**
+   * The scenario's shares of its reference when the two were measured in alternating rounds
+   * (reference-rounds.ts); without it, the table divides by the reference's own row.
+   */
+  shares?: ReferenceShares;
+}
+
+/** Each a median, lowest and highest over the rounds, each round's pair on its own. */
+export interface ReferenceShares {
+  rounds: number;
+  /** The scenario's req/s over its reference's (null: the reference answered nothing). */
+  rate: Spread | null;
+  /** The reference's CPU per request over the scenario's (null where the kernel does not say). */
+  cpu: Spread | null;
 }
 
 export interface MeasureOptions {
@@ -121,15 +136,29 @@ export interface SizeRun {
   figures: Figures[];
 }
 
-function referenceRate(run: SizeRun | undefined, reference: ReferenceName | null): number | null {
-  if (!run || !reference) return null;
-  const figures = run.figures.find((f) => f.name === `reference: ${reference}`);
-  return figures ? figures.requestsPerSecond : null;
+function referenceFigures(run: SizeRun, reference: ReferenceName | null): Figures | undefined {
+  return reference ? run.figures.find((f) => f.name === `reference: ${reference}`) : undefined;
 }
 
-function referenceCpu(run: SizeRun, reference: ReferenceName | null): number | null {
-  if (!reference) return null;
-  return run.figures.find((f) => f.name === `reference: ${reference}`)?.cpuMicrosPerRequest ?? null;
+/**
+ * The scenario's req/s and CPU as shares of its reference's: the medians of its alternating
+ * rounds where it had them, else against the reference's own row of the run.
+ */
+function sharesOf(run: SizeRun, figures: Figures): { rate: number | null; cpu: number | null } {
+  if (figures.shares) {
+    return { rate: figures.shares.rate?.median ?? null, cpu: figures.shares.cpu?.median ?? null };
+  }
+  const reference = referenceFigures(run, figures.reference);
+  const cpu = figures.cpuMicrosPerRequest;
+  const cpuReference = reference?.cpuMicrosPerRequest;
+  return {
+    rate: reference?.requestsPerSecond
+      ? figures.requestsPerSecond / reference.requestsPerSecond
+      : null,
+    // The reference's CPU per request over this scenario's: the share of the reference's
+    // efficiency reached, like `% ref` but untouched by what else the machine runs.
+    cpu: cpu && cpuReference ? cpuReference / cpu : null,
+  };
 }
 
 const percent = (value: number | null) => (value === null ? '–' : `${Math.round(value * 100)} %`);
@@ -155,34 +184,28 @@ export function formatTable(runs: SizeRun[]): string {
         cells.push('–', '–', '–', '–', '–', '–', '–', '–');
         continue;
       }
-      const reference = referenceRate(run, figures.reference);
+      const shares = sharesOf(run, figures);
       const cpu = figures.cpuMicrosPerRequest;
-      const cpuReference = referenceCpu(run, figures.reference);
       cells.push(
         String(figures.requestsPerSecond),
         String(figures.p50),
         String(figures.p99),
-        percent(reference ? figures.requestsPerSecond / reference : null),
+        percent(shares.rate),
         String(figures.errors),
         cpu === null ? '–' : String(cpu),
-        // The reference's CPU per request over this scenario's: the share of the reference's
-        // efficiency reached, like `% ref` but untouched by what else the machine runs.
-        percent(cpu && cpuReference ? cpuReference / cpu : null),
+        percent(shares.cpu),
         figures.bytesPerResponse === undefined ? '–' : String(figures.bytesPerResponse),
       );
     }
     if (runs.length === 2) {
       const [small, large] = first;
-      const [smallRef, largeRef] = runs.map((run) => referenceRate(run, small?.reference ?? null));
+      const smallShare = small ? sharesOf(runs[0]!, small).rate : null;
+      const largeShare = large ? sharesOf(runs[1]!, large).rate : null;
       cells.push(
         ratio(
           small && large ? large.requestsPerSecond / Math.max(small.requestsPerSecond, 1) : null,
         ),
-        ratio(
-          small && large && smallRef && largeRef
-            ? large.requestsPerSecond / largeRef / (Math.max(small.requestsPerSecond, 1) / smallRef)
-            : null,
-        ),
+        ratio(smallShare && largeShare !== null ? largeShare / smallShare : null),
       );
     }
     return cells;
