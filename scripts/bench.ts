@@ -16,7 +16,8 @@
 //   --only       the scenarios whose name contains TEXT (several: comma-separated)
 //   --rounds     each scenario measured this many times, in turns with its reference, and
 //                its shares of the reference taken round by round (medians printed); 1: each
-//                once, for 5 s unless --duration says otherwise, against the reference's row
+//                once, for 5 s unless --duration says otherwise (2 s with --against), against
+//                the reference's row
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
 //   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
 //                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback);
@@ -124,7 +125,10 @@ if (
   );
   process.exit(2);
 }
-if (args.rounds !== undefined && !/^[1-9][0-9]*$/.test(args.rounds)) {
+if (
+  args.rounds !== undefined &&
+  !(/^[1-9][0-9]*$/.test(args.rounds) && Number(args.rounds) <= 30)
+) {
   console.error('bench: --rounds takes a whole number from 1 to 30');
   process.exit(2);
 }
@@ -232,8 +236,8 @@ async function scenarioContext(
   const tokens = await exchange(stack.origin, oauth, first!);
   const refreshTokens: string[] = [];
   // A run that ends with answers in flight loses the rotated tokens they carried: each run
-  // of the refresh scenario (--against runs it once per round) starts from a full pool, filled
-  // by the scenario's `prepare`.
+  // of the refresh scenario (once per round) starts from a full pool, filled by the
+  // scenario's `prepare`.
   const refillRefreshTokens = async () => {
     const missing = 2 * connections - refreshTokens.length;
     if (missing <= 0) return;
@@ -324,10 +328,13 @@ async function runSize(size: string): Promise<SizeRun> {
   try {
     const context = await scenarioContext(stack, reference, databaseUrl);
     const scenarios = scenariosOf(context);
-    const referenceOf = (scenario: Scenario) =>
-      scenarios.find((candidate) => candidate.name === `reference: ${scenario.reference}`);
+    // With rounds, each scenario that has a reference is measured in turns with it.
+    const pairedReferenceOf = (scenario: Scenario) =>
+      rounds > 1 && scenario.reference
+        ? scenarios.find((candidate) => candidate.name === `reference: ${scenario.reference}`)
+        : undefined;
     const measurements = scenarios.reduce(
-      (total, scenario) => total + (rounds > 1 && referenceOf(scenario) ? 2 * rounds : 1),
+      (total, scenario) => total + (pairedReferenceOf(scenario) ? 2 * rounds : 1),
       0,
     );
     log(
@@ -335,32 +342,33 @@ async function runSize(size: string): Promise<SizeRun> {
         `${seconds} s each at ${connections} connections ` +
         `(about ${Math.ceil((measurements * (seconds + warmupSeconds)) / 60)} min)`,
     );
-    const serverOf = (scenario: Scenario) =>
-      scenario.name.startsWith('reference:') ? reference : stack;
+    const measureScenario = async (scenario: Scenario): Promise<Figures> => {
+      const server = scenario.name.startsWith('reference:') ? reference : stack;
+      const referenceScenario = pairedReferenceOf(scenario);
+      if (!referenceScenario) {
+        return measureOn(
+          server,
+          context,
+          scenario,
+          profiledMeasurement(server, profileDir, scenario),
+        );
+      }
+      const [comparison] = await comparePaired(
+        [{ ours: scenario, theirs: referenceScenario }],
+        rounds,
+        (measured, side) => measureOn(side === 'ours' ? server : reference, context, measured),
+      );
+      return mergeReferenceRounds(comparison!);
+    };
     for (const scenario of scenarios) {
-      const referenceScenario = referenceOf(scenario);
-      const result =
-        rounds > 1 && referenceScenario
-          ? mergeReferenceRounds(
-              (
-                await comparePaired(
-                  [{ ours: scenario, theirs: referenceScenario }],
-                  rounds,
-                  (measured, side) =>
-                    measureOn(side === 'ours' ? serverOf(scenario) : reference, context, measured),
-                )
-              )[0]!,
-            )
-          : await measureOn(
-              serverOf(scenario),
-              context,
-              scenario,
-              profiledMeasurement(serverOf(scenario), profileDir, scenario),
-            );
+      const result = await measureScenario(scenario);
       figures.push(result);
       const share = result.shares?.cpu
         ? `, ${Math.round(result.shares.cpu.median * 100)} % of its reference's CPU`
         : '';
+      if (result.shares?.referenceErrors) {
+        log(`${size} ${result.name}: its reference failed ${result.shares.referenceErrors} times`);
+      }
       log(
         `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
           `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req${share}`,
@@ -470,8 +478,8 @@ console.log(
     `loopback; ${machine.cpus} CPUs, load average ${loadAverage.join(' ')}` +
     (rounds > 1
       ? `. Each scenario ${rounds} rounds beside its reference: its figures are the medians of ` +
-        `its rounds, % ref and cpu % ref the medians of the rounds' shares (the reference rows: ` +
-        `one measurement each)`
+        `its rounds (errors summed), % ref and cpu % ref the medians of the rounds' shares (the ` +
+        `four bare references, which have none: one measurement each)`
       : '') +
     '\n',
 );

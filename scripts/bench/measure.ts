@@ -52,6 +52,8 @@ export interface Figures {
 /** Each a median, lowest and highest over the rounds, each round's pair on its own. */
 export interface ReferenceShares {
   rounds: number;
+  /** Answers of the reference's rounds that failed: a failing reference skews the shares. */
+  referenceErrors: number;
   /** The scenario's req/s over its reference's (null: the reference answered nothing). */
   rate: Spread | null;
   /** The reference's CPU per request over the scenario's (null where the kernel does not say). */
@@ -162,6 +164,13 @@ function sharesOf(run: SizeRun, figures: Figures): { rate: number | null; cpu: n
 }
 
 const percent = (value: number | null) => (value === null ? '–' : `${Math.round(value * 100)} %`);
+
+/** `cpu % ref`, with the lowest and highest round where there were rounds: how far to trust it. */
+function cpuShareCell(figures: Figures, share: number | null): string {
+  const rounds = figures.shares?.cpu;
+  if (!rounds || figures.shares!.rounds < 2) return percent(share);
+  return `${percent(share)} (${Math.round(rounds.low * 100)}–${Math.round(rounds.high * 100)})`;
+}
 const ratio = (value: number | null) => (value === null ? '–' : value.toFixed(2));
 
 /** The table: per size req/s, p50, p99, % of the reference; then large/small. */
@@ -193,7 +202,7 @@ export function formatTable(runs: SizeRun[]): string {
         percent(shares.rate),
         String(figures.errors),
         cpu === null ? '–' : String(cpu),
-        percent(shares.cpu),
+        cpuShareCell(figures, shares.cpu),
         figures.bytesPerResponse === undefined ? '–' : String(figures.bytesPerResponse),
       );
     }

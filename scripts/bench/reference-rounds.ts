@@ -42,6 +42,7 @@ export function mergeReferenceRounds(comparison: Comparison): Figures {
     ...(bytes === null ? {} : { bytesPerResponse: bytes }),
     shares: {
       rounds: comparison.rounds.length,
+      referenceErrors: comparison.rounds.reduce((total, { theirs }) => total + theirs.errors, 0),
       rate: spread(
         comparison.rounds
           .filter(({ theirs }) => theirs.requestsPerSecond > 0)
@@ -53,7 +54,8 @@ export function mergeReferenceRounds(comparison: Comparison): Figures {
             ({ ours, theirs }) =>
               ours.cpuMicrosPerRequest !== null &&
               ours.cpuMicrosPerRequest > 0 &&
-              theirs.cpuMicrosPerRequest !== null,
+              theirs.cpuMicrosPerRequest !== null &&
+              theirs.cpuMicrosPerRequest > 0,
           )
           .map(({ ours, theirs }) => theirs.cpuMicrosPerRequest! / ours.cpuMicrosPerRequest!),
       ),
