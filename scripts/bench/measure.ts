@@ -226,7 +226,7 @@ export function formatTable(runs: SizeRun[]): string {
     `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!))).join(' | ')} |`;
   return [
     line(header),
-    `|${widths.map((width, column) => (column === 0 ? `-${'-'.repeat(width)}-` : `-${'-'.repeat(width - 1)}:-`)).join('|')}|`,
+    `|${widths.map((width, column) => (column === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`,
     ...rows.map(line),
   ].join('\n');
 }

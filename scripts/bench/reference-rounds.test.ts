@@ -92,9 +92,10 @@ describe('a scenario measured in rounds beside its reference', () => {
       size: 'large',
       figures: [figures('reference: session-row', 40, 8000), rounds(0.5)],
     };
-    const row = formatTable([small, large])
-      .split('\n')
-      .find((line) => line.startsWith('| GET /a'));
+    const table = formatTable([small, large]).split('\n');
+    // GitHub's tables: a delimiter cell is dashes with an optional colon at either end.
+    expect(table[1]).toMatch(/^\|-+\|(-+:\|)+$/);
+    const row = table.find((line) => line.startsWith('| GET /a'));
     // rate: 0.556, 0.565, 0.613 → 56 %; CPU: 0.65 and 0.68 (the third round has no figure) →
     // 67 %, from 65 to 68
     expect(row).toMatch(
