@@ -29,15 +29,22 @@ export interface PairedSummary {
   errors: number;
 }
 
+/**
+ * Each round's figure of `ours` over that of `theirs`, for the rounds that have both (and a
+ * `theirs` above 0): a ratio taken within a round, so that a drift both sides share drops out.
+ */
+export function roundRatios(
+  rounds: PairedRound[],
+  pick: (figures: Figures) => number | null,
+): number[] {
+  return rounds.flatMap(({ ours, theirs }) => {
+    const [over, under] = [pick(ours), pick(theirs)];
+    return over === null || under === null || under <= 0 ? [] : [over / under];
+  });
+}
+
 /** Medians of both sides and of the per-round ratios (a round's ratio needs both figures). */
 export function summarize(comparison: Comparison): PairedSummary {
-  const cpu = comparison.rounds.filter(
-    ({ ours, theirs }) =>
-      ours.cpuMicrosPerRequest !== null &&
-      theirs.cpuMicrosPerRequest !== null &&
-      theirs.cpuMicrosPerRequest > 0,
-  );
-  const rate = comparison.rounds.filter(({ theirs }) => theirs.requestsPerSecond > 0);
   const side = (pick: (round: PairedRound) => number | null) => {
     const values = comparison.rounds.map(pick).filter((value) => value !== null);
     return values.length === 0 ? null : Math.round(median(values));
@@ -46,12 +53,8 @@ export function summarize(comparison: Comparison): PairedSummary {
     name: comparison.name,
     ours: side(({ ours }) => ours.cpuMicrosPerRequest),
     theirs: side(({ theirs }) => theirs.cpuMicrosPerRequest),
-    cpuRatio: spread(
-      cpu.map(({ ours, theirs }) => ours.cpuMicrosPerRequest! / theirs.cpuMicrosPerRequest!),
-    ),
-    rateRatio: spread(
-      rate.map(({ ours, theirs }) => ours.requestsPerSecond / theirs.requestsPerSecond),
-    ),
+    cpuRatio: spread(roundRatios(comparison.rounds, (figures) => figures.cpuMicrosPerRequest)),
+    rateRatio: spread(roundRatios(comparison.rounds, (figures) => figures.requestsPerSecond)),
     errors: comparison.rounds.reduce(
       (total, { ours, theirs }) => total + ours.errors + theirs.errors,
       0,

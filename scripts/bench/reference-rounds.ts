@@ -4,7 +4,7 @@
 // cost 115 µs per request and the same work in bare Fastify, measured right after it, 82. A
 // share taken round by round, each scenario's measurement beside its reference's, leaves
 // that drift out, and the median of the rounds the bursts.
-import type { Comparison } from './compare.ts';
+import { roundRatios, type Comparison } from './compare.ts';
 import type { Figures } from './measure.ts';
 import { median, spread } from './stats.ts';
 
@@ -43,21 +43,13 @@ export function mergeReferenceRounds(comparison: Comparison): Figures {
     shares: {
       rounds: comparison.rounds.length,
       referenceErrors: comparison.rounds.reduce((total, { theirs }) => total + theirs.errors, 0),
-      rate: spread(
-        comparison.rounds
-          .filter(({ theirs }) => theirs.requestsPerSecond > 0)
-          .map(({ ours, theirs }) => ours.requestsPerSecond / theirs.requestsPerSecond),
-      ),
+      rate: spread(roundRatios(comparison.rounds, (figures) => figures.requestsPerSecond)),
+      // The reference's CPU over the scenario's: the sides swapped.
       cpu: spread(
-        comparison.rounds
-          .filter(
-            ({ ours, theirs }) =>
-              ours.cpuMicrosPerRequest !== null &&
-              ours.cpuMicrosPerRequest > 0 &&
-              theirs.cpuMicrosPerRequest !== null &&
-              theirs.cpuMicrosPerRequest > 0,
-          )
-          .map(({ ours, theirs }) => theirs.cpuMicrosPerRequest! / ours.cpuMicrosPerRequest!),
+        roundRatios(
+          comparison.rounds.map(({ ours, theirs }) => ({ ours: theirs, theirs: ours })),
+          (figures) => figures.cpuMicrosPerRequest,
+        ),
       ),
     },
   };

@@ -21,6 +21,9 @@ export function planNodes(plan: PlanNode): PlanNode[] {
 
 type ExplainRows = { 'QUERY PLAN': [{ Plan: PlanNode }] }[];
 
+/** How many generic plans this test file has explained: each gets a statement name of its own. */
+let explained = 0;
+
 /** The plan PostgreSQL makes for a route's query with its values, not run. */
 export async function explainQuery(sql: Sql, query: SqlQuery): Promise<PlanNode[]> {
   const rows = await sql<ExplainRows>(`explain (format json) ${query.sql}`, query.params);
@@ -50,5 +53,3 @@ export async function explainGenericPlan(em: EntityManager, query: SqlQuery): Pr
     return row!['QUERY PLAN'][0].Plan;
   });
 }
-
-let explained = 0;
