@@ -4,14 +4,19 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
-/** The shell blocks of the README's "## Endpoints" section, in order. */
-export async function readmeEndpointExamples(): Promise<string[]> {
+/** The shell blocks of one `## ` section of the README, in order. */
+export async function readmeShellBlocks(heading: string): Promise<string[]> {
   const readme = await readFile(path.join(import.meta.dirname, '..', 'README.md'), 'utf8');
-  const start = readme.indexOf('\n## Endpoints\n');
+  const start = readme.indexOf(`\n## ${heading}\n`);
   const end = readme.indexOf('\n## ', start + 1);
-  if (start < 0) throw new Error('README.md has no "## Endpoints" section');
+  if (start < 0) throw new Error(`README.md has no "## ${heading}" section`);
   const section = readme.slice(start, end < 0 ? undefined : end);
   return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) => match[1] ?? '');
+}
+
+/** The shell blocks of the README's "## Endpoints" section, in order. */
+export function readmeEndpointExamples(): Promise<string[]> {
+  return readmeShellBlocks('Endpoints');
 }
 
 /**
