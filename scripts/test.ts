@@ -1,11 +1,13 @@
 // `pnpm test`: lint, typecheck and every test, against real PostgreSQL and Redis.
 // Uses the servers at DATABASE_URL and REDIS_URL (defaults 127.0.0.1:5432 and :6379);
-// starts an embedded PostgreSQL when none answers; says in one line what is missing.
+// starts an embedded PostgreSQL when none answers; installs the Debian programs some tests
+// drive where it may (scripts/test-prerequisites.ts); says in one line what is missing.
 import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import path from 'node:path';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, startEmbeddedPostgres } from '@foodshare/testing';
 import pg from 'pg';
+import { ensurePrerequisites } from './test-prerequisites.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -38,6 +40,12 @@ function redisAnswers(url: string): Promise<boolean> {
       resolve(false);
     });
   });
+}
+
+const missingPrograms = ensurePrerequisites();
+if (missingPrograms) {
+  console.error(missingPrograms);
+  process.exit(1);
 }
 
 let databaseUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
