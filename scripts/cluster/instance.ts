@@ -33,15 +33,22 @@ export async function startInstance(
     env: Record<string, string | undefined>;
     log: (line: string) => void;
     readyTimeoutMs?: number;
+    /** The checkout whose code runs: this one, or another release's (scripts/release). */
+    root?: string;
   },
 ): Promise<Instance> {
+  const checkout = options.root ?? root;
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
   const child = startProcess(
     name,
     process.execPath,
-    ['--conditions=development', path.join(root, 'apps', service, 'src', 'server.ts')],
-    { env: { ...options.env, HOST: '127.0.0.1', PORT: String(port) }, cwd: root, log: options.log },
+    ['--conditions=development', path.join(checkout, 'apps', service, 'src', 'server.ts')],
+    {
+      env: { ...options.env, HOST: '127.0.0.1', PORT: String(port) },
+      cwd: checkout,
+      log: options.log,
+    },
   );
   const instance: Instance = Object.assign(child, { service, port, origin });
   const ended = child.exited.then((code) => {
