@@ -3,16 +3,21 @@
 //
 //   pnpm cluster                     http://localhost:8080, 2 api and 2 auth instances
 //   pnpm cluster --instances 3       (or CLUSTER_INSTANCES=3) instances of each service
+//   pnpm cluster --roll ../next      then a rolling update to the checkout ../next under a
+//                                    steady load, printing what failed (scripts/cluster/roll.ts)
 //
 // Uses the PostgreSQL at DATABASE_URL (default: database `foodshare` of the local server,
 // created when missing, migrated, and given the demo data when empty) and the Redis at
 // REDIS_URL (default the local one). Needs `caddy` on the PATH (Debian: apt-get install caddy).
 // Ctrl-C or SIGTERM stops the proxy, then every instance gracefully, and exits with 0.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { ConfigError } from '@foodshare/server-kit';
 import { DEFAULT_REDIS_URL, withDatabaseName, DEFAULT_DATABASE_URL } from '@foodshare/testing';
 import { parseIntegerOption } from './integer-option.ts';
 import { runningProcesses } from './cluster/child-process.ts';
+import { rollCluster } from './cluster/roll.ts';
 import { type Cluster, startCluster } from './cluster/start-cluster.ts';
 
 const log = (line: string) => console.log(line);
@@ -28,18 +33,25 @@ function option(name: string, raw: string, min: number, max: number): number {
   return 'value' in parsed ? parsed.value : fail(parsed.problem);
 }
 
-// `--instances 3` or `--instances=3`; anything else is refused with parseArgs' message.
-function instancesArgument(): string | undefined {
+// `--instances 3` or `--instances=3`, `--roll DIR`; anything else is refused with parseArgs'
+// message.
+function commandArguments(): { instances?: string; roll?: string } {
   try {
-    return parseArgs({ options: { instances: { type: 'string' } } }).values.instances;
+    return parseArgs({ options: { instances: { type: 'string' }, roll: { type: 'string' } } })
+      .values;
   } catch (error) {
     return fail(error instanceof Error ? error.message : String(error));
   }
 }
+const args = commandArguments();
+const rollTo = args.roll === undefined ? undefined : path.resolve(args.roll);
+if (rollTo !== undefined && !existsSync(path.join(rollTo, 'apps', 'api', 'src', 'server.ts'))) {
+  fail(`--roll ${args.roll}: not a checkout of this project (no apps/api/src/server.ts)`);
+}
 
 const count = option(
   'CLUSTER_INSTANCES',
-  instancesArgument() ?? process.env.CLUSTER_INSTANCES ?? '2',
+  args.instances ?? process.env.CLUSTER_INSTANCES ?? '2',
   1,
   MAX_INSTANCES,
 );
@@ -68,16 +80,17 @@ process.on('exit', () => {
   for (const child of runningProcesses()) child.child.kill('SIGKILL');
 });
 
+const env = {
+  ...process.env,
+  DATABASE_URL: process.env.DATABASE_URL ?? withDatabaseName(DEFAULT_DATABASE_URL, 'foodshare'),
+  REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
+};
 try {
   cluster = await startCluster({
     instances: { api: count, auth: count },
     host: process.env.HOST ?? '127.0.0.1',
     port,
-    env: {
-      ...process.env,
-      DATABASE_URL: process.env.DATABASE_URL ?? withDatabaseName(DEFAULT_DATABASE_URL, 'foodshare'),
-      REDIS_URL: process.env.REDIS_URL ?? DEFAULT_REDIS_URL,
-    },
+    env,
     log,
   });
 } catch (error) {
@@ -96,11 +109,20 @@ if (stopping) await running.stop().then(() => process.exit(0));
 
 // An instance that ends on its own is routed around by the proxy; without the proxy nothing
 // is reachable, so the cluster stops.
-for (const child of [...running.instances.api, ...running.instances.auth]) {
-  void child.exited.then((code) => {
-    if (!stopping) log(`[cluster] ${child.name} exited (${code}); the proxy routes around it`);
-  });
-}
+const watched = new Set<object>();
+const watchInstances = () => {
+  for (const child of [...running.instances.api, ...running.instances.auth]) {
+    if (watched.has(child)) continue;
+    watched.add(child);
+    void child.exited.then((code) => {
+      const current = [...running.instances.api, ...running.instances.auth].includes(child);
+      if (!stopping && current) {
+        log(`[cluster] ${child.name} exited (${code}); the proxy routes around it`);
+      }
+    });
+  }
+};
+watchInstances();
 void running.proxy.exited.then(async (code) => {
   if (stopping) return;
   stopping = true;
@@ -108,3 +130,14 @@ void running.proxy.exited.then(async (code) => {
   await running.stop();
   process.exit(1);
 });
+
+if (rollTo !== undefined) {
+  try {
+    await rollCluster(running, { root: rollTo, env, log });
+    watchInstances();
+  } catch (error) {
+    log(
+      `[cluster] the rolling update stopped: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+}

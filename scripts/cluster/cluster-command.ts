@@ -23,10 +23,11 @@ export interface ClusterCommand {
 export async function runClusterCommand(
   env: Record<string, string>,
   timeoutMs = 90_000,
+  args: string[] = [],
 ): Promise<ClusterCommand> {
   const child = spawn(
     process.execPath,
-    ['--conditions=development', path.join(root, 'scripts', 'cluster.ts')],
+    ['--conditions=development', path.join(root, 'scripts', 'cluster.ts'), ...args],
     {
       env: { PATH: process.env.PATH, HOME: process.env.HOME, PORT: '0', LOG_LEVEL: 'warn', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -35,10 +35,12 @@ export async function startInstance(
     readyTimeoutMs?: number;
     /** The checkout whose code runs: this one, or another release's (scripts/release). */
     root?: string;
+    /** The port to listen on, as a replaced instance's successor does; default a free one. */
+    port?: number;
   },
 ): Promise<Instance> {
   const checkout = options.root ?? root;
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const origin = `http://127.0.0.1:${port}`;
   const child = startProcess(
     name,

@@ -109,10 +109,11 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     baseUrl,
     proxy,
     instances: byService,
-    // The proxy first, so that no request reaches an instance that is stopping.
+    // The proxy first, so that no request reaches an instance that is stopping. The instances
+    // as they are now: a rolling update (roll.ts) replaces them in these lists.
     async stop() {
       const proxyClean = await stopAll([proxy]);
-      return (await stopAll(instances)) && proxyClean;
+      return (await stopAll([...byService.api, ...byService.auth])) && proxyClean;
     },
   };
 }
