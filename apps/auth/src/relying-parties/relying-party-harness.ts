@@ -1,4 +1,4 @@
-import { createServer, type RequestListener, type Server } from 'node:http';
+import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { FormBrowser } from '../conformance/form-browser.ts';
 import { userActs } from '../conformance/relying-party.ts';
@@ -69,6 +69,72 @@ export async function listenLoopback(
         server.close(() => resolve());
       }),
   };
+}
+
+/**
+ * A browser's top-level navigations to one site (GET only, redirects not followed, cookies
+ * kept), sent with the headers a browser sends for them. For relying parties that tell a
+ * navigation from a script's request by those headers (mod_auth_openidc answers 401 instead of
+ * redirecting to sign-in when Sec-Fetch-Mode is not "navigate"); fetch cannot send them, since
+ * it always says "cors", so this goes through node:http.
+ */
+export class NavigatingBrowser {
+  readonly origin: string;
+  private readonly cookies = new Map<string, string>();
+
+  constructor(origin: string) {
+    this.origin = origin;
+  }
+
+  navigate(url: string, timeoutMs = 15_000): Promise<Response> {
+    const target = new URL(url, this.origin);
+    if (target.origin !== this.origin) throw new Error(`${target.href} is not on ${this.origin}`);
+    const headers: Record<string, string> = {
+      accept: 'text/html,application/xhtml+xml,*/*;q=0.8',
+      'accept-language': 'en',
+      'sec-fetch-mode': 'navigate',
+      'sec-fetch-dest': 'document',
+      'sec-fetch-site': 'none',
+    };
+    if (this.cookies.size > 0) {
+      headers.cookie = [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+    }
+    return new Promise((resolve, reject) => {
+      const sent = request(target, { headers, timeout: timeoutMs }, (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('error', reject);
+        answer.on('end', () => {
+          for (const line of answer.headers['set-cookie'] ?? []) this.store(line);
+          const location = answer.headers.location;
+          resolve(
+            new Response(Buffer.concat(chunks), {
+              status: answer.statusCode ?? 0,
+              headers: location ? { location } : {},
+            }),
+          );
+        });
+      });
+      sent.on('timeout', () => sent.destroy(new Error(`no answer from ${target.href}`)));
+      sent.on('error', reject);
+      sent.end();
+    });
+  }
+
+  private store(line: string): void {
+    const [pair = '', ...attributes] = line.split(';');
+    const separator = pair.indexOf('=');
+    const name = pair.slice(0, separator).trim();
+    const value = pair.slice(separator + 1).trim();
+    const expired = attributes.some((attribute) => {
+      const [key = '', val = ''] = attribute.trim().split('=');
+      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
+      if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
+      return false;
+    });
+    if (expired || value === '') this.cookies.delete(name);
+    else this.cookies.set(name, value);
+  }
 }
 
 export { FormBrowser };
