@@ -93,10 +93,7 @@ async function startApache(issuer: string) {
   await mkdir(path.join(dir, 'htdocs', 'protected'), { recursive: true });
   await writeFile(path.join(dir, 'htdocs', 'protected', 'claims.html'), CLAIMS_PAGE);
   await writeFile(path.join(dir, 'htdocs', 'signed-out.html'), 'signed out\n');
-  await writeFile(
-    path.join(dir, 'httpd.conf'),
-    apacheConfig({ dir, port, issuer, runAsRoot }),
-  );
+  await writeFile(path.join(dir, 'httpd.conf'), apacheConfig({ dir, port, issuer, runAsRoot }));
 
   let output = '';
   const child: ChildProcess = spawn(APACHE, ['-X', '-f', path.join(dir, 'httpd.conf')], {
@@ -120,7 +117,9 @@ async function startApache(issuer: string) {
     ]);
   } catch (error) {
     child.kill('SIGKILL');
-    throw new Error(`Apache did not start: ${String(error)}\n${output}\n${await errorLog()}`);
+    throw new Error(`Apache did not start: ${String(error)}\n${output}\n${await errorLog()}`, {
+      cause: error,
+    });
   }
 
   return {

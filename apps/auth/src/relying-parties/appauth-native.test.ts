@@ -34,9 +34,8 @@ appauthRequire.cache[openerPath]!.exports = (url: string) => openSystemBrowser(u
 const appauth = await import('@openid/appauth');
 // AppAuth logs by default, the PKCE verifier included: off, by the library's own flag.
 appauth.setFlag('IS_LOG', false);
-const { NodeBasedHandler, NodeCrypto, NodeRequestor } = await import(
-  '@openid/appauth/built/node_support/index.js'
-);
+const { NodeBasedHandler, NodeCrypto, NodeRequestor } =
+  await import('@openid/appauth/built/node_support/index.js');
 
 describe('AppAuth-JS as a native app (loopback redirect, public client)', () => {
   let auth: AuthApp;

@@ -48,10 +48,14 @@ async function startExpressApp(issuer: string) {
   });
   const verify: VerifyFunction = (tokens, verified) => {
     const claims = tokens.claims()!;
-    client
-      .fetchUserInfo(config, tokens.access_token, claims.sub)
-      .then((userinfo) => verified(null, { claims, userinfo, idToken: tokens.id_token! }))
-      .catch((error: unknown) => verified(error));
+    client.fetchUserInfo(config, tokens.access_token, claims.sub).then(
+      (userinfo) => {
+        verified(null, { claims, userinfo, idToken: tokens.id_token! });
+      },
+      (error: unknown) => {
+        verified(error);
+      },
+    );
   };
   passport.use(
     'foodshare',
@@ -60,8 +64,12 @@ async function startExpressApp(issuer: string) {
       verify,
     ),
   );
-  passport.serializeUser((user, done) => done(null, user));
-  passport.deserializeUser((user: Express.User, done) => done(null, user));
+  passport.serializeUser((user, done) => {
+    done(null, user);
+  });
+  passport.deserializeUser((user: Express.User, done) => {
+    done(null, user);
+  });
 
   app.use(
     session({

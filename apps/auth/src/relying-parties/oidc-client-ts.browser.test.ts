@@ -34,6 +34,11 @@ interface AppTokens {
   profile: Record<string, unknown>;
 }
 
+interface UserinfoAnswer {
+  status: number;
+  body: Record<string, unknown>;
+}
+
 /** The app's origin: its page (under every path it navigates to), script, config and bundle. */
 async function startBrowserApp(issuer: string) {
   const files = {
@@ -150,21 +155,15 @@ describe('oidc-client-ts in Chromium as a single-page app on another origin', ()
         });
         expect(signedIn.refreshToken).toBeTruthy();
 
-        const userinfo = (await page.evaluate('window.rp.userinfo()')) as {
-          status: number;
-          body: Record<string, unknown>;
-        };
+        const userinfo = await page.evaluate<UserinfoAnswer>('window.rp.userinfo()');
         expect(userinfo).toMatchObject({ status: 200, body: { sub: subject } });
 
         // The silent refresh: new tokens from the refresh token, accepted by userinfo.
-        const refreshed = (await page.evaluate('window.rp.refresh()')) as AppTokens;
+        const refreshed = await page.evaluate<AppTokens>('window.rp.refresh()');
         expect(refreshed.accessToken).not.toBe(signedIn.accessToken);
         expect(refreshed.refreshToken).not.toBe(signedIn.refreshToken);
         expect(refreshed.profile).toMatchObject({ sub: subject });
-        const afterRefresh = (await page.evaluate('window.rp.userinfo()')) as {
-          status: number;
-          body: Record<string, unknown>;
-        };
+        const afterRefresh = await page.evaluate<UserinfoAnswer>('window.rp.userinfo()');
         expect(afterRefresh).toMatchObject({ status: 200, body: { sub: subject } });
 
         // signoutRedirect: through our end_session endpoint and back to the app.

@@ -41,11 +41,13 @@ export function signInOnOurPages(auth: FormBrowser, url: URL | string, email: st
  */
 export async function showsLoginPage(auth: FormBrowser, url: URL | string): Promise<boolean> {
   const before = auth.pagesShown.length;
-  await auth.authorize(String(url), () => {
-    throw new Error('stop');
-  }).catch((error: unknown) => {
-    if (!(error instanceof Error && error.message === 'stop')) throw error;
-  });
+  await auth
+    .authorize(String(url), () => {
+      throw new Error('stop');
+    })
+    .catch((error: unknown) => {
+      if (!(error instanceof Error && error.message === 'stop')) throw error;
+    });
   // The page shown (if any) was recorded before the action threw.
   return auth.pagesShown.slice(before).includes('login');
 }

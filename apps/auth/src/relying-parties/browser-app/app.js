@@ -1,7 +1,7 @@
 // A single-page app on its own origin signing its users in with oidc-client-ts (authorization
 // code with PKCE, public client), as its documentation sets one up. The test drives it through
 // `window.rp` and reads what it shows in #state.
-/* global oidc, RP_CONFIG */
+/* global oidc, RP_CONFIG, window, document, location, fetch */
 const manager = new oidc.UserManager({
   authority: RP_CONFIG.issuer,
   client_id: RP_CONFIG.clientId,
