@@ -84,6 +84,17 @@ function apacheConfig(options: {
 
 /** An Apache of the test's own, in the foreground (one process, -X), on a free port. */
 async function startApache(issuer: string) {
+  // Another process may take the port between the probe and Apache's bind: try a few.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await startApacheOnce(issuer);
+    } catch (error) {
+      if (attempt >= 3 || !String(error).includes('Address already in use')) throw error;
+    }
+  }
+}
+
+async function startApacheOnce(issuer: string) {
   const dir = await mkdtemp(path.join(tmpdir(), 'apache-openidc-'));
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
