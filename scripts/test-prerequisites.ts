@@ -29,6 +29,23 @@ export const TEST_PREREQUISITES: readonly Prerequisite[] = [
     debianPackage: 'kubernetes-client',
     neededBy: 'the Kubernetes manifest test',
   },
+  { program: '/usr/sbin/apache2', debianPackage: 'apache2', neededBy: 'the Apache relying party' },
+  {
+    program: '/usr/lib/apache2/modules/mod_auth_openidc.so',
+    debianPackage: 'libapache2-mod-auth-openidc',
+    neededBy: 'the Apache relying party',
+  },
+  {
+    program: '/usr/lib/python3/dist-packages/authlib/__init__.py',
+    debianPackage: 'python3-authlib',
+    neededBy: 'the Authlib relying party',
+  },
+  {
+    // Authlib's OAuth2Session is built on requests, which python3-authlib does not pull in.
+    program: '/usr/lib/python3/dist-packages/requests/__init__.py',
+    debianPackage: 'python3-requests',
+    neededBy: 'the Authlib relying party',
+  },
 ];
 
 function onPath(program: string, searchPath: string): boolean {

@@ -1,0 +1,157 @@
+import { createRequire } from 'node:module';
+import { DemoUserEmail } from '@foodshare/domain';
+import { freePort } from '@foodshare/testing';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { AuthApp } from '../app.ts';
+import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { registerTestClient } from '../test-support/token-helpers.ts';
+import { FormBrowser, signInOnOurPages, within } from './relying-party-harness.ts';
+
+/**
+ * A native app on AppAuth-JS (RFC 8252), the OpenID Foundation's library for native apps, in
+ * Node: a public client whose NodeBasedHandler listens on a loopback port for the redirect, with
+ * PKCE from its NodeCrypto, then BaseTokenRequestHandler redeems the code and refreshes. The
+ * tokens are the app's proof: the ID token verifies against our keys, and the refreshed access
+ * token reads userinfo.
+ *
+ * AppAuth 1.3.2: 1.4.0 is published as ES modules with extensionless relative imports, which
+ * Node refuses to load (ERR_MODULE_NOT_FOUND); 1.3.2 is CommonJS and loads as it is.
+ */
+
+const CLIENT_ID = 'appauth-native-app';
+const STEP_TIMEOUT_MS = 20_000;
+
+// AppAuth opens the system browser with the `opener` package (xdg-open). Here the system browser
+// is the test's own: the URL is handed to it instead, before AppAuth loads and takes `opener`.
+let openSystemBrowser: (url: string) => void = () => {
+  throw new Error('no browser yet');
+};
+const appauthRequire = createRequire(createRequire(import.meta.url).resolve('@openid/appauth'));
+const openerPath = appauthRequire.resolve('opener');
+appauthRequire(openerPath);
+appauthRequire.cache[openerPath]!.exports = (url: string) => openSystemBrowser(url);
+const appauth = await import('@openid/appauth');
+// AppAuth logs by default, the PKCE verifier included: off, by the library's own flag.
+appauth.setFlag('IS_LOG', false);
+const { NodeBasedHandler, NodeCrypto, NodeRequestor } =
+  await import('@openid/appauth/built/node_support/index.js');
+
+describe('AppAuth-JS as a native app (loopback redirect, public client)', () => {
+  let auth: AuthApp;
+  let issuer: string;
+  let port: number;
+  let redirectUri: string;
+
+  beforeAll(async () => {
+    ({ app: auth, origin: issuer } = await listenTestApp());
+    port = await freePort();
+    redirectUri = `http://127.0.0.1:${port}/callback`;
+    await registerTestClient(auth, {
+      clientId: CLIENT_ID,
+      redirectUris: [redirectUri], // RFC 8252 §7.3: see native branch
+    });
+  });
+
+  afterAll(async () => {
+    await auth?.close();
+  });
+
+  it('signs in through the loopback redirect, redeems the code with PKCE and refreshes', async () => {
+    const requestor = new NodeRequestor();
+    const configuration = await within(
+      STEP_TIMEOUT_MS,
+      'discovery',
+      appauth.AuthorizationServiceConfiguration.fetchFromIssuer(issuer, requestor),
+    );
+
+    // The user's browser: signs in on our pages, then follows the redirect to the app's port.
+    const browser = new FormBrowser(issuer);
+    let browsing: Promise<{ authorizeUrl: URL; callback: URL; page: string }> | undefined;
+    openSystemBrowser = (url) => {
+      browsing = (async () => {
+        const callback = await signInOnOurPages(browser, url, DemoUserEmail.alice);
+        const page = await fetch(callback, { signal: AbortSignal.timeout(STEP_TIMEOUT_MS) });
+        return { authorizeUrl: new URL(url), callback, page: await page.text() };
+      })();
+    };
+
+    const handler = new NodeBasedHandler(port);
+    const notifier = new appauth.AuthorizationNotifier();
+    handler.setAuthorizationNotifier(notifier);
+    const completed = new Promise<{
+      request: InstanceType<typeof appauth.AuthorizationRequest>;
+      response: InstanceType<typeof appauth.AuthorizationResponse> | null;
+      error: InstanceType<typeof appauth.AuthorizationError> | null;
+    }>((resolve) =>
+      notifier.setAuthorizationListener((request, response, error) =>
+        resolve({ request, response, error }),
+      ),
+    );
+    const request = new appauth.AuthorizationRequest(
+      {
+        client_id: CLIENT_ID,
+        redirect_uri: redirectUri,
+        scope: 'openid profile email',
+        response_type: appauth.AuthorizationRequest.RESPONSE_TYPE_CODE,
+      },
+      new NodeCrypto(),
+      true,
+    );
+    handler.performAuthorizationRequest(configuration, request);
+
+    const { response, error } = await within(STEP_TIMEOUT_MS, 'the redirect to the app', completed);
+    const seen = await within(STEP_TIMEOUT_MS, 'the browser', browsing!);
+    expect(seen.authorizeUrl.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(seen.callback.origin).toBe(`http://127.0.0.1:${port}`);
+    expect(browser.pagesShown).toEqual(['login', 'consent']);
+    expect(error).toBeNull();
+    expect(response?.state).toBe(request.state);
+
+    // The code exchange of a public client: no secret, the PKCE verifier AppAuth kept.
+    const tokens = new appauth.BaseTokenRequestHandler(requestor);
+    const issued = await within(
+      STEP_TIMEOUT_MS,
+      'the code exchange',
+      tokens.performTokenRequest(
+        configuration,
+        new appauth.TokenRequest({
+          client_id: CLIENT_ID,
+          redirect_uri: redirectUri,
+          grant_type: appauth.GRANT_TYPE_AUTHORIZATION_CODE,
+          code: response!.code,
+          extras: { code_verifier: request.internal!['code_verifier']! },
+        }),
+      ),
+    );
+    const subject = String(inject('demoIds').users.alice);
+    const { payload } = await jwtVerify(
+      issued.idToken!,
+      createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`)),
+      { issuer, audience: CLIENT_ID },
+    );
+    expect(payload.sub).toBe(subject);
+    expect(issued.refreshToken).toBeTruthy();
+
+    const refreshed = await within(
+      STEP_TIMEOUT_MS,
+      'the refresh',
+      tokens.performTokenRequest(
+        configuration,
+        new appauth.TokenRequest({
+          client_id: CLIENT_ID,
+          redirect_uri: redirectUri,
+          grant_type: appauth.GRANT_TYPE_REFRESH_TOKEN,
+          refresh_token: issued.refreshToken!,
+        }),
+      ),
+    );
+    expect(refreshed.accessToken).not.toBe(issued.accessToken);
+    const userinfo = await fetch(configuration.userInfoEndpoint!, {
+      headers: { authorization: `Bearer ${refreshed.accessToken}` },
+      signal: AbortSignal.timeout(STEP_TIMEOUT_MS),
+    });
+    expect(userinfo.status).toBe(200);
+    expect(await userinfo.json()).toMatchObject({ sub: subject, email: DemoUserEmail.alice });
+  });
+});
