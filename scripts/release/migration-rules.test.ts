@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import {
   changedReleasedMigrations,
@@ -8,7 +9,7 @@ import {
   stillReadFindings,
   type MigrationSql,
 } from './migration-rules.ts';
-import { previousRelease } from './previous-release.ts';
+import { previousRelease, readReleaseFile } from './previous-release.ts';
 
 const previous = previousRelease();
 
@@ -97,5 +98,18 @@ describe('the rules themselves', () => {
     expect(rules('Migration29990101000000_index')).toContain('require-concurrent-index-creation');
     expect(rules('Migration29990101000001_required')).toContain('adding-required-field');
     expect(rules('Migration29990101000002_nullable')).toEqual([]);
+  });
+});
+
+describe('the release being prepared', () => {
+  it('is the version of every deployable app', async () => {
+    const { version, previous: before } = readReleaseFile();
+    for (const app of ['api', 'auth', 'cli']) {
+      const manifest = JSON.parse(
+        await readFile(new URL(`../../apps/${app}/package.json`, import.meta.url), 'utf8'),
+      ) as { version: string };
+      expect(manifest.version, app).toBe(version);
+    }
+    expect(version).not.toBe(before.version);
   });
 });

@@ -1,7 +1,13 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { ConfigError, secureCookies } from '@foodshare/server-kit';
 import { loadConfig } from './config.ts';
 import { buildAppBeside } from './test-support/build-test-app.ts';
 import { describe, expect, it, test } from './test-support/fixtures.ts';
+
+const releaseFile = JSON.parse(
+  readFileSync(new URL('../../../release.json', import.meta.url), 'utf8'),
+) as { version: string };
 
 describe('the api service', () => {
   test.beforeAll(({ app }) => {
@@ -17,6 +23,16 @@ describe('the api service', () => {
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(200);
     expect(ready.json()).toEqual({ status: 'ok', checks: { postgres: 'ok', keyValueStore: 'ok' } });
+  });
+
+  it('says which release it is: at /health, and as a metric label', async ({ app }) => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { encoding: 'utf8' }).trim();
+    const health = await app.inject({ method: 'GET', url: '/health' });
+    expect(health.json()).toEqual({ service: 'api', version: releaseFile.version, commit: head });
+    const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+    expect(metrics.body).toContain(
+      `foodshare_build_info{service="api",version="${releaseFile.version}",commit="${head}"} 1`,
+    );
   });
 
   it('answers an unknown route with a problem+json 404', async ({ app }) => {

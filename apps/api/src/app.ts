@@ -3,6 +3,7 @@ import {
   metricsPlugin,
   securityHeadersPlugin,
   ServiceMetrics,
+  serviceRelease,
   type SharedInfrastructure,
 } from '@foodshare/server-kit';
 import type { ApiConfig } from './config.ts';
@@ -46,7 +47,8 @@ const features = [
 
 /** The REST service under /api. Builds everything, never listens (server.ts does). */
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
-  const app = await createServiceApp('api', config, shared);
+  const release = serviceRelease(new URL('../package.json', import.meta.url));
+  const app = await createServiceApp('api', config, shared, release);
   app.decorate('config', config);
   await app.register(securityHeadersPlugin);
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { RedisKeyValueStore, SessionStore } from '@foodshare/server-kit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from './app.ts';
@@ -42,6 +43,15 @@ describe('the auth service', () => {
       cookies: { fs_session: session.id },
     });
     expect(response.json()).toEqual({ userId: null });
+  });
+
+  it('says which release it is at /health', async () => {
+    const health = await app.inject({ method: 'GET', url: '/health' });
+    const { version } = JSON.parse(
+      readFileSync(new URL('../../../release.json', import.meta.url), 'utf8'),
+    ) as { version: string };
+    expect(health.json()).toMatchObject({ service: 'auth', version });
+    expect(health.json<{ commit: string }>().commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
   it('is ready when PostgreSQL and Redis answer', async () => {

@@ -1,5 +1,5 @@
 import formBody from '@fastify/formbody';
-import { createServiceApp, type SharedInfrastructure } from '@foodshare/server-kit';
+import { createServiceApp, serviceRelease, type SharedInfrastructure } from '@foodshare/server-kit';
 import { oauthClientsAdminRoutes } from './admin/oauth-clients.routes.ts';
 import type { AuthConfig } from './config.ts';
 import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
@@ -25,7 +25,8 @@ import { tokenStatePlugin } from './plugins/token-state.ts';
  * Builds everything, never listens (server.ts does).
  */
 export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
-  const app = await createServiceApp('auth', config, shared);
+  const release = serviceRelease(new URL('../package.json', import.meta.url));
+  const app = await createServiceApp('auth', config, shared, release);
   // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
   await app.register(formBody);
   await app.register(oauthCorePlugin, { config });

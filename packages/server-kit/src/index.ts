@@ -25,3 +25,4 @@ export { NUL_CHARACTER_KEYWORD } from './validation.ts';
 export * from './graceful-stop.ts';
 export * from './startup-failure.ts';
 export * from './request-log.ts';
+export * from './release.ts';

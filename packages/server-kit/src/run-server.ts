@@ -117,6 +117,8 @@ async function runServer(
   const requests = trackRequests(app.server);
   await app.ready();
   await requireMigratedDatabase(app.orm, settings.DATABASE_URL);
+  const { service, version, commit } = app.release;
+  app.log.info({ version, commit }, `starting ${service} ${version} (${commit.slice(0, 12)})`);
   await app.listen({ host: settings.HOST, port: settings.PORT });
   stopGracefully(async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');

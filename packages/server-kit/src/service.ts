@@ -19,6 +19,7 @@ import { logFormat, loggerOptions } from './logging.ts';
 import { csrfPlugin } from './plugins/csrf.ts';
 import { errorsPlugin } from './plugins/errors.ts';
 import { healthPlugin } from './plugins/health.ts';
+import type { ServiceRelease } from './release.ts';
 import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
@@ -32,6 +33,13 @@ import { rejectingNulCharacters } from './validation.ts';
  * Infrastructure handed in from outside: by the one-process start, so both services share it,
  * or by a test that reads what the service logs.
  */
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Which service this is and its release (/health, the start log line, build_info). */
+    release: ServiceRelease & { service: string };
+  }
+}
+
 export interface SharedInfrastructure {
   orm?: MikroORM;
   kv?: KeyValueStore;
@@ -102,8 +110,10 @@ export async function createServiceApp(
   service: string,
   settings: CommonEnv,
   shared: SharedInfrastructure = {},
+  release: ServiceRelease = { version: 'unknown', commit: 'unknown' },
 ) {
   const app = createBareApp(service, settings, shared.logStream);
+  app.decorate('release', { service, ...release });
   // First, so that a request is counted before any hook of another plugin waits on a store.
   await app.register(requestsUnderWayPlugin);
   await app.register(requestIdPlugin);

@@ -36,6 +36,8 @@ async function timed(check: () => Promise<unknown>, timeoutMs: number): Promise<
 export const healthPlugin = fp(
   async (app: FastifyInstance, options: HealthPluginOptions) => {
     const pool = await databasePool(app.orm);
+    // Which release answers: a rolling update runs two side by side (docs/operations.md §1).
+    app.get('/health', { logLevel: 'warn' }, async () => app.release);
     app.get('/health/live', { logLevel: 'warn' }, async (_request, reply) => {
       const stalledMs = poolStalledForMs(pool);
       const live = stalledMs < options.stalledPoolLimitMs;

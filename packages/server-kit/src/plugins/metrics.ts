@@ -70,6 +70,13 @@ export interface MetricsPluginOptions {
 export const metricsPlugin = fp(
   async (app: FastifyInstance, { metrics }: MetricsPluginOptions) => {
     const pool = await databasePool(app.orm);
+    const { service, version, commit } = app.release;
+    new Gauge({
+      name: 'foodshare_build_info',
+      help: 'The release this instance runs (always 1): its service, version and commit',
+      labelNames: ['service', 'version', 'commit'] as const,
+      registers: [metrics.registry],
+    }).set({ service, version, commit }, 1);
     // Read when scraped, so they cost nothing between scrapes.
     new Gauge({
       name: 'db_pool_connections',
