@@ -211,6 +211,7 @@ describe('the claims of the tokens', () => {
         createRemoteJWKSet(new URL(config.serverMetadata().jwks_uri!)),
         { issuer: origin, audience: 'claims-logout-rp', typ: 'logout+jwt' },
       );
+      expect(idToken.sid).toEqual(expect.any(String));
       expect(payload.sid).toBe(idToken.sid);
       expect(payload.sub).toBe(idToken.sub);
     });
@@ -247,6 +248,7 @@ describe('the claims of the tokens', () => {
         string,
         unknown
       >;
+      expect(idToken.sid).toEqual(expect.any(String));
       expect(record.sid).toBe(idToken.sid);
     });
   });
