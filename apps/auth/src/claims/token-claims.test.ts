@@ -216,6 +216,24 @@ describe('the claims of the tokens', () => {
       expect(payload.sub).toBe(idToken.sub);
     });
 
+    it('at a sign-out, names each login session the client’s grants began in, one logout token each', async () => {
+      const first = await signIn('claims-logout-rp', 'openid');
+      const second = await signIn('claims-logout-rp', 'openid');
+      expect(first.idToken.sid).not.toBe(second.idToken.sid);
+      const before = receiver.received.length;
+      // Signing out of one browser ends every grant of the user (docs/oauth.md §9.2).
+      const logout = await first.browser.request(
+        client.buildEndSessionUrl(first.config, { id_token_hint: first.tokens.id_token! }).href,
+      );
+      expect(logout.status).toBe(200);
+      await app.backchannelLogout.settled();
+      const sids = receiver.received
+        .slice(before)
+        .filter((request) => request.path === '/logout')
+        .map((request) => decodeJwt(request.form.get('logout_token')!).sid);
+      expect(sids.sort()).toEqual([first.idToken.sid, second.idToken.sid].sort());
+    });
+
     it('is absent from the tokens of a code issued before sid was kept, which still redeem and refresh', async () => {
       // A code as the previous release stored it: no sid field.
       const { verifier, challenge } = pkcePair();
@@ -276,6 +294,28 @@ describe('the claims of the tokens', () => {
       expect(callback.searchParams.get('error')).toBeNull();
       const consent = pages.find((html) => html.includes('action="/oauth/consent"'))!;
       expect(consent).toMatch(/auch nach deiner Abmeldung|even after you sign out/);
+      const tokens = await redeem(config, started, callback);
+      expect(tokens.scope).toBe('openid offline_access');
+      expect(tokens.refresh_token).toEqual(expect.any(String));
+    });
+
+    it('is accepted in a pushed authorization request (/oauth/par)', async () => {
+      const config = await relyingParty(origin, DemoClientId.public);
+      const codeVerifier = client.randomPKCECodeVerifier();
+      const state = client.randomState();
+      const url = await client.buildAuthorizationUrlWithPAR(config, {
+        redirect_uri: DEMO_REDIRECT_URI,
+        scope: 'openid offline_access',
+        code_challenge: await client.calculatePKCECodeChallenge(codeVerifier),
+        code_challenge_method: 'S256',
+        state,
+      });
+      const started = { url, codeVerifier, state, nonce: undefined };
+      const callback = await authorizeInBrowser(
+        new FormBrowser(origin),
+        started,
+        DemoUserEmail.bob,
+      );
       const tokens = await redeem(config, started, callback);
       expect(tokens.scope).toBe('openid offline_access');
       expect(tokens.refresh_token).toEqual(expect.any(String));
