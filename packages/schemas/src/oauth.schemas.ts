@@ -33,6 +33,19 @@ export const UserinfoSchema = Type.Object(
     region_ambassador: Type.Optional(
       Type.Array(idString, { description: 'Units the user administers' }),
     ),
+    groups: Type.Optional(
+      Type.Array(
+        Type.String({
+          pattern: '^(region|workgroup):[1-9][0-9]*(:(ambassador|admin))?$',
+        }),
+        {
+          description:
+            'The units of region_ids and region_ambassador by stable id, for role mapping: ' +
+            'region:<id> and workgroup:<id> for a membership, region:<id>:ambassador and ' +
+            'workgroup:<id>:admin for a unit the user administers',
+        },
+      ),
+    ),
   },
   { title: 'Userinfo' },
 );

@@ -773,6 +773,14 @@ const examples: Record<string, Examples> = {
         email_verified: true,
         region_ids: ['1', '3'],
         region_ambassador: [],
+        groups: [],
+      },
+      {
+        sub: '7',
+        preferred_username: 'Ada7',
+        region_ids: ['3', '17'],
+        region_ambassador: ['3'],
+        groups: ['region:3', 'region:3:ambassador', 'workgroup:17'],
       },
     ],
     invalid: [
@@ -780,6 +788,11 @@ const examples: Record<string, Examples> = {
       { why: 'no preferred_username', value: { sub: '7' } },
       { why: 'locale en-GB', value: { sub: '7', preferred_username: 'A7', locale: 'en-GB' } },
       { why: 'numeric region ids', value: { sub: '7', preferred_username: 'A7', region_ids: [1] } },
+      { why: 'numeric groups', value: { sub: '7', preferred_username: 'A7', groups: [3] } },
+      {
+        why: 'a group named by its name',
+        value: { sub: '7', preferred_username: 'A7', groups: ['Musterstadt'] },
+      },
     ],
   },
   OAuthClientBody: {

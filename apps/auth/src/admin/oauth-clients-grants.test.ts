@@ -22,6 +22,7 @@ import {
 } from '../test-support/token-helpers.ts';
 import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
 import { newTokenId } from '../stores/refresh-families.store.ts';
+import { loadTokenSubject } from '../oauth/token-subject.ts';
 
 const ids = inject('demoIds');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -103,6 +104,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
       accessToken: planAccessToken(app),
       nonce: null,
       withRefreshToken: true,
+      user: (await loadTokenSubject(app.orm.em.fork(), userId, scopes))!.claims,
     });
     return { code, verifier, tokens };
   }

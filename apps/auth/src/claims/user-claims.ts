@@ -1,32 +1,51 @@
-import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
+import { type EntityManager, preparedStatement, RegionType, runPrepared } from '@foodshare/domain';
 import type { Userinfo } from '@foodshare/schemas';
 
-interface ClaimsRow {
+/** The columns of a user that the claims are made of (`userClaims`). */
+export interface UserClaimsRow {
   id: number;
   first_name: string;
   last_name: string;
   email: string;
   avatar_upload_id: string | null;
+  /** The three lists are read only when `regions` was granted (`userClaimsColumns`). */
   region_ids: number[] | null;
   admin_region_ids: number[] | null;
+  /** Of the units in the two lists above, the working groups (docs/domain.md §1.2: type 7). */
+  workgroup_ids: number[] | null;
+}
+
+/**
+ * The select list of `UserClaimsRow` over `users u`, the region lists only with `regions`: the
+ * one read both userinfo and the token endpoint make of the user (the token endpoint adds the
+ * columns it checks the user by, docs/oauth.md §5.2).
+ */
+export function userClaimsColumns(withRegions: boolean): string {
+  const regions = withRegions
+    ? `array(select m.region_id from region_memberships m
+              where m.user_id = u.id and m.active order by m.region_id) as region_ids,
+       array(select a.region_id from region_admins a
+              where a.user_id = u.id order by a.region_id) as admin_region_ids,
+       array(select r.id from regions r
+              where r.type = ${RegionType.WorkingGroup}
+                and r.id in (select m.region_id from region_memberships m
+                              where m.user_id = u.id and m.active
+                             union all
+                             select a.region_id from region_admins a where a.user_id = u.id)
+              order by r.id) as workgroup_ids`
+    : 'null::int[] as region_ids, null::int[] as admin_region_ids, null::int[] as workgroup_ids';
+  return `u.id, u.first_name, u.last_name, u.email, u.avatar_upload_id, ${regions}`;
 }
 
 // One query whatever the scopes; the region lists only when `regions` was granted. Both forms
 // are prepared statements: userinfo reads them on every call.
-const claimsSql = (withRegions: boolean) => `
-  select u.id, u.first_name, u.last_name, u.email, u.avatar_upload_id,
-         ${
-           withRegions
-             ? `array(select m.region_id from region_memberships m
-                       where m.user_id = u.id and m.active order by m.region_id) as region_ids,
-                array(select a.region_id from region_admins a
-                       where a.user_id = u.id order by a.region_id) as admin_region_ids`
-             : 'null::int[] as region_ids, null::int[] as admin_region_ids'
-         }
-    from users u
-   where u.id = ? and u.activated`;
+const claimsSql = (withRegions: boolean) =>
+  `select ${userClaimsColumns(withRegions)} from users u where u.id = ? and u.activated`;
 const CLAIMS = preparedStatement('claims', claimsSql(false));
 const CLAIMS_WITH_REGIONS = preparedStatement('claims_with_regions', claimsSql(true));
+
+/** The statement that reads `UserClaimsRow` for these scopes: the region lists cost a join. */
+export const readsRegions = (scopes: readonly string[]) => scopes.includes('regions');
 
 /** Where the REST service serves an upload; the same origin as the issuer. */
 function uploadUrl(issuer: string, uploadId: string): string {
@@ -34,19 +53,33 @@ function uploadUrl(issuer: string, uploadId: string): string {
 }
 
 /**
- * The claims of docs/spec.md §2.13 for the granted scopes (docs/domain.md §5.3: `sub` the id
- * as a string, `preferred_username` the first name followed by the id, region ids as strings). Null
- * when the user no longer exists or is not active: their tokens no longer speak for anybody.
+ * docs/oauth.md §5.4: the `groups` claim, stable ids rather than names (a unit may be renamed):
+ * `region:<id>` and `workgroup:<id>` for each membership, `region:<id>:ambassador` and
+ * `workgroup:<id>:admin` for each unit the user administers, so that a relying party can map a
+ * role to a unit's coordinators alone. Sorted, without repeats.
  */
-export async function loadUserClaims(
-  em: EntityManager,
-  userId: number,
+function groupsOf(row: UserClaimsRow): string[] {
+  const workgroups = new Set(row.workgroup_ids ?? []);
+  const kind = (id: number) => (workgroups.has(id) ? 'workgroup' : 'region');
+  const groups = new Set<string>();
+  for (const id of row.region_ids ?? []) groups.add(`${kind(id)}:${id}`);
+  for (const id of row.admin_region_ids ?? []) {
+    groups.add(`${kind(id)}:${id}:${workgroups.has(id) ? 'admin' : 'ambassador'}`);
+  }
+  return [...groups].sort();
+}
+
+/**
+ * The claims of docs/spec.md §2.13 for the granted scopes (docs/domain.md §5.3: `sub` the id
+ * as a string, `preferred_username` the first name followed by the id, region ids as strings),
+ * with `groups` (docs/oauth.md §5.4). The one place that says which claim a scope gives:
+ * userinfo answers these, the ID token carries them (docs/oauth.md §4.2).
+ */
+export function userClaims(
+  row: UserClaimsRow,
   scopes: readonly string[],
   issuer: string,
-): Promise<Userinfo | null> {
-  const statement = scopes.includes('regions') ? CLAIMS_WITH_REGIONS : CLAIMS;
-  const [row] = await runPrepared<ClaimsRow>(em, statement, [userId]);
-  if (!row) return null;
+): Userinfo {
   const claims: Userinfo = {
     sub: String(row.id),
     preferred_username: `${row.first_name}${row.id}`,
@@ -65,6 +98,22 @@ export async function loadUserClaims(
   if (scopes.includes('regions')) {
     claims.region_ids = (row.region_ids ?? []).map(String);
     claims.region_ambassador = (row.admin_region_ids ?? []).map(String);
+    claims.groups = groupsOf(row);
   }
   return claims;
+}
+
+/**
+ * The claims of `userClaims` for userinfo. Null when the user no longer exists or is not
+ * active: their tokens no longer speak for anybody.
+ */
+export async function loadUserClaims(
+  em: EntityManager,
+  userId: number,
+  scopes: readonly string[],
+  issuer: string,
+): Promise<Userinfo | null> {
+  const statement = readsRegions(scopes) ? CLAIMS_WITH_REGIONS : CLAIMS;
+  const [row] = await runPrepared<UserClaimsRow>(em, statement, [userId]);
+  return row ? userClaims(row, scopes, issuer) : null;
 }

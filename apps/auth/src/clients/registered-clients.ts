@@ -16,6 +16,21 @@ export interface RegisteredClient {
   backchannelLogoutUri: string | null;
 }
 
+/**
+ * OIDC Core 11: asks for a refresh token that outlives the user's sign-in (docs/oauth.md §3.8).
+ * Not registered like the other scopes: it comes with the refresh_token grant.
+ */
+export const OFFLINE_ACCESS = 'offline_access';
+
+/**
+ * Whether the client may be granted the scope: one it registered, or offline_access when it is
+ * registered for the refresh_token grant (without it there is no refresh token to extend).
+ */
+export function mayHoldScope(client: RegisteredClient, scope: string): boolean {
+  if (scope === OFFLINE_ACCESS) return client.grantTypes.includes('refresh_token');
+  return client.scopes.includes(scope);
+}
+
 interface ClientRow {
   client_id: string;
   name: string;

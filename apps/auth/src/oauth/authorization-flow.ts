@@ -2,6 +2,7 @@ import type { EntityManager } from '@foodshare/domain';
 import type { Session } from '@foodshare/server-kit';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
+import { sessionSid } from './session-sid.ts';
 import { accessDenied, consentRequired, loginRequired, type OAuthError } from './oauth-errors.ts';
 import type { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
 import {
@@ -94,6 +95,7 @@ async function issueCode(
     codeChallenge: request.codeChallenge,
     nonce: request.nonce,
     authTime: session.authTime,
+    sid: sessionSid(session.id),
   });
   ctx.audit('code_issued', {
     clientId: request.clientId,

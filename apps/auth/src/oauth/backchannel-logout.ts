@@ -18,6 +18,9 @@ export interface BackchannelLogoutOptions {
   retryDelayMs: number;
 }
 
+/** A client to tell, and the login session that ended (§2.4: `sid`), when the grant names one. */
+export type LogoutNotice = BackchannelLogoutTarget & { sid?: string };
+
 /** Why a delivery failed in a way a retry may mend: no answer, or a server-side error. */
 class RetryableDelivery extends Error {}
 
@@ -40,7 +43,7 @@ export class BackchannelLogoutSender {
    * Tells each target that the user's session with it has ended. Returns at once: `targets`
    * may itself be a pending look-up, resolved in the background too.
    */
-  notify(userId: number, targets: Promise<BackchannelLogoutTarget[]>): void {
+  notify(userId: number, targets: Promise<LogoutNotice[]>): void {
     const job = targets
       .then((resolved) =>
         Promise.all(resolved.map((target) => this.#deliverLogged(userId, target))),
@@ -66,7 +69,7 @@ export class BackchannelLogoutSender {
     await Promise.allSettled([...this.#inFlight]);
   }
 
-  async #deliverLogged(userId: number, target: BackchannelLogoutTarget): Promise<void> {
+  async #deliverLogged(userId: number, target: LogoutNotice): Promise<void> {
     const { log } = this.#options;
     try {
       await this.#deliver(userId, target);
@@ -80,11 +83,11 @@ export class BackchannelLogoutSender {
     }
   }
 
-  async #deliver(userId: number, target: BackchannelLogoutTarget): Promise<void> {
+  async #deliver(userId: number, target: LogoutNotice): Promise<void> {
     const { attempts, retryDelayMs } = this.#options;
     // One token for every attempt: a client that received an attempt which timed out on our
     // side sees the same jti again and can tell it is a repeat (§2.6).
-    const token = await this.#logoutToken(userId, target.clientId);
+    const token = await this.#logoutToken(userId, target);
     for (let attempt = 1; ; attempt++) {
       try {
         await this.#post(target.uri, token);
@@ -99,13 +102,14 @@ export class BackchannelLogoutSender {
     }
   }
 
-  /** §2.4: iss, aud, iat, exp, jti, sub and the event; never a nonce. */
-  #logoutToken(userId: number, clientId: string): Promise<string> {
+  /** §2.4: iss, aud, iat, exp, jti, sub, the session's sid when known, and the event; no nonce. */
+  #logoutToken(userId: number, target: LogoutNotice): Promise<string> {
     const now = Math.floor(Date.now() / 1000);
     return this.#options.sign(
       {
-        aud: clientId,
+        aud: target.clientId,
         sub: String(userId),
+        ...(target.sid === undefined ? {} : { sid: target.sid }),
         iat: now,
         exp: now + LOGOUT_TOKEN_TTL_SECONDS,
         jti: randomBytes(16).toString('base64url'),

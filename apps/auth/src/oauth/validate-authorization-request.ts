@@ -1,5 +1,9 @@
 import { OAUTH_SCOPES } from '@foodshare/domain';
-import type { RegisteredClient } from '../clients/registered-clients.ts';
+import {
+  mayHoldScope,
+  OFFLINE_ACCESS,
+  type RegisteredClient,
+} from '../clients/registered-clients.ts';
 import { invalidRequest, invalidScope, unsupportedResponseType } from './oauth-errors.ts';
 import type { AuthorizationRequest, Prompt } from '../stores/authorization-requests.store.ts';
 import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
@@ -85,18 +89,24 @@ export function validateAuthorizationRequest(
   };
 }
 
-/** RFC 6749 3.3: space-delimited, case-sensitive; a client gets only scopes it registered. */
+/**
+ * RFC 6749 3.3: space-delimited, case-sensitive; a client gets only scopes it registered.
+ * offline_access (docs/oauth.md §3.8) is understood from every client and kept for those
+ * registered for the refresh_token grant; from others it is dropped, not refused: OIDC Core 11
+ * has the server ignore an offline_access it does not grant.
+ */
 function checkScopes(client: RegisteredClient, scope: string | undefined): string[] {
   const scopes = [...new Set((scope ?? '').split(' ').filter((s) => s !== ''))];
   if (!scopes.includes('openid')) throw invalidScope('The openid scope is required');
-  if (scopes.some((s) => !(OAUTH_SCOPES as readonly string[]).includes(s))) {
-    throw invalidScope(`Unknown scope requested; scopes are ${OAUTH_SCOPES.join(', ')}`);
+  const known = [...OAUTH_SCOPES, OFFLINE_ACCESS];
+  if (scopes.some((s) => !known.includes(s))) {
+    throw invalidScope(`Unknown scope requested; scopes are ${known.join(', ')}`);
   }
-  const unregistered = scopes.filter((s) => !client.scopes.includes(s));
+  const unregistered = scopes.filter((s) => s !== OFFLINE_ACCESS && !mayHoldScope(client, s));
   if (unregistered.length > 0) {
     throw invalidScope(`The client is not registered for scope ${unregistered.join(', ')}`);
   }
-  return scopes;
+  return scopes.filter((s) => mayHoldScope(client, s));
 }
 
 /**

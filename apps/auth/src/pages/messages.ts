@@ -3,7 +3,10 @@ import type { Locale } from './locale.ts';
 
 /** Every text of the login, consent, connected-apps, logout and error pages, in both languages. */
 export interface Messages {
-  /** The scopes of docs/spec.md §2.13 in plain words: what the application will learn. */
+  /**
+   * The scopes of docs/spec.md §2.13 in plain words, what the application will learn, and
+   * offline_access (docs/oauth.md §3.8), for how long.
+   */
   scopes: Record<string, string>;
   invalidRedirectUri: { title: string; text: string };
   /** "User not in required regions" (docs/spec.md §7.2): the client admits its regions' members. */
@@ -65,6 +68,8 @@ const de: Messages = {
     profile: 'Deinen Namen, dein Profilbild und deine Sprache',
     email: 'Deine E-Mail-Adresse',
     regions: 'Die Bezirke, in denen du Mitglied bist, und die, die du als Botschafter*in betreust',
+    offline_access:
+      'Zugriff auf diese Angaben auch nach deiner Abmeldung, bis du ihn unter „Verbundene Anwendungen“ widerrufst',
   },
   invalidRedirectUri: {
     title: 'Anmeldung nicht möglich',
@@ -139,6 +144,8 @@ const en: Messages = {
     profile: 'Your name, profile picture and language',
     email: 'Your email address',
     regions: 'The regions you are a member of, and those you look after as an ambassador',
+    offline_access:
+      'Access to this information even after you sign out, until you revoke it under “Connected apps”',
   },
   invalidRedirectUri: {
     title: 'Sign-in not possible',

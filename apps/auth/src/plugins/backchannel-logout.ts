@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { backchannelLogoutTargets } from '../clients/registered-clients.ts';
-import { BackchannelLogoutSender } from '../oauth/backchannel-logout.ts';
+import { BackchannelLogoutSender, type LogoutNotice } from '../oauth/backchannel-logout.ts';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 (docs/oauth.md §9): who is told, and when. A logout of
@@ -46,19 +46,33 @@ export const backchannelLogoutPlugin = fp(
     });
     const targetsOf = async (clientIds: () => Promise<string[]>) =>
       backchannelLogoutTargets(app.orm.em.fork(), await clientIds());
+    /** A logout token per client and login session: `sid` null names the user alone. */
+    const sessionTargetsOf = async (
+      sessions: () => Promise<{ clientId: string; sid: string | null }[]>,
+    ): Promise<LogoutNotice[]> => {
+      const listed = await sessions();
+      const targets = await backchannelLogoutTargets(app.orm.em.fork(), [
+        ...new Set(listed.map(({ clientId }) => clientId)),
+      ]);
+      return listed.flatMap(({ clientId, sid }) =>
+        targets
+          .filter((target) => target.clientId === clientId)
+          .map((target) => (sid === null ? target : { ...target, sid })),
+      );
+    };
     const backchannel: BackchannelLogout = {
       userLoggedOut(userId, endedAt = Date.now()) {
         sender.notify(
           userId,
-          targetsOf(async () => {
+          sessionTargetsOf(async () => {
             // Listed before they end: an ended grant is no longer listed. Told: the clients
             // that lost a family, not those the user signed in to only after the sign-out.
+            // Each is told every login session of its families (sid, docs/oauth.md §4.4).
             const grants = await app.tokenState.families.grantsOf(userId);
-            const told: string[] = [];
+            const told: { clientId: string; sid: string | null }[] = [];
             for (const { clientId } of grants) {
-              if (await app.tokenState.revokeGrant(userId, clientId, { issuedUpTo: endedAt })) {
-                told.push(clientId);
-              }
+              const ended = await app.tokenState.endSignedOutGrant(userId, clientId, endedAt);
+              for (const sid of ended?.sids ?? []) told.push({ clientId, sid });
             }
             return told;
           }),

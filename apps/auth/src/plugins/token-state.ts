@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
+import { OFFLINE_ACCESS } from '../clients/registered-clients.ts';
 import { RefreshTokenCodec } from '../oauth/refresh-token-codec.ts';
 import {
   AccessTokenDenyList,
@@ -27,6 +28,17 @@ export interface TokenState {
     clientId: string,
     options?: { issuedUpTo?: number },
   ): Promise<boolean>;
+  /**
+   * A sign-out at `signedOutAt` (ms) for the user's grant with the client (docs/oauth.md §9.2):
+   * like `revokeGrant` up to that time, but families granted offline_access stay (OIDC Core 11,
+   * docs/oauth.md §3.8). The login sessions (sid, or null for a family that names none) of every
+   * family begun by then, ended or kept, for the logout tokens; null when there was none.
+   */
+  endSignedOutGrant(
+    userId: number,
+    clientId: string,
+    signedOutAt: number,
+  ): Promise<{ sids: (string | null)[] } | null>;
   /**
    * Whether an access token still stands: not on the deny list, and issued (`iat`, seconds)
    * after its client's grants were last ended. One round trip to the key-value store.
@@ -80,6 +92,21 @@ export const tokenStatePlugin = fp(
         // A family begun since (the user signed in again after a sign-out handled late) stays.
         if (after.length === 0) await families.forgetGrant(userId, clientId);
         return before.length > 0;
+      },
+      async endSignedOutGrant(userId, clientId, signedOutAt) {
+        await app.oauth.codes.voidCodesOf(userId, clientId, signedOutAt);
+        const { before, after, records } = await families.familiesBegunBy(
+          userId,
+          clientId,
+          signedOutAt,
+        );
+        const offline = (id: string) => records.get(id)?.scopes.includes(OFFLINE_ACCESS) === true;
+        await Promise.all(before.filter((id) => !offline(id)).map((id) => families.revoke(id)));
+        if (after.length === 0 && !before.some(offline)) {
+          await families.forgetGrant(userId, clientId);
+        }
+        if (before.length === 0) return null;
+        return { sids: [...new Set(before.map((id) => records.get(id)?.sid ?? null))] };
       },
       accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {

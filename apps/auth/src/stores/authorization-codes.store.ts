@@ -21,6 +21,11 @@ export interface AuthorizationCodeGrant {
   authTime: number;
   /** When the code was issued, in milliseconds since the epoch. */
   issuedAt: number;
+  /**
+   * The login session the code was issued in (`sessionSid`, docs/oauth.md §4.4). Absent from
+   * codes issued before it was kept: their tokens carry no sid.
+   */
+  sid?: string;
 }
 
 /** What a redeemed code produced: named before the tokens exist, so a reuse can revoke them. */

@@ -35,6 +35,12 @@ export interface RefreshFamily {
    * count from `createdAt`.
    */
   codeIssuedAt?: number;
+  /**
+   * The login session whose authorization began the family (`sessionSid`): every ID token of the
+   * family names it, and so does the logout token when a sign-out ends the family. Absent from
+   * families stored before it was kept, whose tokens carry no sid.
+   */
+  sid?: string;
 }
 
 /**
@@ -356,18 +362,21 @@ export class RefreshFamilyStore {
     userId: number,
     clientId: string,
     upTo: number,
-  ): Promise<{ before: string[]; after: string[] }> {
+  ): Promise<{ before: string[]; after: string[]; records: Map<string, RefreshFamily> }> {
     const ids = await this.familiesOf(userId, clientId);
     const records = ids.length === 0 ? [] : await this.#store.getMany(...ids.map(familyKey));
     const before: string[] = [];
     const after: string[] = [];
+    // The records read for it, for the caller that needs more of them (a sign-out: their sid).
+    const found = new Map<string, RefreshFamily>();
     ids.forEach((id, i) => {
       const record = records[i];
       const family = record == null ? null : (JSON.parse(record) as RefreshFamily);
+      if (family) found.set(id, family);
       const begunAt = family ? (family.codeIssuedAt ?? family.createdAt) : 0;
       (begunAt <= upTo ? before : after).push(id);
     });
-    return { before, after };
+    return { before, after, records: found };
   }
 
   /**

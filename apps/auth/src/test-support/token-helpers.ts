@@ -36,6 +36,8 @@ export interface CodeOptions {
   codeChallenge?: string | null;
   nonce?: string | null;
   authTime?: number;
+  /** The login session's sid the code carries (absent: a code of an earlier release). */
+  sid?: string;
 }
 
 function codeGrant(options: CodeOptions): Omit<AuthorizationCodeGrant, 'issuedAt'> {
@@ -47,6 +49,7 @@ function codeGrant(options: CodeOptions): Omit<AuthorizationCodeGrant, 'issuedAt
     codeChallenge: options.codeChallenge ?? null,
     nonce: options.nonce ?? null,
     authTime: options.authTime ?? Math.floor(Date.now() / 1000) - 60,
+    ...(options.sid === undefined ? {} : { sid: options.sid }),
   };
 }
 

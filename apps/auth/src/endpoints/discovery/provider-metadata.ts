@@ -63,16 +63,17 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     // require it of that client alone (require_pushed_authorization_requests in RFC 9126 6).
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: false,
-    // Back-Channel Logout 1.0 §2.1 (docs/oauth.md §9). Logout tokens name the user by `sub`
-    // only: ID tokens carry no `sid`, so no session-specific logout is on offer.
+    // Back-Channel Logout 1.0 §2.1 (docs/oauth.md §9): ID tokens and logout tokens carry the
+    // session's `sid` (docs/oauth.md §4.4).
     backchannel_logout_supported: true,
-    backchannel_logout_session_supported: false,
+    backchannel_logout_session_supported: true,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    scopes_supported: ['openid', 'profile', 'email', 'regions'],
+    // offline_access: OIDC Core 11 (docs/oauth.md §3.8).
+    scopes_supported: ['openid', 'profile', 'email', 'regions', 'offline_access'],
     claims_supported: [
       'sub',
       'preferred_username',
@@ -85,6 +86,7 @@ export function providerMetadata(issuer: string): ProviderMetadata {
       'email_verified',
       'region_ids',
       'region_ambassador',
+      'groups',
       'iss',
       'aud',
       'exp',
@@ -93,6 +95,7 @@ export function providerMetadata(issuer: string): ProviderMetadata {
       'nonce',
       'at_hash',
       'azp',
+      'sid',
     ],
     token_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,

@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import { userClaims, type UserClaimsRow } from '../../claims/user-claims.ts';
 import {
   newTokenId,
   type IssuedToken,
@@ -42,6 +43,8 @@ export interface IssueTokensInput {
   nonce: string | null;
   /** Whether to hand out a refresh token: only to clients registered for the refresh grant. */
   withRefreshToken: boolean;
+  /** The user as the grant read them just before (loadTokenSubject), for the tokens' claims. */
+  user: UserClaimsRow;
 }
 
 /** A token response signed and sealed, and what storing it writes (`storeTokens`). */
@@ -64,6 +67,8 @@ export async function signTokens(
   const issuedAt = seconds(Date.now());
   const subject = String(family.userId);
   const scope = scopes.join(' ');
+  // The claims of userinfo for the same scopes, made by the same rules (docs/oauth.md §4.2).
+  const claims = userClaims(input.user, scopes, app.oauth.issuer);
 
   const access = await keys.signJwt(
     {
@@ -71,6 +76,8 @@ export async function signTokens(
       aud: family.clientId,
       client_id: family.clientId,
       scope,
+      // docs/oauth.md §5.4: for relying parties that read groups from the access token.
+      ...(claims.groups === undefined ? {} : { groups: claims.groups }),
       jti: accessToken.jti,
       iat: issuedAt,
       exp: seconds(accessToken.expiresAt),
@@ -86,6 +93,7 @@ export async function signTokens(
   };
   if (scopes.includes('openid')) {
     response.id_token = await keys.signJwt({
+      ...claims,
       sub: subject,
       aud: family.clientId,
       azp: family.clientId,
@@ -94,6 +102,8 @@ export async function signTokens(
       auth_time: family.authTime,
       ...(input.nonce === null ? {} : { nonce: input.nonce }),
       at_hash: accessTokenHash(access),
+      // docs/oauth.md §4.4: the login session, the same in every ID token of the family.
+      ...(family.sid === undefined ? {} : { sid: family.sid }),
     });
   }
   const refreshToken = input.withRefreshToken ? families.planRefreshToken() : null;

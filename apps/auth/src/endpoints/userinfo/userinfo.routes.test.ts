@@ -49,6 +49,8 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
       email_verified: true,
       region_ids: [String(3), String(5)],
       region_ambassador: [String(5)],
+      // Musterstadt a region, 5 its working group, which Alice administers.
+      groups: ['region:3', 'workgroup:5', 'workgroup:5:admin'],
     });
   });
 

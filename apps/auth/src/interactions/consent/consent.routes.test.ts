@@ -114,6 +114,19 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(page.body).toContain('Erlauben');
   });
 
+  it('names offline_access in plain words, in both languages (docs/oauth.md §3.8)', async () => {
+    const scope = 'openid offline_access';
+    const en = await consentPage({ scope }, { 'accept-language': 'en' });
+    expect(en.page.body).toContain(
+      'Access to this information even after you sign out, until you revoke it under “Connected apps”',
+    );
+    const de = await consentPage({ scope }, { 'accept-language': 'de' });
+    expect(de.page.body).toContain(
+      'Zugriff auf diese Angaben auch nach deiner Abmeldung, bis du ihn unter „Verbundene Anwendungen“ widerrufst',
+    );
+    expect(de.page.body).not.toContain('offline_access');
+  });
+
   it('allow answers 303 with code, state and iss', async () => {
     const { requestId } = await consentPage();
     const before = await auditCount('consent_granted');

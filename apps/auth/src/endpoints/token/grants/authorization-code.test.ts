@@ -81,6 +81,8 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
         aud: DemoClientId.public,
         client_id: DemoClientId.public,
         scope: 'openid profile email regions',
+        // docs/oauth.md §5.4: with regions, for relying parties that read the access token.
+        groups: ['region:3', 'workgroup:5', 'workgroup:5:admin'],
         jti: expect.any(String),
         iat: expect.any(Number),
         exp: expect.any(Number),

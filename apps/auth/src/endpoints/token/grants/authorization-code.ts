@@ -5,6 +5,7 @@ import { invalidGrant } from '../../../oauth/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../../../oauth/token-subject.ts';
+import { mayHoldScope } from '../../../clients/registered-clients.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
 /** The message of docs/spec.md §7.2 for a used or expired code. */
@@ -84,14 +85,14 @@ export const authorizationCodeGrant: Grant = {
       throw invalidGrant('redirect_uri differs from the authorization request');
     }
     verifyPkce(grant, params.code_verifier, client);
-    const subject = await loadTokenSubject(request.em, grant.userId);
-    if (!subject?.active) throw invalidGrant('The user account is not active');
     // The consented scopes the client is still registered for: an administrator may have taken
     // one from the client since the code was issued.
-    const scopes = grant.scopes.filter((scope) => client.scopes.includes(scope));
+    const scopes = grant.scopes.filter((scope) => mayHoldScope(client, scope));
     if (scopes.length === 0) {
       throw invalidGrant('The client is no longer registered for the granted scopes');
     }
+    const subject = await loadTokenSubject(request.em, grant.userId, scopes);
+    if (!subject?.active) throw invalidGrant('The user account is not active');
 
     const familyId = newTokenId();
     const accessToken = planAccessToken(app);
@@ -115,6 +116,7 @@ export const authorizationCodeGrant: Grant = {
       authTime: grant.authTime,
       databaseCreatedAt: subject.databaseNow,
       codeIssuedAt: grant.issuedAt,
+      ...(grant.sid === undefined ? {} : { sid: grant.sid }),
     });
     const signed = await signTokens(app, {
       family,
@@ -123,6 +125,7 @@ export const authorizationCodeGrant: Grant = {
       accessToken,
       nonce: grant.nonce,
       withRefreshToken: client.grantTypes.includes('refresh_token'),
+      user: subject.claims,
     });
     // The user revoked the app after the code was issued: whether the revocation came before
     // this exchange or while it ran, the code is void. Read after the family joined the user's

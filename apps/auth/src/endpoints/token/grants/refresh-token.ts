@@ -1,5 +1,6 @@
-import type { RegisteredClient } from '../../../clients/registered-clients.ts';
-import { whyGrantNoLongerHolds } from '../../../oauth/grant-standing.ts';
+import { mayHoldScope, type RegisteredClient } from '../../../clients/registered-clients.ts';
+import { grantStanding } from '../../../oauth/grant-standing.ts';
+import type { TokenSubject } from '../../../oauth/token-subject.ts';
 import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
 import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
@@ -18,7 +19,7 @@ function narrowedScopes(
   granted: string[],
   client: RegisteredClient,
 ): string[] {
-  const available = granted.filter((scope) => client.scopes.includes(scope));
+  const available = granted.filter((scope) => mayHoldScope(client, scope));
   if (available.length === 0) {
     throw invalidScope('The client is no longer registered for any scope of the grant');
   }
@@ -34,11 +35,19 @@ function narrowedScopes(
   return scopes;
 }
 
-/** A grant the user may no longer hold (whyGrantNoLongerHolds) is revoked, not just refused. */
-async function assertGrantStillHolds(context: GrantContext, family: RefreshFamily): Promise<void> {
+/**
+ * A grant the user may no longer hold (grantStanding) is revoked, not just refused. The user as
+ * read for it, with the claims of `scopes`, when it holds.
+ */
+async function assertGrantStillHolds(
+  context: GrantContext,
+  family: RefreshFamily,
+  scopes: string[],
+): Promise<TokenSubject> {
   const { app, request, client } = context;
-  const reason = await whyGrantNoLongerHolds(request.em, family, client);
-  if (reason === null) return;
+  const standing = await grantStanding(request.em, family, client, scopes);
+  if (standing.holds) return standing.subject;
+  const { reason } = standing;
   await app.tokenState.families.revoke(family.id);
   app.oauth.audit(request, 'tokens_revoked', {
     clientId: client.clientId,
@@ -64,7 +73,7 @@ async function rotate(
 ): Promise<TokenResponse> {
   const { families } = context.app.tokenState;
   try {
-    await assertGrantStillHolds(context, family);
+    const subject = await assertGrantStillHolds(context, family, scopes);
     const tokens = await issueTokens(context.app, {
       family,
       begins: false,
@@ -74,6 +83,7 @@ async function rotate(
       nonce: null,
       // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
       withRefreshToken: true,
+      user: subject.claims,
     });
     // A rotation slower than its lease, overtaken by another use of the token: that one answers.
     if (!(await families.completeRotation(family.id, jti, attempt))) {
