@@ -6,6 +6,7 @@ import {
   randomBytes,
   type KeyObject,
 } from 'node:crypto';
+import { RecordFormats } from '@foodshare/server-kit';
 
 /** What a refresh token carries; only this server can read it (docs/spec.md §5.2 rule 7). */
 export interface RefreshTokenClaims {
@@ -73,13 +74,15 @@ export class RefreshTokenCodec {
   }
 
   seal(claims: RefreshTokenClaims): Promise<string> {
-    // The claims in the order jose wrote them: fid, cid, jti, iat, exp.
+    // The claims in the order jose wrote them: fid, cid, jti, iat, exp; then the format
+    // (docs/operations.md §1.2), which readers of format 0 ignore.
     const payload = JSON.stringify({
       fid: claims.familyId,
       cid: claims.clientId,
       jti: claims.jti,
       iat: Math.floor(this.#now() / 1000),
       exp: claims.expiresAt,
+      v: RecordFormats.refreshToken.version,
     });
     const iv = randomBytes(IV_BYTES);
     const cipher = createCipheriv('aes-256-gcm', this.#key, iv, { authTagLength: TAG_BYTES });

@@ -5,6 +5,7 @@ import {
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
+import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
 
 /** What an authorization code stands for: decided at /oauth/authorize, redeemed at /oauth/token. */
 export interface AuthorizationCodeGrant {
@@ -67,7 +68,11 @@ export class AuthorizationCodeStore {
   async issue(grant: Omit<AuthorizationCodeGrant, 'issuedAt'>): Promise<string> {
     const code = randomBytes(32).toString('base64url');
     const record: AuthorizationCodeGrant = { ...grant, issuedAt: Date.now() };
-    await this.store.set(codeKey(code), JSON.stringify(record), this.ttlMs);
+    await this.store.set(
+      codeKey(code),
+      writeRecord(RecordFormats.authorizationCode, record),
+      this.ttlMs,
+    );
     return code;
   }
 
@@ -80,7 +85,7 @@ export class AuthorizationCodeStore {
   async find(code: string, clientId: string): Promise<AuthorizationCodeGrant | null> {
     const [raw, cutoff] = await this.store.getMany(codeKey(code), clientGrantCutoffKey(clientId));
     if (raw == null) return null;
-    const grant = JSON.parse(raw) as AuthorizationCodeGrant;
+    const grant = readRecord<AuthorizationCodeGrant>(RecordFormats.authorizationCode, raw);
     if (grant.clientId !== clientId) return grant;
     return issuedBeforeCutoff(grant.issuedAt, parseCutoff(cutoff ?? null)) ? null : grant;
   }
@@ -101,7 +106,7 @@ export class AuthorizationCodeStore {
   async redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
     const won = await this.store.setIfAbsent(
       redemptionKey(code),
-      JSON.stringify(redemption),
+      writeRecord(RecordFormats.codeRedemption, redemption),
       this.ttlMs,
     );
     if (won) await this.store.delete(codeKey(code));
@@ -127,6 +132,6 @@ export class AuthorizationCodeStore {
   /** What an earlier redemption of this code produced, while its marker lives. */
   async findRedemption(code: string): Promise<CodeRedemption | null> {
     const raw = await this.store.get(redemptionKey(code));
-    return raw === null ? null : (JSON.parse(raw) as CodeRedemption);
+    return raw === null ? null : readRecord<CodeRedemption>(RecordFormats.codeRedemption, raw);
   }
 }

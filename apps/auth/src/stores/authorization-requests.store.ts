@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
+import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
 
 /**
  * The prompt values of OIDC Core 3.1.2.1 this server acts on, as discovery advertises them
@@ -66,14 +67,20 @@ export class AuthorizationRequestStore {
       id: randomBytes(24).toString('base64url'),
       loginSession: null,
     };
-    await this.store.set(requestKey(pending.id), JSON.stringify(pending), this.ttlMs);
+    await this.store.set(
+      requestKey(pending.id),
+      writeRecord(RecordFormats.authorizationRequest, pending),
+      this.ttlMs,
+    );
     return pending;
   }
 
   async find(id: string): Promise<PendingAuthorizationRequest | null> {
     if (!ID_PATTERN.test(id)) return null;
     const value = await this.store.get(requestKey(id));
-    return value === null ? null : (JSON.parse(value) as PendingAuthorizationRequest);
+    return value === null
+      ? null
+      : readRecord<PendingAuthorizationRequest>(RecordFormats.authorizationRequest, value);
   }
 
   /** Records the login made for this request; keeps the request's remaining lifetime. */
@@ -82,10 +89,14 @@ export class AuthorizationRequestStore {
     const found = await this.store.getWithTtl(requestKey(id));
     if (!found) return null;
     const pending: PendingAuthorizationRequest = {
-      ...(JSON.parse(found.value) as PendingAuthorizationRequest),
+      ...readRecord<PendingAuthorizationRequest>(RecordFormats.authorizationRequest, found.value),
       loginSession: sessionFingerprint(sessionId),
     };
-    await this.store.set(requestKey(id), JSON.stringify(pending), Math.max(1, found.ttlMs));
+    await this.store.set(
+      requestKey(id),
+      writeRecord(RecordFormats.authorizationRequest, pending),
+      Math.max(1, found.ttlMs),
+    );
     return pending;
   }
 

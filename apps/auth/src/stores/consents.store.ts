@@ -4,6 +4,7 @@ import {
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
+import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
 
 /** A consent the user asked us to remember ("remember this choice"). */
 export interface RememberedConsent {
@@ -52,7 +53,7 @@ export class ConsentStore {
       clientGrantCutoffKey(clientId),
     );
     if (value == null) return null;
-    const consent = JSON.parse(value) as RememberedConsent;
+    const consent = readRecord<RememberedConsent>(RecordFormats.consent, value);
     return issuedBeforeCutoff(consent.grantedAt, parseCutoff(cutoff ?? null)) ? null : consent;
   }
 
@@ -80,7 +81,11 @@ export class ConsentStore {
       ttlMs: this.ttlMs,
       pruneBelow: now,
     });
-    await this.store.set(consentKey(userId, clientId), JSON.stringify(consent), this.ttlMs);
+    await this.store.set(
+      consentKey(userId, clientId),
+      writeRecord(RecordFormats.consent, consent),
+      this.ttlMs,
+    );
     return consent;
   }
 

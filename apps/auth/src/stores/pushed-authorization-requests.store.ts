@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
+import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
 
 /** RFC 9126 2.2: the prefix of every request_uri this server hands out. */
 export const REQUEST_URI_PREFIX = 'urn:ietf:params:oauth:request_uri:';
@@ -38,7 +39,7 @@ export class PushedAuthorizationRequestStore {
     const requestUri = `${REQUEST_URI_PREFIX}${randomBytes(32).toString('base64url')}`;
     await this.#store.set(
       pushedKey(requestUri),
-      JSON.stringify(request),
+      writeRecord(RecordFormats.pushedRequest, request),
       PUSHED_REQUEST_TTL_SECONDS * 1000,
     );
     return { requestUri, expiresIn: PUSHED_REQUEST_TTL_SECONDS };
@@ -48,6 +49,8 @@ export class PushedAuthorizationRequestStore {
   async take(requestUri: string): Promise<PushedAuthorizationRequest | null> {
     if (!requestUri.startsWith(REQUEST_URI_PREFIX)) return null;
     const raw = await this.#store.take(pushedKey(requestUri));
-    return raw === null ? null : (JSON.parse(raw) as PushedAuthorizationRequest);
+    return raw === null
+      ? null
+      : readRecord<PushedAuthorizationRequest>(RecordFormats.pushedRequest, raw);
   }
 }

@@ -7,6 +7,7 @@ import {
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
 import type { RevocationLedger } from './revocation-ledger.store.ts';
+import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh
@@ -140,7 +141,11 @@ export class RefreshFamilyStore {
   }
 
   #sendRecord(family: RefreshFamily): Promise<void> {
-    return this.#store.set(familyKey(family.id), JSON.stringify(family), this.#refreshTtlMs);
+    return this.#store.set(
+      familyKey(family.id),
+      writeRecord(RecordFormats.refreshFamily, family),
+      this.#refreshTtlMs,
+    );
   }
 
   /**
@@ -175,7 +180,7 @@ export class RefreshFamilyStore {
       clientGrantCutoffKey(clientId),
     );
     if (record == null || revoked != null) return null;
-    const family = JSON.parse(record) as RefreshFamily;
+    const family = readRecord<RefreshFamily>(RecordFormats.refreshFamily, record);
     if (family.clientId !== clientId) return family;
     return issuedBeforeCutoff(family.createdAt, parseCutoff(cutoff ?? null)) ? null : family;
   }
@@ -288,7 +293,10 @@ export class RefreshFamilyStore {
     // Nothing to rotate: the lease taken for nothing would only delay the answer to the next use.
     if (won) await this.#store.delete(rotationLeaseKey(id, jti));
     if (generation === null || generation === LIVE) return { use: 'concurrent' };
-    const { rotatedAt } = JSON.parse(generation) as RotatedGeneration;
+    const { rotatedAt } = readRecord<RotatedGeneration>(
+      RecordFormats.rotatedGeneration,
+      generation,
+    );
     return rotatedAt > requestStartedAt ? { use: 'concurrent' } : { use: 'replayed' };
   }
 
@@ -302,7 +310,7 @@ export class RefreshFamilyStore {
     // One atomic step: the lease read and the mark cannot be split by another use of the token.
     return this.#store.setUnlessLeasedToOther(
       liveRefreshKey(id, jti),
-      JSON.stringify(rotated),
+      writeRecord(RecordFormats.rotatedGeneration, rotated),
       this.#refreshTtlMs,
       { key: rotationLeaseKey(id, jti), holder: attempt },
     );
@@ -339,7 +347,8 @@ export class RefreshFamilyStore {
     ]);
     // The record names the user's grant index; `owner` does when a concurrent revocation has
     // deleted the record already (a code's second use racing its first).
-    const family = record === null ? owner : (JSON.parse(record) as RefreshFamily);
+    const family =
+      record === null ? owner : readRecord<RefreshFamily>(RecordFormats.refreshFamily, record);
     if (family !== undefined) {
       await this.#store.removeFromIndex(grantIndexKey(family.userId, family.clientId), id);
     }
@@ -371,7 +380,8 @@ export class RefreshFamilyStore {
     const found = new Map<string, RefreshFamily>();
     ids.forEach((id, i) => {
       const record = records[i];
-      const family = record == null ? null : (JSON.parse(record) as RefreshFamily);
+      const family =
+        record == null ? null : readRecord<RefreshFamily>(RecordFormats.refreshFamily, record);
       if (family) found.set(id, family);
       const begunAt = family ? (family.codeIssuedAt ?? family.createdAt) : 0;
       (begunAt <= upTo ? before : after).push(id);
@@ -406,7 +416,7 @@ export class RefreshFamilyStore {
     const live = indexed.flatMap(({ score }, i) => {
       const [record, revoked] = [values[2 * i], values[2 * i + 1]];
       if (record == null || revoked != null) return [];
-      const family = JSON.parse(record) as RefreshFamily;
+      const family = readRecord<RefreshFamily>(RecordFormats.refreshFamily, record);
       if (issuedBeforeCutoff(family.createdAt, parseCutoff(cutoff ?? null))) return [];
       return [{ family, lastUsedAt: score - this.#refreshTtlMs }];
     });

@@ -15,3 +15,4 @@ export {
   type RedisEndpoint,
   type RedisSentinelSettings,
 } from './redis-connection.ts';
+export { readRecord, RecordFormats, writeRecord, type RecordFormat } from './record-format.ts';

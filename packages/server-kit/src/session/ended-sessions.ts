@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
+import { readRecord, RecordFormats, writeRecord } from '../kv/record-format.ts';
 
 const INDEX_KEY = 'session:ended';
 const entryKey = (id: string) => `session:ended:${id}`;
@@ -32,7 +33,11 @@ export class EndedSessions {
     const now = this.#now();
     const entry: EndedSession = { userId, endedAt: now };
     // The entry first: an index member without an entry is skipped, never the reverse.
-    await this.#store.set(entryKey(id), JSON.stringify(entry), ENDED_SESSION_TTL_MS);
+    await this.#store.set(
+      entryKey(id),
+      writeRecord(RecordFormats.endedSession, entry),
+      ENDED_SESSION_TTL_MS,
+    );
     await this.#store.addToIndex(INDEX_KEY, id, now + ENDED_SESSION_TTL_MS, {
       ttlMs: ENDED_SESSION_TTL_MS,
       pruneBelow: now,
@@ -69,7 +74,7 @@ export interface EndedSession {
 function parseEntry(value: string, now: number): EndedSession | null {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(value);
+    parsed = readRecord<unknown>(RecordFormats.endedSession, value);
   } catch {
     return null;
   }

@@ -1,5 +1,6 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
+import { readRecord, RecordFormats, writeRecord } from '../kv/record-format.ts';
 
 export interface SessionRecord {
   userId: number;
@@ -79,7 +80,7 @@ export class SessionStore {
     // session that "end my other sessions" cannot reach.
     await this.index(userId, idHash, now + ttl);
     const stored: StoredSession = { ...record, expiresAt: now + ttl };
-    await this.store.set(sessionKey(idHash), JSON.stringify(stored), ttl);
+    await this.store.set(sessionKey(idHash), writeRecord(RecordFormats.session, stored), ttl);
     await this.evictBeyondLimit(userId, idHash);
     return { id, ...record, renewed: false };
   }
@@ -95,13 +96,17 @@ export class SessionStore {
     const idHash = hashId(id);
     const value = await this.store.get(sessionKey(idHash));
     if (value === null) return null;
-    const { expiresAt = 0, ...record } = JSON.parse(value) as StoredSession;
+    const { expiresAt = 0, ...record } = readRecord<StoredSession>(RecordFormats.session, value);
     const ttl = this.lifetimeMs(record.rememberMe);
     const now = this.now();
     let renewed = false;
     if (ttl - (expiresAt - now) > ttl / 100) {
       const extended: StoredSession = { ...record, expiresAt: now + ttl };
-      renewed = await this.store.setIfPresent(sessionKey(idHash), JSON.stringify(extended), ttl);
+      renewed = await this.store.setIfPresent(
+        sessionKey(idHash),
+        writeRecord(RecordFormats.session, extended),
+        ttl,
+      );
       if (renewed) await this.index(record.userId, idHash, now + ttl);
     }
     return { id, ...record, renewed };
