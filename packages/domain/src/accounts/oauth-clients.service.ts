@@ -133,7 +133,8 @@ const REVERSE_DOMAIN_SCHEME =
  * use an app's own scheme (RFC 8252 7.1), a public client's only: such a redirect reaches an app
  * on the user's device, and an app is a public client (RFC 8252 8.4; a secret built into it is
  * none, 8.5), which must use PKCE here, the protection of a code another app may intercept
- * (8.1). Without a client (a URI the server itself calls) only https and loopback http pass.
+ * (8.1). Without a client (a URI the server itself calls) only https and loopback http pass
+ * (docs/oauth.md §2.10).
  */
 export function redirectUriProblemCode(
   uri: string,

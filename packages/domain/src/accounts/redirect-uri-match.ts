@@ -23,7 +23,8 @@ function loopbackParts(uri: string): { origin: string; rest: string } | null {
  * (docs/spec.md §5.2 rule 5, RFC 9700 2.1), with one exception: on a loopback host over http
  * the port may differ, since a native app listens on whatever port the operating system gives
  * it at run time (RFC 8252 7.3, 8.4). That holds too when the registered URI names a port: the
- * app cannot know its port when it registers, so a port written there is no promise.
+ * app cannot know its port when it registers, so a port written there is no promise
+ * (docs/oauth.md §2.10).
  */
 export function redirectUriMatches(registered: string, sent: string): boolean {
   if (registered === sent) return true;
