@@ -149,4 +149,18 @@ describe('first-run.sh', () => {
     expect(outcome.output).not.toContain('public OAuth client');
     expect(await orgaUsers()).toEqual(before);
   }, 180_000);
+
+  it("registers a native app's own scheme as the first client's redirect URI (RFC 8252 7.1)", async () => {
+    const outcome = await firstRun({
+      ...SETTINGS,
+      FIRST_CLIENT_ID: 'app',
+      FIRST_CLIENT_NAME: 'Foodshare app',
+      FIRST_CLIENT_REDIRECT_URI: 'org.example.app:/oauth2redirect',
+    });
+    expect(outcome, outcome.output).toMatchObject({ code: 0 });
+    expect(outcome.output).toContain('public OAuth client app: done');
+    expect(
+      await query("SELECT confidential, redirect_uris FROM oauth_clients WHERE client_id = 'app'"),
+    ).toEqual([{ confidential: false, redirect_uris: ['org.example.app:/oauth2redirect'] }]);
+  }, 180_000);
 });

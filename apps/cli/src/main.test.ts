@@ -153,6 +153,40 @@ describe('the foodshare command', () => {
     );
   });
 
+  it("registers a native app's own scheme for a public client, and refuses it for a confidential one", async () => {
+    const native = [
+      'clients',
+      'create',
+      '--name',
+      'Native',
+      '--redirect-uri',
+      'org.example.app:/oauth2redirect',
+      '--redirect-uri',
+      'http://127.0.0.1/callback',
+      '--json',
+    ];
+    const created = await cli([...native, '--client-id', 'cli-native']);
+    expect(created.code, created.stderr).toBe(0);
+    expect(JSON.parse(created.stdout)).toMatchObject({
+      clientId: 'cli-native',
+      confidential: false,
+      redirectUris: ['org.example.app:/oauth2redirect', 'http://127.0.0.1/callback'],
+    });
+
+    const refused = await cli([...native, '--client-id', 'cli-native-secret', '--confidential'], {
+      env: { CLIENT_SECRET_PEPPER: 'cli-test-pepper-of-32-characters!' },
+    });
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stderr)).toEqual({
+      error: {
+        code: 'INVALID_REDIRECT_URI',
+        message:
+          "Invalid redirect URI org.example.app:/oauth2redirect: uses an app's own scheme, which only a public client (a native app) may register",
+      },
+    });
+    expect(await db.em().count(OAuthClientEntity, { clientId: 'cli-native-secret' })).toBe(0);
+  });
+
   it('registers and replaces post-logout redirect URIs from the command line', async () => {
     const create = await cli([
       'clients',

@@ -147,7 +147,7 @@ const de: AdminTexts = {
       'Serveranwendungen sind vertraulich und erhalten ein Geheimnis. Browser- und Mobil-Apps sind öffentlich und nutzen PKCE.',
     redirectUris: 'Redirect-URIs',
     redirectUrisHint:
-      'Eine exakte Adresse pro Zeile: https, oder http nur auf localhost, 127.0.0.1 oder [::1]; ohne Fragment (#) und ohne Platzhalter (*).',
+      'Eine exakte Adresse pro Zeile: https; http nur auf localhost, 127.0.0.1 oder [::1] (dort passt jeder Port, RFC 8252); für öffentliche Clients (native Apps) auch ein eigenes Schema der App als umgekehrte Domain, z. B. com.example.app:/callback; ohne Fragment (#) und ohne Platzhalter (*).',
     postLogoutRedirectUris: 'Post-Logout-Redirect-URIs',
     postLogoutRedirectUrisHint:
       'Wohin die Anwendung Nutzer*innen nach dem Abmelden zurückschicken darf (OpenID Connect RP-Initiated Logout), exakt und nach denselben Regeln wie oben. Leer: Nach dem Abmelden erscheint unsere eigene Seite.',
@@ -194,6 +194,12 @@ const de: AdminTexts = {
       CREDENTIALS: 'enthält Zugangsdaten',
       NO_HOST: 'nennt keinen Host',
       NOT_HTTPS: 'muss https verwenden (http nur auf localhost, 127.0.0.1 oder [::1])',
+      UNSAFE_SCHEME:
+        'verwendet ein Schema, das der Browser selbst ausführt oder liest (javascript:, data:, file:)',
+      SCHEME_NOT_REVERSE_DOMAIN:
+        'muss https verwenden, http auf localhost, 127.0.0.1 oder [::1], oder ein eigenes Schema der App, das eine umgekehrte Domain ist (com.example.app:/callback)',
+      PRIVATE_SCHEME_CONFIDENTIAL:
+        'verwendet ein eigenes Schema einer App; das darf nur ein öffentlicher Client (eine native App) registrieren',
     },
     unknownScope: (scope) => `Unbekannter Scope: ${scope}`,
     openidRequired: 'Der Scope openid ist immer erforderlich.',
@@ -307,7 +313,7 @@ const en: AdminTexts = {
       'Server applications are confidential and get a secret. Browser and mobile applications are public and use PKCE.',
     redirectUris: 'Redirect URIs',
     redirectUrisHint:
-      'One exact address per line: https, or http only on localhost, 127.0.0.1 or [::1]; no fragment (#), no wildcard (*).',
+      "One exact address per line: https; http only on localhost, 127.0.0.1 or [::1] (any port matches there, RFC 8252); for public clients (native apps) also an app's own scheme that is a domain in reverse, e.g. com.example.app:/callback; no fragment (#), no wildcard (*).",
     postLogoutRedirectUris: 'Post-logout redirect URIs',
     postLogoutRedirectUrisHint:
       'Where the application may send people back after signing out (OpenID Connect RP-Initiated Logout), exact and by the same rules as above. Empty: our own page is shown after signing out.',
@@ -353,6 +359,11 @@ const en: AdminTexts = {
       CREDENTIALS: 'contains credentials',
       NO_HOST: 'names no host',
       NOT_HTTPS: 'must use https (http only on localhost, 127.0.0.1 or [::1])',
+      UNSAFE_SCHEME: 'uses a scheme the browser runs or reads itself (javascript:, data:, file:)',
+      SCHEME_NOT_REVERSE_DOMAIN:
+        "must use https, http on localhost, 127.0.0.1 or [::1], or an app's own scheme that is a domain in reverse (com.example.app:/callback)",
+      PRIVATE_SCHEME_CONFIDENTIAL:
+        "uses an app's own scheme, which only a public client (a native app) may register",
     },
     unknownScope: (scope) => `Unknown scope: ${scope}`,
     openidRequired: 'The scope openid is always required.',

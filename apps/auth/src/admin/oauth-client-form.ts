@@ -153,8 +153,10 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
   if (redirectUris.length > OAUTH_CLIENT_LIMITS.maxRedirectUris) {
     add('redirectUris', t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris));
   }
+  // A native app's own scheme is for public clients only, so the rules depend on the checkbox.
+  const client = { confidential: values.confidential };
   for (const uri of redirectUris) {
-    const problem = redirectUriProblemCode(uri);
+    const problem = redirectUriProblemCode(uri, client);
     if (problem !== null) add('redirectUris', `${uri}: ${t.redirectUri[problem]}`);
   }
 
@@ -164,7 +166,7 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
     add('postLogoutRedirectUris', t.tooManyRedirectUris(OAUTH_CLIENT_LIMITS.maxRedirectUris));
   }
   for (const uri of postLogoutRedirectUris) {
-    const problem = redirectUriProblemCode(uri);
+    const problem = redirectUriProblemCode(uri, client);
     if (problem !== null) add('postLogoutRedirectUris', `${uri}: ${t.redirectUri[problem]}`);
   }
 

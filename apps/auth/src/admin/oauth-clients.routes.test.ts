@@ -2,6 +2,7 @@ import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshar
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
+import { escapeHtml } from '../pages/html.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
 import { basicAuth, issueCode, tokenRequest } from '../test-support/token-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
@@ -218,6 +219,62 @@ describe('the OAuth client pages of an administrator', () => {
         expect(response.body).toContain(`${uri.replace('#', '#')}:`);
         // The textarea keeps what was entered.
         expect(response.body).toContain(`https://ok.example.org/cb\r\n${uri}`);
+      }
+    });
+
+    it('registers a native app: its own reverse-domain scheme and loopback, for a public client', async () => {
+      const uris = ['org.example.app:/oauth2redirect', 'http://127.0.0.1/callback'];
+      const { row } = await createThroughForm({
+        redirectUris: uris.join('\r\n'),
+        postLogoutRedirectUris: 'org.example.app:/logged-out',
+      });
+      expect(row).toMatchObject({
+        confidential: false,
+        redirectUris: uris,
+        postLogoutRedirectUris: ['org.example.app:/logged-out'],
+      });
+    });
+
+    it.each([
+      [
+        'an app scheme for a confidential client',
+        { confidential: 'on', redirectUris: 'org.example.app:/oauth2redirect' },
+        "org.example.app:/oauth2redirect: uses an app's own scheme, which only a public client",
+        'org.example.app:/oauth2redirect: verwendet ein eigenes Schema einer App; das darf nur ein öffentlicher Client',
+      ],
+      [
+        'an app scheme that is no reverse domain',
+        { redirectUris: 'myapp:/cb' },
+        "myapp:/cb: must use https, http on localhost, 127.0.0.1 or [::1], or an app's own scheme that is a domain in reverse",
+        'myapp:/cb: muss https verwenden, http auf localhost, 127.0.0.1 oder [::1], oder ein eigenes Schema der App, das eine umgekehrte Domain ist',
+      ],
+      [
+        'a scheme the browser runs itself',
+        { redirectUris: 'javascript:alert(1)' },
+        'javascript:alert(1): uses a scheme the browser runs or reads itself',
+        'javascript:alert(1): verwendet ein Schema, das der Browser selbst ausführt oder liest',
+      ],
+      [
+        'an app scheme after logout for a confidential client',
+        { confidential: 'on', postLogoutRedirectUris: 'org.example.app:/bye' },
+        "org.example.app:/bye: uses an app's own scheme, which only a public client",
+        'org.example.app:/bye: verwendet ein eigenes Schema einer App',
+      ],
+    ])('refuses %s (400) in both languages, storing nothing', async (_case, overrides, en, de) => {
+      for (const [language, message] of [
+        ['en', en],
+        ['de', de],
+      ] as const) {
+        const fields = clientFields(overrides);
+        const response = await postForm(
+          app,
+          '/admin/oauthclients/new',
+          { ...fields, ...csrfOf(admin) },
+          { as: admin, headers: { 'accept-language': language } },
+        );
+        expect(response.statusCode).toBe(400);
+        expect(response.body).toContain(escapeHtml(message));
+        expect(await findClientRow(app, String(fields.clientId))).toBeNull();
       }
     });
 

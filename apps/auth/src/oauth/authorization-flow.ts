@@ -1,4 +1,4 @@
-import type { EntityManager } from '@foodshare/domain';
+import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
 import type { Session } from '@foodshare/server-kit';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
@@ -57,7 +57,9 @@ export const USER_DENIED = 'The user denied the request';
  */
 export async function clientOfPending(em: EntityManager, pending: PendingAuthorizationRequest) {
   const client = await findActiveClient(em, pending.clientId);
-  return client?.redirectUris.includes(pending.redirectUri) ? client : null;
+  return client && isRegisteredRedirectUri(client.redirectUris, pending.redirectUri)
+    ? client
+    : null;
 }
 
 /**

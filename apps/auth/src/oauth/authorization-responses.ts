@@ -20,9 +20,10 @@ export function authorizationContext(
 }
 
 /**
- * The redirect URI with response parameters added to its query. Appended to the registered
- * string as it is rather than re-serialised through URL, so the client gets back exactly the
- * URI it registered (registered URIs carry no fragment).
+ * The redirect URI with response parameters added to its query (`&` when it has one already).
+ * Appended to the string the client sent, which matched a registered one, rather than
+ * re-serialised through URL, so the client gets back exactly that URI (its port too, on
+ * loopback) and its own query (registered URIs carry no fragment).
  */
 export function clientRedirectUrl(
   redirectUri: string,

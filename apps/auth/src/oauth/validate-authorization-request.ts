@@ -1,4 +1,4 @@
-import { OAUTH_SCOPES } from '@foodshare/domain';
+import { isRegisteredRedirectUri, OAUTH_SCOPES } from '@foodshare/domain';
 import {
   mayHoldScope,
   OFFLINE_ACCESS,
@@ -22,15 +22,19 @@ const PROMPTS: readonly Prompt[] = ['none', 'login', 'consent'];
 const MAX_MAX_AGE = 2_147_483_647;
 
 /**
- * RFC 6749 4.1.2.1: only when the client is known and the redirect URI is exactly one it
- * registered may errors be redirected to it. Byte-for-byte comparison: no normalising of case,
- * trailing slashes or default ports (docs/spec.md §5.2 rule 5, RFC 9700 2.1).
+ * RFC 6749 4.1.2.1: only when the client is known and the redirect URI is one it registered may
+ * errors be redirected to it. Byte-for-byte comparison: no normalising of case, trailing slashes
+ * or default ports (docs/spec.md §5.2 rule 5, RFC 9700 2.1), except any port on a loopback host
+ * (RFC 8252 7.3, docs/oauth.md §2.2). The URI as sent is the target, so a native app's errors
+ * and its code reach the port it listens on.
  */
 export function redirectTarget(client: RegisteredClient | null, params: ReadParams) {
   if (!client || params.repeated.includes('client_id') || params.repeated.includes('redirect_uri'))
     return null;
   const { redirectUri } = params;
-  if (redirectUri === undefined || !client.redirectUris.includes(redirectUri)) return null;
+  if (redirectUri === undefined || !isRegisteredRedirectUri(client.redirectUris, redirectUri)) {
+    return null;
+  }
   return redirectUri;
 }
 

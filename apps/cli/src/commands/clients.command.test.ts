@@ -96,6 +96,9 @@ describe('clients create', () => {
     'http://127.0.0.1:8080/cb',
     'http://[::1]:9999/cb',
     'https://app.example/cb?from=oauth',
+    // RFC 8252 7.1: a native app's own scheme, a reverse domain name, for a public client.
+    'org.example.app:/oauth2redirect',
+    'com.example.app:/cb',
   ])('accepts the redirect URI %s', async (uri) => {
     const clientId = `ok-${Math.random().toString(36).slice(2, 10)}`;
     const created = await createClientCommand(db.em(), client({ clientId, redirectUris: [uri] }));
@@ -109,7 +112,11 @@ describe('clients create', () => {
     ['https://app.example/*', /wildcard/],
     ['https://user:password@app.example/cb', /credentials/],
     ['ftp://app.example/cb', /https/],
-    ['com.example.app:/callback', /https/],
+    ['myapp:/cb', /reverse/],
+    ['javascript:alert(1)', /browser runs/],
+    ['data:text/html,x', /browser runs/],
+    ['http://127.0.0.1:8080/cb#x', /fragment/],
+    ['http://127.0.0.1.evil.example/cb', /https/],
     ['/relative/callback', /absolute/],
     ['https://app.example/call back', /white space/],
   ])('refuses the redirect URI %s', async (uri, reason) => {
@@ -119,6 +126,20 @@ describe('clients create', () => {
     );
     await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
     await expect(attempt).rejects.toThrow(reason);
+    expect(await db.em().count(OAuthClientEntity, { clientId: 'refused' })).toBe(0);
+  });
+
+  it('refuses an app scheme for a confidential client, storing nothing', async () => {
+    const attempt = createClientCommand(
+      db.em(),
+      client({
+        clientId: 'refused',
+        confidential: true,
+        redirectUris: ['org.example.app:/oauth2redirect'],
+      }),
+    );
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
+    await expect(attempt).rejects.toThrow(/only a public client/);
     expect(await db.em().count(OAuthClientEntity, { clientId: 'refused' })).toBe(0);
   });
 

@@ -181,7 +181,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
       )
       .requiredOption(
         '--redirect-uri <uri>',
-        'exact callback URL, repeatable: https, or http on a loopback host; no fragment, no wildcard',
+        "exact callback URL, repeatable: https, or http on a loopback host (any port matches there); a public client may also use a native app's own scheme named by a reverse domain (org.example.app:/oauth2redirect); no fragment, no wildcard",
         collect,
       )
       .option(
@@ -249,7 +249,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
       .requiredOption('--client-id <clientId>', 'the client to change')
       .option(
         '--post-logout-redirect-uri <uri>',
-        'exact URL, repeatable: https, or http on a loopback host; no fragment, no wildcard',
+        'exact URL, repeatable, same rules as --redirect-uri of clients create',
         collect,
       )
       .action((flags: JsonFlag & { clientId: string; postLogoutRedirectUri?: string[] }) =>

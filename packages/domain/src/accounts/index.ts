@@ -19,6 +19,7 @@ export {
   type OAuthClientSettings,
   type RedirectUriProblemCode,
 } from './oauth-clients.service.ts';
+export * from './redirect-uri-match.ts';
 export * from './region-admin.service.ts';
 export * from './regions.service.ts';
 export * from './users.service.ts';

@@ -110,6 +110,103 @@ describe('redirectUriProblemCode', () => {
   ])('%s -> %s', (uri, expected) => {
     expect(redirectUriProblemCode(uri)).toBe(expected);
   });
+
+  // RFC 8252 7.1, 8.4: a native app's own scheme, a reverse domain name, for a public client.
+  const publicClient = { confidential: false };
+  const confidentialClient = { confidential: true };
+  it.each([
+    ['org.example.app:/oauth2redirect', null],
+    ['com.example.app:/cb', null],
+    ['com.googleusercontent.apps.123-abc:/oauthredirect', null],
+    ['com.example.app://callback/path?x=1', null],
+    ['http://127.0.0.1/callback', null],
+    ['https://app.example.org/cb', null],
+    ['myapp:/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['com.:/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['com..example:/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['com.-example:/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['com.example+app:/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['ftp://example.org/cb', 'SCHEME_NOT_REVERSE_DOMAIN'],
+    ['javascript:alert(1)', 'UNSAFE_SCHEME'],
+    ['JavaScript:alert(1)', 'UNSAFE_SCHEME'],
+    ['data:text/html,hi', 'UNSAFE_SCHEME'],
+    ['file:///etc/passwd', 'UNSAFE_SCHEME'],
+    ['vbscript:msgbox', 'UNSAFE_SCHEME'],
+    ['http://example.org/cb', 'NOT_HTTPS'],
+    ['http://127.0.0.1.evil.com/cb', 'NOT_HTTPS'],
+    ['http://127.0.0.1/cb#done', 'FRAGMENT'],
+    ['http://127.0.0.1:*/cb', 'WILDCARD'],
+    ['com.example.app:/cb#x', 'FRAGMENT'],
+    ['com.example.app://user:pw@host/cb', 'CREDENTIALS'],
+  ])('for a public client, %s -> %s', (uri, expected) => {
+    expect(redirectUriProblemCode(uri, publicClient)).toBe(expected);
+  });
+
+  it('refuses an app scheme for a confidential client, and for a URI the server calls', () => {
+    expect(redirectUriProblemCode('org.example.app:/oauth2redirect', confidentialClient)).toBe(
+      'PRIVATE_SCHEME_CONFIDENTIAL',
+    );
+    expect(redirectUriProblemCode('org.example.app:/oauth2redirect')).toBe('NOT_HTTPS');
+    // Loopback http stays open to confidential clients, as it was (the demo server uses it).
+    expect(redirectUriProblemCode('http://localhost:9999/callback', confidentialClient)).toBeNull();
+  });
+});
+
+describe('createOAuthClient with native-app redirect URIs', () => {
+  it('registers a public client with an app scheme and loopback redirect URIs', async () => {
+    const uris = [
+      'org.example.app:/oauth2redirect',
+      'http://127.0.0.1/callback',
+      'http://[::1]/cb',
+    ];
+    const { id } = await newClient({
+      confidential: false,
+      redirectUris: uris,
+      postLogoutRedirectUris: ['org.example.app:/logged-out'],
+    });
+    expect(await reload(id)).toMatchObject({
+      redirectUris: uris,
+      postLogoutRedirectUris: ['org.example.app:/logged-out'],
+    });
+  });
+
+  it.each([
+    [{ confidential: true, redirectUris: ['org.example.app:/oauth2redirect'] }, /public client/],
+    [
+      { confidential: true, postLogoutRedirectUris: ['org.example.app:/bye'] },
+      /post-logout redirect URI.*public client/,
+    ],
+    [{ confidential: false, redirectUris: ['myapp:/cb'] }, /reverse/],
+    [{ confidential: false, redirectUris: ['javascript:alert(1)'] }, /browser runs/],
+    [{ confidential: false, redirectUris: ['http://127.0.0.1/cb#x'] }, /fragment/],
+  ])('refuses %o and stores nothing', async (settings, message) => {
+    const clientId = 'native-refused';
+    const attempt = createOAuthClient(
+      fork(),
+      { ...baseSettings, ...settings, clientId },
+      { pepper: PEPPER, actorId },
+    );
+    await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
+    await expect(attempt).rejects.toThrow(message);
+    expect(await fork().count(OAuthClientEntity, { clientId })).toBe(0);
+    expect(await auditRows(clientId)).toEqual([]);
+  });
+
+  it('refuses to turn a public client with an app scheme confidential, and changes nothing', async () => {
+    const uris = ['org.example.app:/oauth2redirect'];
+    const { id, clientId } = await newClient({ confidential: false, redirectUris: uris });
+    const code = await refusal(
+      updateOAuthClient(
+        fork(),
+        { id },
+        { ...baseSettings, confidential: true, redirectUris: uris },
+        { actorId, pepper: PEPPER },
+      ),
+    );
+    expect(code).toBe('INVALID_REDIRECT_URI');
+    expect(await reload(id)).toMatchObject({ confidential: false, secretHash: null });
+    expect(await auditRows(clientId)).toHaveLength(1);
+  });
 });
 
 describe('updateOAuthClient', () => {

@@ -78,7 +78,10 @@ export type RedirectUriProblemCode =
   | 'NOT_ABSOLUTE'
   | 'CREDENTIALS'
   | 'NO_HOST'
-  | 'NOT_HTTPS';
+  | 'NOT_HTTPS'
+  | 'UNSAFE_SCHEME'
+  | 'SCHEME_NOT_REVERSE_DOMAIN'
+  | 'PRIVATE_SCHEME_CONFIDENTIAL';
 
 const REDIRECT_URI_PROBLEMS: Record<RedirectUriProblemCode, string> = {
   LENGTH: `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`,
@@ -89,15 +92,54 @@ const REDIRECT_URI_PROBLEMS: Record<RedirectUriProblemCode, string> = {
   CREDENTIALS: 'must not contain credentials',
   NO_HOST: 'must name a host',
   NOT_HTTPS: 'must use https (http only on a loopback host)',
+  UNSAFE_SCHEME:
+    'must not use a scheme the browser runs or reads itself (javascript:, data:, file:)',
+  SCHEME_NOT_REVERSE_DOMAIN:
+    "must use https, http on a loopback host, or an app's own scheme named by a domain in reverse (com.example.app:/callback)",
+  PRIVATE_SCHEME_CONFIDENTIAL:
+    "uses an app's own scheme, which only a public client (a native app) may register",
 };
 
 /**
- * Why a redirect URI cannot be registered, or null when it can. Redirect URIs are compared as
- * exact strings at the authorization endpoint, so a registered one must name one endpoint:
- * absolute, no fragment (RFC 6749 3.1.2), no wildcard. Codes travel in it, so it must be https;
- * plain http only reaches the user's own machine (RFC 8252 7.3, native apps on loopback).
+ * Schemes a browser handles itself instead of handing them to an app: a redirect there runs
+ * script or reads local data in the user's browser.
  */
-export function redirectUriProblemCode(uri: string): RedirectUriProblemCode | null {
+const UNSAFE_SCHEMES = new Set([
+  'javascript',
+  'data',
+  'file',
+  'vbscript',
+  'blob',
+  'about',
+  'filesystem',
+]);
+
+/**
+ * RFC 8252 7.1: a private-use scheme is a domain the app's publisher controls, in reverse
+ * (`com.example.app`), so that two apps do not claim the same one; one without a period is
+ * refused (8.4). DNS labels separated by periods, at least two; `URL` has lowercased it.
+ */
+const REVERSE_DOMAIN_SCHEME =
+  /^[a-z](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)+$/;
+
+/**
+ * Why a URI cannot be registered as a redirect URI, or null when it can. A registered one must
+ * name one endpoint: absolute, no fragment (RFC 6749 3.1.2), no wildcard; the authorization
+ * endpoint compares it as an exact string (a loopback port aside, see redirectUriMatches).
+ * Codes travel in it, so it must be https; plain http only reaches the user's own machine
+ * (RFC 8252 7.3, native apps on loopback).
+ *
+ * `client`: the client it is registered for. Its redirect and post-logout redirect URIs may also
+ * use an app's own scheme (RFC 8252 7.1), a public client's only: such a redirect reaches an app
+ * on the user's device, and an app is a public client (RFC 8252 8.4; a secret built into it is
+ * none, 8.5), which must use PKCE here, the protection of a code another app may intercept
+ * (8.1). Without a client (a URI the server itself calls) only https and loopback http pass
+ * (docs/oauth.md §2.10).
+ */
+export function redirectUriProblemCode(
+  uri: string,
+  client?: { confidential: boolean },
+): RedirectUriProblemCode | null {
   if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) return 'LENGTH';
   // eslint-disable-next-line no-control-regex
   if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'WHITE_SPACE';
@@ -108,17 +150,25 @@ export function redirectUriProblemCode(uri: string): RedirectUriProblemCode | nu
   if (url.username !== '' || url.password !== '') return 'CREDENTIALS';
   if (url.protocol === 'https:') return url.hostname === '' ? 'NO_HOST' : null;
   if (url.protocol === 'http:') return isLoopbackHost(url.hostname) ? null : 'NOT_HTTPS';
-  return 'NOT_HTTPS';
+  if (client === undefined) return 'NOT_HTTPS';
+  const scheme = url.protocol.slice(0, -1);
+  if (UNSAFE_SCHEMES.has(scheme)) return 'UNSAFE_SCHEME';
+  if (!REVERSE_DOMAIN_SCHEME.test(scheme)) return 'SCHEME_NOT_REVERSE_DOMAIN';
+  return client.confidential ? 'PRIVATE_SCHEME_CONFIDENTIAL' : null;
 }
 
 /** Why a redirect URI cannot be registered, in English, or null when it can. */
-export function redirectUriProblem(uri: string): string | null {
-  const code = redirectUriProblemCode(uri);
+export function redirectUriProblem(uri: string, client?: { confidential: boolean }): string | null {
+  const code = redirectUriProblemCode(uri, client);
   return code === null ? null : REDIRECT_URI_PROBLEMS[code];
 }
 
-export function assertRedirectUri(uri: string, kind = 'redirect URI'): void {
-  const problem = redirectUriProblem(uri);
+export function assertRedirectUri(
+  uri: string,
+  kind = 'redirect URI',
+  client?: { confidential: boolean },
+): void {
+  const problem = redirectUriProblem(uri, client);
   if (problem !== null) {
     throw new AccountError('INVALID_REDIRECT_URI', `Invalid ${kind} ${uri}: ${problem}`);
   }
@@ -145,15 +195,18 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
   if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
     throw invalid(`A client needs 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
   }
-  redirectUris.forEach((uri) => assertRedirectUri(uri));
+  const client = { confidential: input.confidential };
+  redirectUris.forEach((uri) => assertRedirectUri(uri, 'redirect URI', client));
 
-  // The same rules as redirect URIs: after logout the user lands there with `state`, and an
-  // exact string is all the logout endpoint compares.
+  // The same rules as redirect URIs: after logout the user lands there with `state`, and the
+  // logout endpoint compares them as it compares redirect URIs (a native app's too).
   const postLogoutRedirectUris = unique(input.postLogoutRedirectUris ?? []);
   if (postLogoutRedirectUris.length > MAX_REDIRECT_URIS) {
     throw invalid(`A client may have at most ${MAX_REDIRECT_URIS} post-logout redirect URIs`);
   }
-  postLogoutRedirectUris.forEach((uri) => assertRedirectUri(uri, 'post-logout redirect URI'));
+  postLogoutRedirectUris.forEach((uri) =>
+    assertRedirectUri(uri, 'post-logout redirect URI', client),
+  );
 
   // The same rules again: logout tokens must reach the client over TLS (Back-Channel Logout 1.0
   // §2.2 forbids a fragment), a loopback address being the only plain-HTTP exception.

@@ -19,9 +19,11 @@ import {
   formBody,
   hiddenField,
   pendingRequestId,
+  pkcePair,
   setCookies,
 } from '../../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { registerTestClient, tokenRequest } from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
 const HOUR_MS = 3600 * 1000;
@@ -31,6 +33,16 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   let alice: SignedInClient;
   let bob: SignedInClient;
   const ISSUER = 'http://localhost:8080';
+  const NATIVE = 'native-app';
+  const NATIVE_LOOPBACK = [
+    'http://127.0.0.1/callback',
+    'http://[::1]/callback',
+    'http://localhost/callback',
+  ];
+  const WORDPRESS = 'wordpress';
+  const WORDPRESS_CALLBACK =
+    'https://wp.example/wp-admin/admin-ajax.php?action=openid-connect-authorize';
+  const WORDPRESS_SECRET = 'wordpress-secret-of-this-test';
 
   beforeAll(async () => {
     ({ app } = await buildTestApp({ BASE_URL: ISSUER }));
@@ -61,6 +73,18 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         grantTypes: ['authorization_code'],
       },
       { pepper },
+    );
+    // RFC 8252: a native app on loopback, by IP literal or by name, and by its own scheme.
+    await registerTestClient(app, {
+      clientId: NATIVE,
+      redirectUris: [...NATIVE_LOOPBACK, 'org.example.app:/oauth2redirect'],
+      scopes: ['openid', 'profile'],
+    });
+    // WordPress' openid-connect-generic: client_secret_post, no PKCE, a query in the URI.
+    await registerTestClient(
+      app,
+      { clientId: WORDPRESS, redirectUris: [WORDPRESS_CALLBACK], scopes: ['openid', 'profile'] },
+      WORDPRESS_SECRET,
     );
     await createOAuthClient(
       em,
@@ -150,13 +174,42 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expectErrorPage(await get(authorizeUrl({ redirect_uri: https })));
     });
 
-    it('refuses a redirect_uri that differs by case, port or extra query', async () => {
+    it('refuses a redirect_uri that differs by case or extra query', async () => {
       for (const uri of [
         DEMO_REDIRECT_URI.replace('callback', 'Callback'),
-        DEMO_REDIRECT_URI.replace('9999', '9998'),
         `${DEMO_REDIRECT_URI}?x=1`,
       ]) {
         expectErrorPage(await get(authorizeUrl({ redirect_uri: uri })));
+      }
+    });
+
+    it('refuses another port on a host that is not loopback, and another query', async () => {
+      for (const uri of [
+        WORDPRESS_CALLBACK.replace('wp.example', 'wp.example:8443'),
+        WORDPRESS_CALLBACK.replace('wp.example', 'wp.example:443'),
+        WORDPRESS_CALLBACK.replace('authorize', 'logout'),
+        `${WORDPRESS_CALLBACK}&x=1`,
+      ]) {
+        expectErrorPage(await get(authorizeUrl({ client_id: WORDPRESS, redirect_uri: uri })));
+      }
+    });
+
+    it('refuses a loopback URI that differs in more than its port', async () => {
+      for (const uri of [
+        'http://127.0.0.1:54123/callback/',
+        'http://127.0.0.1:54123/other',
+        'http://127.0.0.1:54123/callback?x=1',
+        'https://127.0.0.1:54123/callback',
+        'http://127.0.0.2:54123/callback',
+        'http://127.0.0.1.evil.com:54123/callback',
+        'http://localhost.evil.com/callback',
+        'http://user@127.0.0.1:54123/callback',
+        'http://127.0.0.1:54123@evil.com/callback',
+        'http://127.0.0.1:99999/callback',
+        'org.example.app:/oauth2redirect/',
+        'org.example.app://oauth2redirect',
+      ]) {
+        expectErrorPage(await get(authorizeUrl({ client_id: NATIVE, redirect_uri: uri })));
       }
     });
 
@@ -426,6 +479,147 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       });
       expect(response.statusCode).toBe(400);
       expect(response.headers.location).toBeUndefined();
+    });
+  });
+
+  describe('native apps (RFC 8252): any port on a loopback host', () => {
+    it.each(NATIVE_LOOPBACK.map((uri) => [uri, uri.replace('/callback', ':54123/callback')]))(
+      'registered %s: %s goes through login and consent to a code at the port sent',
+      async (registered, sent) => {
+        const { verifier, challenge } = pkcePair();
+        const start = await get(
+          authorizeUrl({ client_id: NATIVE, redirect_uri: sent, code_challenge: challenge }),
+        );
+        expect(start.statusCode).toBe(302);
+        expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
+        const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+        expect(login.statusCode).toBe(303);
+        const decided = await allowOnConsentPage(app, setCookies(login), login);
+        expect(decided.statusCode).toBe(303);
+        const location = String(decided.headers.location);
+        const code = new URL(location).searchParams.get('code') ?? '';
+        expect(location).toBe(
+          `${sent}?code=${code}&state=state-123&iss=${encodeURIComponent(ISSUER)}`,
+        );
+        expect(await codeRecord(code)).toMatchObject({ clientId: NATIVE, redirectUri: sent });
+
+        // RFC 6749 4.1.3: the code goes with the URI it was sent to, not the registered one,
+        // nor the same URI on yet another port.
+        const exchange = (redirectUri: string) =>
+          tokenRequest(app, {
+            grant_type: 'authorization_code',
+            code,
+            redirect_uri: redirectUri,
+            code_verifier: verifier,
+            client_id: NATIVE,
+          });
+        for (const other of [registered, sent.replace('54123', '54124')]) {
+          const refused = await exchange(other);
+          expect(refused.statusCode).toBe(400);
+          expect(refused.json()).toEqual({
+            error: 'invalid_grant',
+            error_description: 'redirect_uri differs from the authorization request',
+          });
+        }
+        const tokens = await exchange(sent);
+        expect(tokens.statusCode, tokens.body).toBe(200);
+        expect(tokens.json()).toMatchObject({ token_type: 'Bearer' });
+      },
+    );
+
+    it('matches a loopback URI registered with a port on any other port', async () => {
+      await registerTestClient(app, {
+        clientId: 'native-with-port',
+        redirectUris: ['http://127.0.0.1:8400/callback'],
+        scopes: ['openid', 'profile'],
+      });
+      await app.consents.remember(ids.users.alice, 'native-with-port', ['openid', 'profile']);
+      for (const sent of ['http://127.0.0.1:8400/callback', 'http://127.0.0.1:61000/callback']) {
+        const response = await get(
+          authorizeUrl({ client_id: 'native-with-port', redirect_uri: sent }),
+          alice,
+        );
+        expect(response.statusCode).toBe(302);
+        expect(String(response.headers.location)).toMatch(new RegExp(`^${sent}\\?code=`));
+      }
+    });
+
+    it('sends errors found after the redirect URI check to the port sent', async () => {
+      const sent = 'http://127.0.0.1:54123/callback';
+      for (const [overrides, error, description] of [
+        [{ scope: 'openid email' }, 'invalid_scope', /email/],
+        [
+          { code_challenge: null, code_challenge_method: null },
+          'invalid_request',
+          /^Code challenge required$/,
+        ],
+        [{ response_type: 'token' }, 'unsupported_response_type', /./],
+      ] as const) {
+        const response = await get(
+          authorizeUrl({ client_id: NATIVE, redirect_uri: sent, ...overrides }),
+        );
+        expect(response.statusCode).toBe(302);
+        const location = new URL(String(response.headers.location));
+        expect(`${location.origin}${location.pathname}`).toBe(sent);
+        expect(location.searchParams.get('error')).toBe(error);
+        expect(location.searchParams.get('error_description')).toMatch(description);
+        expect(location.searchParams.get('state')).toBe('state-123');
+      }
+    });
+
+    it('returns a code to the app by its own scheme (RFC 8252 7.1)', async () => {
+      await app.consents.remember(ids.users.alice, NATIVE, ['openid', 'profile']);
+      const response = await get(
+        authorizeUrl({ client_id: NATIVE, redirect_uri: 'org.example.app:/oauth2redirect' }),
+        alice,
+      );
+      expect(response.statusCode).toBe(302);
+      expect(String(response.headers.location)).toMatch(
+        /^org\.example\.app:\/oauth2redirect\?code=[\w-]+&state=state-123&iss=/,
+      );
+    });
+  });
+
+  describe('a redirect URI with a query (WordPress openid-connect-generic)', () => {
+    it('appends code, state and iss with &, and takes the code back with that URI only', async () => {
+      await app.consents.remember(ids.users.alice, WORDPRESS, ['openid', 'profile']);
+      const response = await get(
+        authorizeUrl({
+          client_id: WORDPRESS,
+          redirect_uri: WORDPRESS_CALLBACK,
+          code_challenge: null,
+          code_challenge_method: null,
+          state: 'wp-state',
+          nonce: 'wp-nonce',
+        }),
+        alice,
+      );
+      expect(response.statusCode).toBe(302);
+      const location = String(response.headers.location);
+      const code = new URL(location).searchParams.get('code') ?? '';
+      expect(location).toBe(
+        `${WORDPRESS_CALLBACK}&code=${code}&state=wp-state&iss=${encodeURIComponent(ISSUER)}`,
+      );
+
+      const exchange = (redirectUri: string) =>
+        tokenRequest(app, {
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          client_id: WORDPRESS,
+          client_secret: WORDPRESS_SECRET,
+        });
+      for (const other of [
+        WORDPRESS_CALLBACK.replace('authorize', 'logout'),
+        WORDPRESS_CALLBACK.split('?')[0]!,
+      ]) {
+        const refused = await exchange(other);
+        expect(refused.statusCode).toBe(400);
+        expect(refused.json()).toMatchObject({ error: 'invalid_grant' });
+      }
+      const tokens = await exchange(WORDPRESS_CALLBACK);
+      expect(tokens.statusCode, tokens.body).toBe(200);
+      expect(tokens.json()).toMatchObject({ token_type: 'Bearer' });
     });
   });
 

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@foodshare/domain';
+import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
 import { InvalidTokenError } from '../../plugins/oauth-core.ts';
@@ -47,8 +47,8 @@ function hintAudience(claims: Record<string, unknown>): string | null {
 /**
  * RP-Initiated Logout 1.0 §2-§3. The hint must be an ID token we signed for our issuer (an
  * expired one is fine, §2); client_id, when given with it, must be its audience (§2); a
- * post_logout_redirect_uri must be exactly one the client registered (§3.1), so a client must
- * be named. Anything else is refused outright, with no redirect: the page must not lead to an
+ * post_logout_redirect_uri must be one the client registered (§3.1), compared as redirect URIs
+ * are (a native app's loopback port may differ: docs/oauth.md §7.2), so a client must be named. Anything else is refused outright, with no redirect: the page must not lead to an
  * address nobody vouched for (§4, as RFC 6749 4.1.2.1 for the authorization endpoint).
  */
 export async function checkLogoutRequest(
@@ -85,7 +85,7 @@ export async function checkLogoutRequest(
   const redirectUri = present(input.postLogoutRedirectUri) ?? null;
   if (redirectUri !== null) {
     if (client === null) return refuse(namedClient === null ? 'client_required' : 'unknown_client');
-    if (!client.postLogoutRedirectUris.includes(redirectUri)) {
+    if (!isRegisteredRedirectUri(client.postLogoutRedirectUris, redirectUri)) {
       return refuse('unregistered_post_logout_redirect_uri');
     }
   }

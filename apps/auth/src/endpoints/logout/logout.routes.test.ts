@@ -150,6 +150,22 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       expect(without.headers.location).toBe(BYE);
     });
 
+    it('returns a native app to the loopback port it sent, as redirect URIs do (RFC 8252 7.3)', async () => {
+      const alice = await signInAs(app, ids.users.alice);
+      const sent = OTHER_BYE.replace(':8400', ':54123');
+      const response = await logout(
+        {
+          id_token_hint: await idToken(ids.users.alice),
+          post_logout_redirect_uri: sent,
+          state: 'x',
+        },
+        alice,
+      );
+      expect(response.statusCode).toBe(303);
+      expect(response.headers.location).toBe(`${sent}&state=x`);
+      expect(await apiKnows(alice)).toBe(false);
+    });
+
     it('shows the logged-out page when no post_logout_redirect_uri is given', async () => {
       const alice = await signInAs(app, ids.users.alice);
       const response = await logout({ id_token_hint: await idToken(ids.users.alice) }, alice);
@@ -301,7 +317,17 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
 
     it('refuses a post_logout_redirect_uri the client did not register', async () => {
       const hint = await idToken(ids.users.alice);
-      for (const uri of ['https://attacker.example/', `${BYE}/`, `${BYE}?x=1`, DEMO_REDIRECT_URI]) {
+      for (const uri of [
+        'https://attacker.example/',
+        `${BYE}/`,
+        `${BYE}?x=1`,
+        BYE.replace('rp.example.org', 'rp.example.org:8443'),
+        DEMO_REDIRECT_URI,
+        // Loopback: only the port may differ.
+        'http://127.0.0.1:54123/bye?from=other',
+        'http://localhost:8400/bye?from=app',
+        'http://127.0.0.1.evil.example:8400/bye?from=app',
+      ]) {
         await expectRefused(
           { id_token_hint: hint, post_logout_redirect_uri: uri, state: 's' },
           'unregistered_post_logout_redirect_uri',

@@ -32,6 +32,10 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
       requirePushedAuthorizationRequests: true,
     });
     await registerTestClient(app, { clientId: 'par-busy' });
+    await registerTestClient(app, {
+      clientId: 'par-native',
+      redirectUris: ['http://127.0.0.1/callback'],
+    });
   });
   afterAll(() => app.close());
 
@@ -145,6 +149,29 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     const again = await authorizeWith(uri);
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('Request expired');
+  });
+
+  it('takes a loopback redirect URI on any port, and sends the code there (RFC 8252 7.3)', async () => {
+    const sent = 'http://127.0.0.1:54123/callback';
+    const params = authorizationParams({ client_id: 'par-native', redirect_uri: sent });
+    const refused = await push({ ...params, redirect_uri: 'http://127.0.0.1:54123/other' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: 'Invalid redirect_uri',
+    });
+    const uri = await pushedUri(params);
+    const alice = await signInAs(app, ids.users.alice);
+    await app.consents.remember(ids.users.alice, 'par-native', ['openid', 'profile']);
+    const response = await app.inject({
+      method: 'GET',
+      url: `/oauth/authorize?${new URLSearchParams({ client_id: 'par-native', request_uri: uri }).toString()}`,
+      cookies: alice.cookies,
+    });
+    expect(response.statusCode).toBe(302);
+    expect(String(response.headers.location)).toMatch(
+      /^http:\/\/127\.0\.0\.1:54123\/callback\?code=[\w-]+&state=state-123&iss=/,
+    );
   });
 
   it('refuses a request_uri that is unknown, or presented with another client_id', async () => {
