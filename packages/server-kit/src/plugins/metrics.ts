@@ -46,7 +46,7 @@ function redisHealth(store: RedisKeyValueStore, registry: Registry): void {
   });
   new Counter({
     name: 'redis_unavailable_failures_total',
-    help: 'Redis commands that failed because Redis could not be reached or did not answer in time',
+    help: 'Redis commands that failed because Redis could not be reached, did not answer in time, or refused them for a while (out of memory, a replica, loading)',
     registers: [registry],
     // The store counts; a counter only goes up, so each scrape adds what came since the last.
     collect() {
