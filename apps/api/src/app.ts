@@ -1,7 +1,6 @@
 import {
   createServiceApp,
   metricsPlugin,
-  securityHeadersPlugin,
   ServiceMetrics,
   type SharedInfrastructure,
 } from '@foodshare/server-kit';
@@ -48,7 +47,6 @@ const features = [
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
   const app = await createServiceApp('api', config, shared);
   app.decorate('config', config);
-  await app.register(securityHeadersPlugin);
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
