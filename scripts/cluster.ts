@@ -9,7 +9,7 @@
 // REDIS_URL (default the local one). Needs `caddy` on the PATH (Debian: apt-get install caddy).
 // Ctrl-C or SIGTERM stops the proxy, then every instance gracefully, and exits with 0.
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@foodshare/server-kit';
+import { ConfigError, startupFailureLine } from '@foodshare/server-kit';
 import { DEFAULT_REDIS_URL, withDatabaseName, DEFAULT_DATABASE_URL } from '@foodshare/testing';
 import { parseIntegerOption } from './integer-option.ts';
 import { runningProcesses } from './cluster/child-process.ts';
@@ -83,7 +83,10 @@ try {
 } catch (error) {
   // A stop asked for during the start makes the start fail; shutDown reports and exits.
   if (stopping) await new Promise(() => undefined);
-  fail(error instanceof ConfigError ? error.message : String(error));
+  // A known cause (a database that is not this checkout's, ...) in one line that says what to do.
+  fail(
+    error instanceof ConfigError ? error.message : (startupFailureLine(error, {}) ?? String(error)),
+  );
 }
 const running = cluster;
 

@@ -203,7 +203,7 @@ async function start(): Promise<void> {
   const demoData = {
     clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
   };
-  if (await prepareDatabase(database.url, demoData)) {
+  if (await prepareDatabase(database.url, demoData, authConfig)) {
     log('loaded the demo data (see README: demo accounts)');
   }
   const orm = await openOrm({
