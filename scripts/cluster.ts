@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { ConfigError } from '@foodshare/server-kit';
+import { ConfigError, startupFailureLine } from '@foodshare/server-kit';
 import { DEFAULT_REDIS_URL, withDatabaseName, DEFAULT_DATABASE_URL } from '@foodshare/testing';
 import { parseIntegerOption } from './integer-option.ts';
 import { runningProcesses } from './cluster/child-process.ts';
@@ -96,7 +96,10 @@ try {
 } catch (error) {
   // A stop asked for during the start makes the start fail; shutDown reports and exits.
   if (stopping) await new Promise(() => undefined);
-  fail(error instanceof ConfigError ? error.message : String(error));
+  // A known cause (a database that is not this checkout's, ...) in one line that says what to do.
+  fail(
+    error instanceof ConfigError ? error.message : (startupFailureLine(error, {}) ?? String(error)),
+  );
 }
 const running = cluster;
 

@@ -1,4 +1,12 @@
-import { loadDemoDataIfEmpty, migrateDatabase, openOrm } from '@foodshare/domain';
+import {
+  decryptPrivateJwk,
+  developmentKeyEncryptionKey,
+  loadDemoDataIfEmpty,
+  loadPublishedSigningKeys,
+  migrateDatabase,
+  openOrm,
+  parseKeyEncryptionKey,
+} from '@foodshare/domain';
 import { redactUrl, StartupFailure, startupFailureLine } from '@foodshare/server-kit';
 
 /**
@@ -11,13 +19,45 @@ import { redactUrl, StartupFailure, startupFailureLine } from '@foodshare/server
 export async function prepareDatabase(
   url: string,
   demoData: { clientSecretPepper: string },
+  auth: { KEY_ENCRYPTION_KEY?: string | undefined } = {},
 ): Promise<boolean> {
   await migrate(url);
   const setupOrm = await openOrm({ url, poolSize: 1 });
   try {
+    await signingKeysDecrypt(setupOrm.em.fork(), url, auth);
     return await loadDemoDataIfEmpty(setupOrm.em.fork(), demoData);
   } finally {
     await setupOrm.close();
+  }
+}
+
+/**
+ * The auth service's key-encryption key (plugins/oauth-core): KEY_ENCRYPTION_KEY, or else the
+ * development key of this checkout (`.data/`), which another checkout does not share.
+ */
+function keyEncryptionKey(auth: { KEY_ENCRYPTION_KEY?: string | undefined }): Uint8Array {
+  return auth.KEY_ENCRYPTION_KEY === undefined
+    ? developmentKeyEncryptionKey().key
+    : parseKeyEncryptionKey(auth.KEY_ENCRYPTION_KEY)!;
+}
+
+// Checked here, before any service starts: a database whose signing keys another checkout (or
+// deployment) stored would otherwise stop every auth instance with a stack trace.
+async function signingKeysDecrypt(
+  em: Parameters<typeof loadPublishedSigningKeys>[0],
+  url: string,
+  auth: { KEY_ENCRYPTION_KEY?: string | undefined },
+): Promise<void> {
+  const kek = keyEncryptionKey(auth);
+  for (const key of await loadPublishedSigningKeys(em)) {
+    try {
+      decryptPrivateJwk(key.privateKeyEncrypted, kek, key.kid);
+    } catch (error) {
+      throw new StartupFailure(
+        `the signing keys in the database at ${redactUrl(url)} do not decrypt with ${auth.KEY_ENCRYPTION_KEY === undefined ? "this checkout's development key (.data/dev-key-encryption-key)" : 'this KEY_ENCRYPTION_KEY'}: another checkout or deployment stored them; set DATABASE_URL to a database of this checkout's own, or KEY_ENCRYPTION_KEY to the key they were stored with`,
+        { cause: error },
+      );
+    }
   }
 }
 

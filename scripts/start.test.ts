@@ -26,14 +26,56 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // A deployment's own pepper: the demo client secrets must be hashed with it, not the default.
 const CLIENT_SECRET_PEPPER = 'a-pepper-of-the-start-test';
 
+/** The first answer at `url`, asked again until something answers, or undefined when stopped. */
+async function firstAnswer(url: string, stop: Promise<unknown>) {
+  let stopped = false;
+  void stop.finally(() => (stopped = true));
+  while (!stopped) {
+    const response = await fetch(url).catch(() => undefined);
+    if (response) return { response, body: await response.text() };
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  return undefined;
+}
+
 describe('pnpm start', () => {
   let started: StartedProcess;
   let origin = '';
+  let whileStarting: Awaited<ReturnType<typeof firstAnswer>>;
 
   beforeAll(async () => {
-    started = await startWithOwnDatabase('start', { CLIENT_SECRET_PEPPER });
+    // A port known in advance, so that it is asked while the start migrates and loads the demo
+    // data, before it is ready.
+    const port = await freePort();
+    const starting = startWithOwnDatabase('start', { CLIENT_SECRET_PEPPER, PORT: String(port) });
+    [started, whileStarting] = await Promise.all([
+      starting,
+      firstAnswer(`http://127.0.0.1:${port}/api/users/current`, starting),
+    ]);
     origin = started.origin;
   }, 120_000);
+
+  it('answers 503 problem+json with Retry-After while it starts', () => {
+    expect(whileStarting).toBeDefined();
+    expect(whileStarting?.response.status).toBe(503);
+    expect(whileStarting?.response.headers.get('retry-after')).toBe('1');
+    expect(whileStarting?.response.headers.get('content-type')).toContain(
+      'application/problem+json',
+    );
+    expect(JSON.parse(whileStarting?.body ?? '')).toMatchObject({
+      status: 503,
+      code: 'STARTING',
+    });
+  });
+
+  it('does not serve the metrics on its public origin', async () => {
+    for (const url of ['/metrics', '/metrics?name[]=oauth_tokens_issued_total']) {
+      const response = await fetch(`${origin}${url}`);
+      expect(response.status, url).toBe(404);
+      expect(response.headers.get('content-type'), url).toContain('application/problem+json');
+      expect(await response.text(), url).not.toMatch(/oauth_|http_request_duration/);
+    }
+  });
 
   afterAll(() => started?.stop());
 

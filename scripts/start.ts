@@ -5,7 +5,8 @@
 //
 // Without DATABASE_URL an embedded PostgreSQL runs under .data/postgres; without a Redis
 // answering at REDIS_URL (default 127.0.0.1:6379) state is kept in process.
-import { createServer, type IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
@@ -101,21 +102,62 @@ async function startEmbedded(embedded: ReturnType<typeof embeddedDatabase>) {
 // names the port really listened on, PORT=0 included. Until both services are ready, 503.
 type Service = Awaited<ReturnType<typeof buildApiApp | typeof buildAuthApp>>;
 let services: { api: Service; auth: Service } | undefined = undefined;
-// The same split as the reverse proxy of a deployment (docker/Caddyfile).
+// The same split as the reverse proxy of a deployment (docker/Caddyfile), which routes
+// /metrics to neither service: the metrics name every client and its token counts, and are for
+// a scraper inside the deployment, not for whoever reaches the origin.
 function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Service }) {
   const url = request.url ?? '/';
+  const pathname = url.split('?')[0];
+  if (pathname === '/metrics' || pathname?.startsWith('/metrics/')) return undefined;
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/')
     ? ready.api
     : ready.auth;
 }
 
+/** The start's own answers, in the shape and with the headers of the services' problems. */
+function answerProblem(
+  response: ServerResponse,
+  problem: { status: number; title: string; code: string; detail: string },
+  headers: Record<string, string> = {},
+) {
+  const requestId = randomUUID();
+  response
+    .writeHead(problem.status, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'x-request-id': requestId,
+      ...headers,
+    })
+    .end(JSON.stringify({ type: 'about:blank', ...problem, requestId }));
+}
+
 // Request timeouts are checked every second rather than every 30 s (Node's default).
 const server = createServer({ connectionsCheckingInterval: 1_000 }, (request, response) => {
   if (!services) {
-    response.writeHead(503, { 'retry-after': '1' }).end();
+    answerProblem(
+      response,
+      {
+        status: 503,
+        title: 'Service Unavailable',
+        code: 'STARTING',
+        detail: 'The server is starting. Try again shortly.',
+      },
+      { 'retry-after': '1' },
+    );
     return;
   }
-  serviceFor(request, services).routing(request, response);
+  const service = serviceFor(request, services);
+  if (service) {
+    service.routing(request, response);
+  } else {
+    answerProblem(response, {
+      status: 404,
+      title: 'Not Found',
+      code: 'NOT_FOUND',
+      detail: 'No route matches this method and path.',
+    });
+  }
 });
 const requests = trackRequests(server);
 
@@ -161,7 +203,7 @@ async function start(): Promise<void> {
   const demoData = {
     clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
   };
-  if (await prepareDatabase(database.url, demoData)) {
+  if (await prepareDatabase(database.url, demoData, authConfig)) {
     log('loaded the demo data (see README: demo accounts)');
   }
   const orm = await openOrm({

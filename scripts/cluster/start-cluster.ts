@@ -40,9 +40,11 @@ async function prepare(env: Record<string, string | undefined>, log: (line: stri
   const url = new URL(auth.DATABASE_URL);
   const name = decodeURIComponent(url.pathname.slice(1));
   await ensureDatabase(withDatabaseName(auth.DATABASE_URL, 'postgres'), name);
-  const loaded = await prepareDatabase(auth.DATABASE_URL, {
-    clientSecretPepper: auth.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
-  });
+  const loaded = await prepareDatabase(
+    auth.DATABASE_URL,
+    { clientSecretPepper: auth.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER },
+    auth,
+  );
   if (loaded) log('[cluster] loaded the demo data (see README: demo accounts)');
 }
 

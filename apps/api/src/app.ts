@@ -1,7 +1,6 @@
 import {
   createServiceApp,
   metricsPlugin,
-  securityHeadersPlugin,
   ServiceMetrics,
   serviceRelease,
   type SharedInfrastructure,
@@ -50,7 +49,6 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   const release = serviceRelease(new URL('../package.json', import.meta.url));
   const app = await createServiceApp('api', config, shared, release);
   app.decorate('config', config);
-  await app.register(securityHeadersPlugin);
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });

@@ -24,6 +24,7 @@ import { keyValueStorePlugin } from './plugins/key-value-store.ts';
 import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { requestsUnderWayPlugin } from './plugins/requests-under-way.ts';
+import { securityHeadersPlugin } from './plugins/security-headers.ts';
 import { lazyRequestLogger } from './request-logger.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { RequestLogController } from './request-log.ts';
@@ -118,6 +119,7 @@ export async function createServiceApp(
   await app.register(requestsUnderWayPlugin);
   await app.register(requestIdPlugin);
   await app.register(errorsPlugin);
+  await app.register(securityHeadersPlugin, { https: settings.BASE_URL.startsWith('https:') });
   await app.register(ormPlugin, {
     databaseUrl: settings.DATABASE_URL,
     timeouts: databaseTimeouts(settings),

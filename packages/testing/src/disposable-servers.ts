@@ -5,6 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import { startEmbeddedPostgres } from './embedded-postgres.ts';
 
 // Servers of a fault test's own, on ports of their own, which the test may stop, pause or cut
@@ -121,6 +122,9 @@ export async function startDisposablePostgres(): Promise<DisposablePostgres> {
 
 export interface DisposableRedis {
   url: string;
+  port: number;
+  /** Sends one command (`CONFIG SET ...`, `REPLICAOF ...`) over a connection of its own. */
+  command(name: string, ...args: (string | number)[]): Promise<unknown>;
   /** SIGSTOP: the connection stays open and nothing answers. */
   pause(): void;
   resume(): void;
@@ -134,6 +138,8 @@ export interface DisposableRedis {
 /** A `redis-server` without persistence (no RDB snapshots, no append-only file) on a free port. */
 export async function startDisposableRedis(): Promise<DisposableRedis> {
   const port = await freePort();
+  // Where a full sync to or from a replica writes its RDB file, which is not the checkout.
+  const dir = await mkdtemp(path.join(tmpdir(), 'foodshare-fault-redis-'));
   let child: ChildProcess | undefined;
   let paused = false;
   const answers = async () => {
@@ -154,6 +160,24 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
   };
   const server: DisposableRedis = {
     url: `redis://127.0.0.1:${port}`,
+    port,
+    async command(name, ...args) {
+      const client = new Redis({
+        port,
+        host: '127.0.0.1',
+        lazyConnect: true,
+        connectTimeout: 2_000,
+        commandTimeout: 5_000,
+        maxRetriesPerRequest: 0,
+        retryStrategy: () => null,
+      });
+      try {
+        await client.connect();
+        return await client.call(name, ...args);
+      } finally {
+        client.disconnect();
+      }
+    },
     pause() {
       if (child?.pid) child.kill('SIGSTOP');
       paused = true;
@@ -166,7 +190,10 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
       if (child) return;
       child = spawn(
         'redis-server',
-        ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+        [
+          ...['--port', String(port), '--bind', '127.0.0.1', '--dir', dir],
+          ...['--save', '', '--appendonly', 'no', '--repl-diskless-sync-delay', '0'],
+        ],
         { stdio: 'ignore' },
       );
       await waitFor('redis-server answering', answers);
@@ -186,6 +213,7 @@ export async function startDisposableRedis(): Promise<DisposableRedis> {
     },
     async dispose() {
       await server.stop();
+      await rm(dir, { recursive: true, force: true });
     },
   };
   await server.start();

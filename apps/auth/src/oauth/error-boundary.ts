@@ -51,7 +51,8 @@ export function answerOAuthError(reply: FastifyReply, thrown: unknown): FastifyR
 /**
  * Route error handler of the form-posting protocol endpoints: what Fastify refuses before the
  * handler runs (wrong content type, malformed or oversized body) is an `invalid_request` in the
- * RFC's JSON, not the REST problem+json.
+ * RFC's JSON, not the REST problem+json. A body over the limit keeps its 413, as a request over
+ * a rate limit keeps its 429: the status says which limit, as at every REST route.
  */
 export function oauthRouteErrorHandler(
   error: FastifyError | OAuthError,
@@ -60,7 +61,13 @@ export function oauthRouteErrorHandler(
 ): void {
   const status = error instanceof OAuthError ? error.status : (error.statusCode ?? 500);
   let answer: unknown = error;
-  if (!(error instanceof OAuthError) && status < 500) {
+  if (!(error instanceof OAuthError) && status === 413) {
+    answer = new OAuthError({
+      error: 'invalid_request',
+      description: 'The request body is too large',
+      status: 413,
+    });
+  } else if (!(error instanceof OAuthError) && status < 500) {
     answer = invalidRequest(
       status === 415
         ? 'The request body must be application/x-www-form-urlencoded'

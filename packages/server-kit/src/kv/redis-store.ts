@@ -78,7 +78,10 @@ export function sentinelConnectBoundMs(sentinels: number, timeouts: RedisTimeout
   );
 }
 
-/** Redis could not be reached or did not answer in time; worth retrying later. */
+/**
+ * Redis could not be reached, did not answer in time, or refused the command for a state of its
+ * own that passes without us (REFUSALS); worth retrying later.
+ */
 export class StateStoreUnavailableError extends Error {
   constructor(cause: unknown) {
     super('The key-value store is unavailable', { cause });
@@ -86,10 +89,16 @@ export class StateStoreUnavailableError extends Error {
   }
 }
 
-// A ReplyError is Redis refusing a command (a bug of ours); anything else failed on the way.
-function unavailableUnlessReply(error: unknown): never {
-  if (error instanceof Error && error.name === 'ReplyError') throw error;
-  throw new StateStoreUnavailableError(error);
+// The error codes of a Redis that refuses commands for a while, whatever they are: out of memory
+// under `noeviction` (OOM), a replica since a failover (READONLY), reading its data at boot
+// (LOADING), unable to persist (MISCONF), a replica cut off from its master (MASTERDOWN), too
+// few replicas (NOREPLICAS), held by a long script (BUSY). The dependency is unavailable: 503
+// with Retry-After, as when it does not answer, and serving again once it accepts them.
+const REFUSALS = /^(OOM|READONLY|LOADING|MISCONF|MASTERDOWN|NOREPLICAS|BUSY) /;
+
+/** Redis refusing a command for what the command is (a bug of ours), not for its own state. */
+function isBugReply(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ReplyError' && !REFUSALS.test(error.message);
 }
 
 export class RedisKeyValueStore implements KeyValueStore {
@@ -115,14 +124,15 @@ export class RedisKeyValueStore implements KeyValueStore {
     this.client.on('error', () => undefined);
   }
 
-  /** Commands that failed because Redis could not be reached or did not answer in time. */
+  /** Commands that failed because Redis could not be reached, did not answer, or refused. */
   unavailableFailures = 0;
 
-  /** Every command goes through here, so that a lost Redis is one kind of error. */
+  /** Every command goes through here, so that a lost or refusing Redis is one kind of error. */
   private run<T>(command: () => Promise<T>): Promise<T> {
     return command().catch((error: unknown) => {
-      if (!(error instanceof Error && error.name === 'ReplyError')) this.unavailableFailures += 1;
-      return unavailableUnlessReply(error);
+      if (isBugReply(error)) throw error;
+      this.unavailableFailures += 1;
+      throw new StateStoreUnavailableError(error);
     });
   }
 

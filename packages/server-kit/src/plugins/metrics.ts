@@ -46,7 +46,7 @@ function redisHealth(store: RedisKeyValueStore, registry: Registry): void {
   });
   new Counter({
     name: 'redis_unavailable_failures_total',
-    help: 'Redis commands that failed because Redis could not be reached or did not answer in time',
+    help: 'Redis commands that failed because Redis could not be reached, did not answer in time, or refused them for a while (out of memory, a replica, loading)',
     registers: [registry],
     // The store counts; a counter only goes up, so each scrape adds what came since the last.
     collect() {
@@ -64,8 +64,9 @@ export interface MetricsPluginOptions {
  * Times every request by its route pattern (`/api/chains/:chainId`, never a raw URL with ids or
  * query strings, which would explode the label set; `unmatched` for a 404 without a route),
  * reports the database pool at each scrape, and serves GET /metrics in Prometheus text format.
- * /metrics is for the scraper inside the deployment: the public proxy (docker/Caddyfile) routes
- * only the services' public paths, so it is not reachable from outside.
+ * /metrics is for the scraper inside the deployment: the public proxy (docker/Caddyfile), the
+ * Kubernetes Ingress and the one origin of `pnpm start` route only the services' public paths,
+ * so it is not reachable from outside.
  */
 export const metricsPlugin = fp(
   async (app: FastifyInstance, { metrics }: MetricsPluginOptions) => {

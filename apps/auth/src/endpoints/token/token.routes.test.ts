@@ -69,6 +69,16 @@ describe('POST /oauth/token', () => {
       expectOAuthError(response, 400, 'invalid_request');
     });
 
+    it('answers a body over the limit with 413, in the RFC JSON', async () => {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `grant_type=authorization_code&code=${'a'.repeat(300 * 1024)}`,
+      });
+      expectOAuthError(response, 413, 'invalid_request');
+    });
+
     it('refuses a parameter sent twice', async () => {
       const fields = await confidentialCodeFields();
       const response = await app.inject({
