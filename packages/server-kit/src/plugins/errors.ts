@@ -140,7 +140,11 @@ export const errorsPlugin = fp(
       // (RFC 9110 15.5.6), so that a client learns its method is wrong, not its path.
       const allowed = allowedMethods(app, request.url);
       if (allowed.length > 0) return sendProblem(request, reply, Problem.methodNotAllowed(allowed));
-      return sendProblem(request, reply, Problem.notFound('No route matches this method and path.'));
+      return sendProblem(
+        request,
+        reply,
+        Problem.notFound('No route matches this method and path.'),
+      );
     });
   },
   { name: 'foodshare-errors', fastify: '5.x' },
