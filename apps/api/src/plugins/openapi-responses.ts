@@ -16,9 +16,10 @@ const ERROR_DESCRIPTIONS: Record<string, string> = {
   '400': 'The input is malformed; `errors[]` names each field and the rule it breaks',
   '401': 'Not logged in, or the account is no longer active',
   '403': 'Logged in but not permitted, or the CSRF check failed (`CSRF_FAILED`)',
+  // docs/design.md §3.2.
   '404':
     'No such resource; also a path value that does not match its pattern or overflows a ' +
-    '32-bit id (docs/design.md §3.2)',
+    '32-bit id',
   '409': 'The request conflicts with the current state',
   '413': 'The body is larger than the service accepts (`BODY_TOO_LARGE`)',
   '415': 'The body is neither JSON nor a form (`UNSUPPORTED_MEDIA_TYPE`)',
