@@ -42,6 +42,24 @@ describe('the api service', () => {
     expect(response.json()).toMatchObject({ status: 404, code: 'NOT_FOUND', title: 'Not Found' });
   });
 
+  it('answers a known path asked with a method it lacks with 405 and the methods it has', async ({
+    app,
+  }) => {
+    const response = await app.inject({ method: 'PUT', url: '/api/regions/3' });
+    expect(response.statusCode).toBe(405);
+    expect(response.headers.allow).toBe('GET, HEAD');
+    expect(response.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(response.json()).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    // The route's params take any value in the router; the path still has the method it has.
+    const chain = await app.inject({ method: 'POST', url: '/api/chains/abc?x=1' });
+    expect(chain.statusCode).toBe(405);
+    expect(chain.headers.allow).toBe('GET, HEAD, PATCH');
+    // A path without any route stays a 404, whatever the method.
+    const unknown = await app.inject({ method: 'PUT', url: '/api/regions/3/nothing' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers.allow).toBeUndefined();
+  });
+
   it('masks the message of an unexpected error and gives the request id to quote', async ({
     app,
   }) => {

@@ -54,6 +54,21 @@ describe('the auth service', () => {
     expect(health.json<{ commit: string }>().commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
+  it('answers a protocol path asked with a method it lacks with 405 and the methods it has', async () => {
+    const token = await app.inject({ method: 'GET', url: '/oauth/token' });
+    expect(token.statusCode).toBe(405);
+    expect(token.headers.allow).toBe('POST');
+    expect(token.headers['content-type']).toBe('application/problem+json; charset=utf-8');
+    expect(token.json()).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
+    // userinfo answers CORS preflights, so OPTIONS is among its methods.
+    const userinfo = await app.inject({ method: 'DELETE', url: '/oauth/userinfo' });
+    expect(userinfo.statusCode).toBe(405);
+    expect(userinfo.headers.allow?.split(', ').sort()).toEqual(['GET', 'HEAD', 'OPTIONS', 'POST']);
+    const unknown = await app.inject({ method: 'GET', url: '/oauth/nothing-here' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.headers.allow).toBeUndefined();
+  });
+
   it('is ready when PostgreSQL and Redis answer', async () => {
     const response = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(response.statusCode).toBe(200);

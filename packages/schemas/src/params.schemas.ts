@@ -150,8 +150,15 @@ export const RegionIdParamsSchema = Type.Object(
 );
 export type RegionIdParams = Static<typeof RegionIdParamsSchema>;
 
+/**
+ * The user of `/api/users/{recipientId}/bananas`: one name and one type in every operation of
+ * that path and of row 13's beneath it, an integer as row 13 has it (OpenAPI refuses two paths
+ * that differ only in a parameter's name, and a client generator would type the same user once
+ * as text and once as a number). Row 17's `[1-9][0-9]*` still holds for giving one
+ * (bananas.routes.ts).
+ */
 export const RecipientIdParamsSchema = Type.Object(
-  { recipientId: PositiveIdParam() },
+  { recipientId: Id() },
   { title: 'RecipientIdParams' },
 );
 export type RecipientIdParams = Static<typeof RecipientIdParamsSchema>;

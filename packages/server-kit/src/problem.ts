@@ -49,6 +49,17 @@ export class Problem extends Error {
     return new Problem({ status: 404, code: 'NOT_FOUND', title: 'Not Found', detail });
   }
 
+  /** The path exists, but not for this method: `allowed` are the methods it has. */
+  static methodNotAllowed(allowed: string[]): Problem {
+    return new Problem({
+      status: 405,
+      code: 'METHOD_NOT_ALLOWED',
+      title: 'Method Not Allowed',
+      detail: `This path answers ${allowed.join(', ')} only.`,
+      headers: { allow: allowed.join(', ') },
+    });
+  }
+
   static conflict(code: string, detail: string): Problem {
     return new Problem({ status: 409, code, title: 'Conflict', detail });
   }

@@ -4,7 +4,8 @@
  *   badges, the links and the Authorize button are darker, each in its own hue;
  * - code samples wrap in full instead of scrolling in a box, which a keyboard could not reach
  *   (2.1.1);
- * - nothing wider than a phone's 375 CSS pixels (1.4.10, reflow).
+ * - nothing wider than a phone's 375 CSS pixels (1.4.10, reflow): a long code in an error's
+ *   description wraps, and the responses' Links column, empty in this document, is left out.
  */
 export const DOCS_PAGE_CSS = `
 .swagger-ui .opblock.opblock-get .opblock-summary-method { background: #0b5cad; }
@@ -25,4 +26,6 @@ export const DOCS_PAGE_CSS = `
 .swagger-ui .json-schema-2020-12-json-viewer__value--extension { color: #5f5f5f; }
 
 .swagger-ui .highlight-code > .microlight { max-height: none; overflow: visible; }
+.swagger-ui .responses-table .response-col_links { display: none; }
+.swagger-ui .responses-table .response-col_description { overflow-wrap: anywhere; }
 `;

@@ -93,7 +93,7 @@ const WRONG_CALLS: { what: string; call: string; error: RegExp }[] = [
   },
   {
     what: 'a body without its required field',
-    call: "await client.POST('/api/users/{recipientId}/bananas', { params: { path: { recipientId: '1' } }, body: { text: 'thanks' } });",
+    call: "await client.POST('/api/users/{recipientId}/bananas', { params: { path: { recipientId: 1 } }, body: { text: 'thanks' } });",
     error: /'text' does not exist in type '\{ message: string; \}/,
   },
   {

@@ -28,12 +28,14 @@ const KNOWN_TAGS = new Set(OPERATION_TAGS.map((tag) => tag.name));
 const OPERATION_ID = /^[a-z][a-zA-Z]+$/;
 
 /**
- * A documented route (one with tags) must name its operation and use a tag of OPERATION_TAGS:
+ * A documented route (one with tags) must name its operation, sum it up, and use a tag of
+ * OPERATION_TAGS:
  * client generators name their functions and types after the operationId, so a missing or
  * changed one breaks every client. Refused when the route is added, so the app does not boot.
  */
 export function requireOperationNaming(route: RouteOptions, seen: Set<string>): void {
-  const schema = route.schema as { tags?: string[]; operationId?: string } | undefined;
+  const schema = route.schema as
+    { tags?: string[]; operationId?: string; summary?: string } | undefined;
   // Fastify adds a HEAD route for each GET, with the same schema; the document leaves it out.
   if (schema?.tags === undefined || route.method === 'HEAD') return;
   const where = `${String(route.method)} ${route.url}`;
@@ -42,6 +44,8 @@ export function requireOperationNaming(route: RouteOptions, seen: Set<string>): 
     throw new Error(`${where}: a documented route needs a camelCase operationId`);
   }
   if (seen.has(operationId)) throw new Error(`${where}: operationId ${operationId} is taken`);
+  // The line the documentation page lists the operation by (Redocly's operation-summary).
+  if (!schema.summary?.trim()) throw new Error(`${where}: a documented route needs a summary`);
   seen.add(operationId);
   const unknown = schema.tags.filter((tag) => !KNOWN_TAGS.has(tag));
   if (unknown.length > 0) throw new Error(`${where}: unknown tag ${unknown.join(', ')}`);

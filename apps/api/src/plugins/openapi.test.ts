@@ -11,7 +11,10 @@ interface Operation {
   operationId?: string;
   security?: unknown;
   requestBody?: { content: Record<string, unknown> };
-  responses?: Record<string, { content?: Record<string, unknown> }>;
+  responses?: Record<
+    string,
+    { description?: string; content?: Record<string, unknown>; headers?: Record<string, unknown> }
+  >;
   tags?: string[];
   parameters?: Parameter[];
 }
@@ -50,6 +53,9 @@ const positive = { type: 'string', pattern: '^[1-9][0-9]*$' };
 const digits = { type: 'string', pattern: '^\\d+$' };
 const integerId = { type: 'integer', minimum: 1 };
 const dateTime = { type: 'string', format: 'date-time' };
+
+/** Answered by any operation, whatever it does (plugins/openapi-responses.ts). */
+const GENERIC_STATUSES = new Set(['408', '413', '415', '503']);
 
 interface SpecRow {
   row: number;
@@ -190,7 +196,10 @@ const specRows: SpecRow[] = [
     row: 17,
     method: 'post',
     path: '/api/users/{recipientId}/bananas',
-    params: { recipientId: positive },
+    // docs/spec.md §4.1 gives a string of pattern `[1-9][0-9]*` here and an integer in row 13:
+    // one parameter of one path has one type in the document, row 13's (the pattern still
+    // holds on the wire, docs/design.md §3.2).
+    params: { recipientId: integerId },
     statuses: { atLeast: [] },
   },
   {
@@ -293,6 +302,21 @@ describe('the OpenAPI document and its documentation page', () => {
     expect(schemas.UserStub).toMatchObject({ type: 'object', title: 'UserStub' });
   });
 
+  it('has no two paths that differ only in the names of their parameters', () => {
+    const shapes = Object.keys(document.paths).map((path) => path.replace(/\{[^}]+\}/g, '{}'));
+    expect(shapes.length - new Set(shapes).size).toBe(0);
+  });
+
+  it('names and types the user of the banana paths alike in every operation', () => {
+    const recipients = operationsOf(document)
+      .filter(({ path }) => path.startsWith('/api/users/{recipientId}/bananas'))
+      .map(({ operation }) => operation.parameters?.find((p) => p.name === 'recipientId')?.schema);
+    // Give, list, and remove (row 13).
+    expect(recipients).toHaveLength(3);
+    for (const schema of recipients) expect(schema).toEqual(recipients[0]);
+    expect(recipients[0]).toMatchObject(integerId);
+  });
+
   it('covers all 18 rows of docs/spec.md §4.1', () => {
     expect(specRows.map((row) => row.row)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
     expect(new Set(specRows.map((row) => `${row.method} ${row.path}`)).size).toBe(18);
@@ -318,7 +342,9 @@ describe('the OpenAPI document and its documentation page', () => {
         expect(parameter?.schema, name).toMatchObject(schema);
       }
       const documented = Object.keys(operation.responses ?? {}).sort();
-      if (statuses.exactly) expect(documented).toEqual(statuses.exactly);
+      // The statuses any operation may give besides its own are no part of a row's list.
+      const own = documented.filter((status) => !GENERIC_STATUSES.has(status));
+      if (statuses.exactly) expect(own).toEqual(statuses.exactly);
       expect(documented).toEqual(expect.arrayContaining(statuses.atLeast ?? []));
       // Every route of docs/spec.md §4.1 needs a session, so each documents 401, and a success.
       expect(documented).toContain('401');
@@ -351,6 +377,61 @@ describe('the OpenAPI document and its documentation page', () => {
     }
     // Login, forum hide, message, chain, region options and banana.
     expect(bodies).toBe(6);
+  });
+
+  it('gives every error as application/problem+json with the Problem body, as it is sent', () => {
+    let errors = 0;
+    for (const { path, method, operation } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        if (Number(status) < 400 || status === '408') continue;
+        errors += 1;
+        expect(response.content, `${method} ${path} ${status}`).toEqual({
+          'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } },
+        });
+        expect(response.description, `${method} ${path} ${status}`).not.toBe('Default Response');
+      }
+    }
+    expect(errors).toBeGreaterThan(100);
+  });
+
+  it('documents the answers any operation may give: 408 and 503, and 413 and 415 on writes', () => {
+    for (const { path, method, operation } of operationsOf(document)) {
+      const statuses = Object.keys(operation.responses ?? {});
+      const expected = method === 'get' ? ['408', '503'] : ['408', '413', '415', '503'];
+      expect(statuses, `${method} ${path}`).toEqual(expect.arrayContaining(expected));
+      if (method === 'get') expect(statuses, `${method} ${path}`).not.toContain('413');
+      // The HTTP server answers a timed-out request itself, with no problem body.
+      expect(operation.responses?.['408']?.content, `${method} ${path}`).toBeUndefined();
+      expect(operation.responses?.['503']?.headers, `${method} ${path}`).toHaveProperty(
+        'retry-after',
+      );
+    }
+  });
+
+  it('documents 404 wherever a path parameter can fail its pattern, getUserReports too', () => {
+    for (const { path, method, operation } of operationsOf(document)) {
+      if (!(operation.parameters ?? []).some((parameter) => parameter.in === 'path')) continue;
+      expect(Object.keys(operation.responses ?? {}), `${method} ${path}`).toContain('404');
+    }
+    expect(document.paths['/api/users/{userId}/reports']?.get?.responses).toHaveProperty('404');
+  });
+
+  it('gives an upload under the media types it is served with, and 304 without a body', () => {
+    const responses = document.paths['/api/uploads/{uploadId}']?.get?.responses;
+    expect(Object.keys(responses?.['200']?.content ?? {})).toEqual([
+      'image/png',
+      'image/jpeg',
+      'image/gif',
+      'image/webp',
+      '*/*',
+    ]);
+    expect(responses?.['304']?.content).toBeUndefined();
+    for (const status of ['200', '304']) {
+      expect(Object.keys(responses?.[status]?.headers ?? {}), status).toEqual([
+        'etag',
+        'cache-control',
+      ]);
+    }
   });
 
   it('every operation is tagged, so the documentation page groups it', () => {

@@ -11,6 +11,7 @@ import {
   securityOf,
   SESSION_SCHEME,
 } from './openapi-operations.ts';
+import { documentedResponses } from './openapi-responses.ts';
 import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './wire-conventions.ts';
 
 export interface OpenApiOptions {
@@ -27,14 +28,6 @@ const CSRF_DESCRIPTION =
 const SESSION_DESCRIPTION =
   'The HttpOnly session cookie that POST /api/login sets. Without a live session every ' +
   'operation but login and logout answers 401.';
-
-/** The response map with each schema's named parts as references to `components.schemas`. */
-function referencingResponses(response: unknown): unknown {
-  if (typeof response !== 'object' || response === null) return response;
-  return Object.fromEntries(
-    Object.entries(response).map(([status, schema]) => [status, referenceComponents(schema)]),
-  );
-}
 
 /**
  * The OpenAPI 3.1 document, generated from the TypeBox schemas each route declares (so it cannot
@@ -53,11 +46,13 @@ export const openApiPlugin = fp(
         info: {
           title: 'Food-sharing platform REST interface',
           version: '1.0.0',
+          license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
           description:
             'Log in with POST /api/login; the session lives in an HttpOnly cookie. ' +
             'Every state-changing request must echo the CSRF token (the readable `CSRF_TOKEN` ' +
             'cookie) in the X-CSRF-Token header. Errors are application/problem+json with a ' +
-            'stable `code`. Every success answers 200. A request body may be JSON or a form ' +
+            'stable `code`. A method a path does not have is answered 405 with an `Allow` ' +
+            'header that lists the methods it has. Every success answers 200. A request body may be JSON or a form ' +
             '(`application/x-www-form-urlencoded`, PHP-style brackets such as `kams[0]=1` or ' +
             '`kams[]=1`, booleans as 1/0 or true/false, numbers as decimal text); an empty JSON ' +
             'body is no body, and keys an operation does not know are ignored. Whether the ' +
@@ -92,7 +87,7 @@ export const openApiPlugin = fp(
           ...schema,
           ...consumes,
           body: referenceComponents(schema?.body),
-          response: referencingResponses(schema?.response),
+          response: documentedResponses(route, schema?.response),
           security: securityOf(route),
         };
         return { schema: documented, url };

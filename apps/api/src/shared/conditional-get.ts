@@ -16,6 +16,15 @@ export function contentEtag(body: string | Buffer): string {
 }
 
 /**
+ * 304 Not Modified, with no body and so with neither a type nor a length (RFC 9110 15.4.5): no
+ * payload reaches the serializer, which would write `null` under `application/json`. The
+ * validators the 200 sends (ETag, Cache-Control) are set by the caller before.
+ */
+export function sendNotModified(reply: FastifyReply): FastifyReply {
+  return reply.code(304).send();
+}
+
+/**
  * Answers a personal JSON read that a client keeps and asks for again (the search index) from
  * its serialized `body` and that body's `etag` (`contentEtag`): `Cache-Control: private,
  * no-cache`, so that only the user's own browser may store it and must revalidate it every
@@ -32,6 +41,6 @@ export function sendRevalidated(
   { body, etag }: { body: string; etag: string },
 ): FastifyReply {
   void reply.headers({ etag, 'cache-control': 'private, no-cache' });
-  if (matchesEtag(request.headers['if-none-match'], etag)) return reply.code(304).send();
+  if (matchesEtag(request.headers['if-none-match'], etag)) return sendNotModified(reply);
   return reply.type('application/json; charset=utf-8').send(body);
 }

@@ -105,6 +105,14 @@ function sendProblem(request: FastifyRequest, reply: FastifyReply, problem: Prob
     });
 }
 
+/**
+ * The methods the router has a route for at this URL, params and all: HEAD wherever Fastify
+ * exposes it beside a GET, OPTIONS only where a route answers a CORS preflight.
+ */
+function allowedMethods(app: FastifyInstance, url: string): string[] {
+  return app.supportedMethods.filter((method) => app.findRoute({ method, url }) !== null);
+}
+
 declare module 'fastify' {
   interface FastifyReply {
     /** The code of a 4xx problem answered, for the request's log line. */
@@ -127,9 +135,17 @@ export const errorsPlugin = fp(
       }
       return sendProblem(request, reply, problem);
     });
-    app.setNotFoundHandler((request, reply) =>
-      sendProblem(request, reply, Problem.notFound('No route matches this method and path.')),
-    );
+    app.setNotFoundHandler((request, reply) => {
+      // A path that has routes, asked with another method: 405 with the methods it has
+      // (RFC 9110 15.5.6), so that a client learns its method is wrong, not its path.
+      const allowed = allowedMethods(app, request.url);
+      if (allowed.length > 0) return sendProblem(request, reply, Problem.methodNotAllowed(allowed));
+      return sendProblem(
+        request,
+        reply,
+        Problem.notFound('No route matches this method and path.'),
+      );
+    });
   },
   { name: 'foodshare-errors', fastify: '5.x' },
 );

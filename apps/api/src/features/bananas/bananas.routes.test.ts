@@ -302,7 +302,7 @@ describe('bananas: give, remove and list', () => {
     });
   });
 
-  describe('GET /api/users/{userId}/bananas', () => {
+  describe('GET /api/users/{recipientId}/bananas', () => {
     it('lists the bananas received, newest first, with the senders', async ({ as }) => {
       const response = await list(await as('carla'), ids.users.alice);
       expect(response.statusCode).toBe(200);

@@ -7,13 +7,11 @@ import {
   ProblemSchema,
   RecipientIdParamsSchema,
   PageQuerySchema,
-  UserIdParamsSchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPathAsActor } from '../../shared/path-ids.ts';
-import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
+import { plainIntegerParams, positiveIdParams } from '../../shared/plain-integer-params.ts';
 import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
 import { bodyOf } from '../../plugins/wire-conventions.ts';
 
@@ -23,6 +21,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:recipientId/bananas',
     {
+      // docs/spec.md §4.1 row 17: `[1-9][0-9]*`, so `01` names no one here.
+      preValidation: positiveIdParams('recipientId'),
       schema: {
         tags,
         operationId: 'giveBanana',
@@ -40,9 +40,7 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = callerOf(request);
-      const recipientId = await idFromPathAsActor(request, request.params.recipientId);
-      return giveBanana(request.em, caller, recipientId, bodyOf(request));
+      return giveBanana(request.em, callerOf(request), request.params.recipientId, bodyOf(request));
     },
   );
 
@@ -71,14 +69,16 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
   );
 
   app.get(
-    '/users/:userId/bananas',
+    // The same path as giving one, so the same parameter (RecipientIdParamsSchema): the user
+    // whose received bananas these are.
+    '/users/:recipientId/bananas',
     {
-      preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
+      preValidation: [plainIntegerParams('recipientId'), requireIntegerPageQuery],
       schema: {
         tags,
         operationId: 'getReceivedBananas',
         summary: 'The bananas a user received, newest first, with their senders',
-        params: UserIdParamsSchema,
+        params: RecipientIdParamsSchema,
         querystring: PageQuerySchema,
         response: {
           200: BananaListSchema,
@@ -91,7 +91,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request) => {
       // The caller's account is read in the list's own query (shared/as-actor.ts).
       const caller = callerOf(request);
-      return listReceivedBananas(request.em, caller, request.params.userId, pageOf(request.query));
+      const { recipientId } = request.params;
+      return listReceivedBananas(request.em, caller, recipientId, pageOf(request.query));
     },
   );
 };

@@ -27,6 +27,8 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
           400: ProblemSchema,
           401: ProblemSchema,
           403: ProblemSchema,
+          // Only for a malformed id (docs/design.md §3.2): a user without reports has none.
+          404: ProblemSchema,
         },
       },
     },

@@ -26,6 +26,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['session'],
         operationId: 'login',
+        summary: 'Log in: starts a session and sets its cookies',
         body: LoginBodySchema,
         response: { 200: CurrentUserSchema, ...problems },
       },
@@ -54,6 +55,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['session'],
         operationId: 'logout',
+        summary: 'Log out: ends the session, if there is one, and clears its cookies',
         response: { 200: EmptyResultSchema, 403: ProblemSchema },
       },
     },
@@ -76,6 +78,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['session'],
         operationId: 'getCurrentUser',
+        summary: 'The logged-in user',
         response: { 200: CurrentUserSchema, 401: ProblemSchema },
       },
     },

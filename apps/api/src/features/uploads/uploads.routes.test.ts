@@ -56,6 +56,13 @@ describe('GET /api/uploads/{uploadId}', () => {
     });
     expect(response.statusCode).toBe(304);
     expect(response.rawPayload.length).toBe(0);
+    // No content, so neither its type nor a length; the validators as the 200 sends them.
+    expect(response.headers['content-type']).toBeUndefined();
+    expect(response.headers['content-length']).toBeUndefined();
+    expect(response.headers).toMatchObject({
+      etag: `"${demoAvatar.sha256}"`,
+      'cache-control': 'private, max-age=31536000, immutable',
+    });
     const listed = await get(ids.avatarUploadId, bob, {
       'if-none-match': `"other", W/"${demoAvatar.sha256}"`,
     });

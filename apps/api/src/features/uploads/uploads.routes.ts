@@ -3,10 +3,24 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { loadUpload } from './uploads.service.ts';
 import { callerOf } from '../../shared/as-actor.ts';
-import { matchesEtag } from '../../shared/conditional-get.ts';
+import { matchesEtag, sendNotModified } from '../../shared/conditional-get.ts';
 
 /** Image types a browser may show in place; anything else is offered as a download. */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp']);
+
+/** The validators a 304 sends as the 200 would (RFC 9110 15.4.5). */
+const CACHING_HEADERS = {
+  etag: Type.String({ description: 'The SHA-256 of the bytes, quoted' }),
+  'cache-control': Type.String({ description: '`private, max-age=31536000, immutable`' }),
+};
+
+/**
+ * The bytes under the media type they were stored with: the images above, shown in place, and
+ * any other type, offered as a download (the range of all types).
+ */
+const UPLOAD_CONTENT = Object.fromEntries(
+  [...INLINE_TYPES, '*/*'].map((type) => [type, { schema: UploadContentSchema }]),
+);
 
 export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
@@ -22,10 +36,16 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         params: UploadIdParamsSchema,
         response: {
           200: {
-            description: 'The stored bytes',
-            content: { 'application/octet-stream': { schema: UploadContentSchema } },
+            description:
+              'The stored bytes, under their stored media type: an image inline, any other ' +
+              'type as an attachment',
+            headers: CACHING_HEADERS,
+            content: UPLOAD_CONTENT,
           },
-          304: Type.Null({ description: 'Unchanged since the ETag the client holds' }),
+          304: Type.Null({
+            description: 'Unchanged since the ETag the client holds; no body',
+            headers: CACHING_HEADERS,
+          }),
           401: ProblemSchema,
           404: ProblemSchema,
         },
@@ -45,7 +65,7 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         'content-security-policy': "default-src 'none'; sandbox",
         'content-disposition': INLINE_TYPES.has(upload.mimeType) ? 'inline' : 'attachment',
       });
-      if (matchesEtag(request.headers['if-none-match'], etag)) return reply.status(304).send(null);
+      if (matchesEtag(request.headers['if-none-match'], etag)) return sendNotModified(reply);
       return reply.type(upload.mimeType).send(upload.content);
     },
   );
