@@ -69,6 +69,12 @@ export const AuthEnvSchema = Type.Object({
    * Empty by default: logout tokens go only to public https hosts (docs/oauth.md §9.3).
    */
   BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: Type.String({ default: '' }),
+  /**
+   * Client ids (separated by commas) of the resource servers: confidential clients that may
+   * introspect the tokens of every client (docs/oauth.md §5.3). Any other client learns only of
+   * tokens issued to it or naming it as audience; of the rest it hears `active: false`.
+   */
+  INTROSPECTION_RESOURCE_SERVERS: Type.String({ default: '' }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;
@@ -103,6 +109,13 @@ function backchannelLogoutHostsRule(config: AuthConfig): string[] {
 /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS as the client rules compare it (checked at load). */
 export function backchannelLogoutAllowedHosts(config: AuthConfig): string[] {
   return parseBackchannelLogoutAllowedHosts(config.BACKCHANNEL_LOGOUT_ALLOWED_HOSTS);
+}
+
+/** INTROSPECTION_RESOURCE_SERVERS as a list of client ids. */
+export function introspectionResourceServers(config: AuthConfig): string[] {
+  return config.INTROSPECTION_RESOURCE_SERVERS.split(',')
+    .map((clientId) => clientId.trim())
+    .filter((clientId) => clientId !== '');
 }
 
 /** Validates the environment; throws a ConfigError naming every bad variable. */
