@@ -1,4 +1,4 @@
-import { parseKeyEncryptionKey } from '@foodshare/domain';
+import { parseBackchannelLogoutAllowedHosts, parseKeyEncryptionKey } from '@foodshare/domain';
 import { COMMON_CONFIG_RULES, CommonEnvProperties, loadConfigFrom } from '@foodshare/server-kit';
 import { Type, type Static } from 'typebox';
 
@@ -63,6 +63,18 @@ export const AuthEnvSchema = Type.Object({
   BACKCHANNEL_LOGOUT_RETRY_SECONDS: Type.Number({ minimum: 0, maximum: 300, default: 2 }),
   /** How often the sessions the REST service ended are read, to tell their clients too. */
   BACKCHANNEL_LOGOUT_POLL_SECONDS: Type.Number({ exclusiveMinimum: 0, maximum: 60, default: 2 }),
+  /**
+   * Hosts (names or IP addresses, separated by commas) a back-channel logout URI may name
+   * although they are not public, over http too: a local receiver in development and tests.
+   * Empty by default: logout tokens go only to public https hosts (docs/oauth.md §9.3).
+   */
+  BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: Type.String({ default: '' }),
+  /**
+   * Client ids (separated by commas) of the resource servers: confidential clients that may
+   * introspect the tokens of every client (docs/oauth.md §5.3). Any other client learns only of
+   * tokens issued to it or naming it as audience; of the rest it hears `active: false`.
+   */
+  INTROSPECTION_RESOURCE_SERVERS: Type.String({ default: '' }),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;
@@ -84,11 +96,34 @@ function keyEncryptionKeyRule(config: AuthConfig): string[] {
     : ['KEY_ENCRYPTION_KEY: must be 32 bytes as 64 hex characters or base64'];
 }
 
+/** Every exempted back-channel logout host must be a host. */
+function backchannelLogoutHostsRule(config: AuthConfig): string[] {
+  try {
+    parseBackchannelLogoutAllowedHosts(config.BACKCHANNEL_LOGOUT_ALLOWED_HOSTS);
+    return [];
+  } catch (error) {
+    return [(error as Error).message];
+  }
+}
+
+/** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS as the client rules compare it (checked at load). */
+export function backchannelLogoutAllowedHosts(config: AuthConfig): string[] {
+  return parseBackchannelLogoutAllowedHosts(config.BACKCHANNEL_LOGOUT_ALLOWED_HOSTS);
+}
+
+/** INTROSPECTION_RESOURCE_SERVERS as a list of client ids. */
+export function introspectionResourceServers(config: AuthConfig): string[] {
+  return config.INTROSPECTION_RESOURCE_SERVERS.split(',')
+    .map((clientId) => clientId.trim())
+    .filter((clientId) => clientId !== '');
+}
+
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
   return loadConfigFrom(AuthEnvSchema, env, [
     ...COMMON_CONFIG_RULES,
     productionSecretsRule,
     keyEncryptionKeyRule,
+    backchannelLogoutHostsRule,
   ]);
 }

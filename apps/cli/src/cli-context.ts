@@ -4,6 +4,7 @@ import {
   DEVELOPMENT_CLIENT_SECRET_PEPPER,
   developmentKeyEncryptionKey,
   embeddedDatabase,
+  parseBackchannelLogoutAllowedHosts,
   type EmbeddedDatabase,
   openOrm,
   parseKeyEncryptionKey,
@@ -24,6 +25,8 @@ export interface CliEnvironment {
   ACCESS_TOKEN_TTL_SECONDS?: string | undefined;
   /** The auth service's refresh-token lifetime: a client's grant cutoff outlives its tokens. */
   REFRESH_TOKEN_TTL_SECONDS?: string | undefined;
+  /** Hosts a back-channel logout URI may name although not public, as the auth service reads them. */
+  BACKCHANNEL_LOGOUT_ALLOWED_HOSTS?: string | undefined;
   /** The port of `pnpm start`'s embedded PostgreSQL, used when DATABASE_URL is not set. */
   EMBEDDED_POSTGRES_PORT?: string | undefined;
   /** The services' Redis: sessions and grants that some commands end live there. */
@@ -51,6 +54,18 @@ export function secondsFromEnv(
     throw new CliError('INVALID_INPUT', `${name} must be a positive number of seconds.`);
   }
   return value;
+}
+
+/**
+ * BACKCHANNEL_LOGOUT_ALLOWED_HOSTS, read as the auth service reads it: the command line applies
+ * the same rules to a client's back-channel logout URI as the admin page.
+ */
+export function backchannelLogoutAllowedHostsOf(env: CliEnvironment): string[] {
+  try {
+    return parseBackchannelLogoutAllowedHosts(env.BACKCHANNEL_LOGOUT_ALLOWED_HOSTS);
+  } catch (error) {
+    throw new CliError('INVALID_INPUT', (error as Error).message);
+  }
 }
 
 export type CliErrorCode =

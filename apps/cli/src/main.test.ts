@@ -264,6 +264,47 @@ describe('the foodshare command', () => {
       'http://par.example/bc',
     ]);
     expect(refused.stderr).toContain('Invalid back-channel logout URI');
+    // The server itself POSTs there: nothing inside its own network (issue 31, server-side
+    // request forgery), in whatever notation.
+    for (const inside of [
+      'http://127.0.0.1:6379/',
+      'https://[fd00::1]/bcl',
+      'https://0x7f000001/bcl',
+      'https://169.254.169.254/latest/meta-data/',
+      'https://kubernetes.default.svc/bcl',
+    ]) {
+      const run = await cli([
+        'clients',
+        'set-protocol-options',
+        '--client-id',
+        'cli-par',
+        '--backchannel-logout-uri',
+        inside,
+      ]);
+      expect(run.stderr, inside).toContain('Invalid back-channel logout URI');
+      expect(run.code, inside).toBe(1);
+    }
+    expect(
+      (await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' }))
+        .backchannelLogoutUri,
+    ).toBeNull();
+    // Unless the operator exempts the host, as for a local receiver in development.
+    const allowed = await cli(
+      [
+        'clients',
+        'set-protocol-options',
+        '--client-id',
+        'cli-par',
+        '--backchannel-logout-uri',
+        'http://127.0.0.1:4000/bcl',
+      ],
+      { env: { BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' } },
+    );
+    expect(allowed.stderr).toBe('');
+    expect(
+      (await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' }))
+        .backchannelLogoutUri,
+    ).toBe('http://127.0.0.1:4000/bcl');
   });
 
   it('says in one line when DATABASE_URL is missing', async () => {
@@ -322,6 +363,7 @@ describe('the administration commands', () => {
     ['clients', 'deactivate'],
     ['clients', 'delete'],
     ['clients', 'rotate-secret'],
+    ['clients', 'end-previous-secret'],
   ])('explains %s %s with --help, which offers --json', async (command) => {
     const run = await cli([...command, '--help'], { env: { DATABASE_URL: undefined } });
     expect(run.code).toBe(0);

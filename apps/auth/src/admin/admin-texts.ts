@@ -1,4 +1,4 @@
-import type { RedirectUriProblemCode } from '@foodshare/domain';
+import type { BackchannelLogoutUriProblemCode, RedirectUriProblemCode } from '@foodshare/domain';
 import type { Locale } from '../pages/locale.ts';
 
 /** Every text of the OAuth client administration pages, in both languages. */
@@ -59,6 +59,7 @@ export interface AdminTexts {
     redirectUrisRequired: string;
     tooManyRedirectUris: (max: number) => string;
     redirectUri: Record<RedirectUriProblemCode, string>;
+    backchannelLogoutUri: Record<BackchannelLogoutUriProblemCode, string>;
     unknownScope: (scope: string) => string;
     openidRequired: string;
     unknownGrantType: (grant: string) => string;
@@ -153,7 +154,7 @@ const de: AdminTexts = {
       'Wohin die Anwendung Nutzer*innen nach dem Abmelden zurückschicken darf (OpenID Connect RP-Initiated Logout), exakt und nach denselben Regeln wie oben. Leer: Nach dem Abmelden erscheint unsere eigene Seite.',
     backchannelLogoutUri: 'Back-Channel-Logout-URI',
     backchannelLogoutUriHint:
-      'Wohin wir beim Abmelden oder Widerrufen ein signiertes Logout-Token schicken (OpenID Connect Back-Channel Logout), nach denselben Regeln wie oben. Leer: keines.',
+      'Wohin unser Server beim Abmelden oder Widerrufen ein signiertes Logout-Token schickt (OpenID Connect Back-Channel Logout): https auf einen öffentlichen Host, ohne Fragment (#); keine private, Loopback- oder Link-Local-Adresse, kein localhost und kein interner Name. Leer: keines.',
     requirePushedAuthorizationRequests: 'Nur Pushed Authorization Requests (PAR)',
     requirePushedAuthorizationRequestsHint:
       'Die Anwendung muss ihre Autorisierungsanfragen zuerst an /oauth/par schicken (RFC 9126); direkte Anfragen an /oauth/authorize werden abgelehnt.',
@@ -200,6 +201,17 @@ const de: AdminTexts = {
         'muss https verwenden, http auf localhost, 127.0.0.1 oder [::1], oder ein eigenes Schema der App, das eine umgekehrte Domain ist (com.example.app:/callback)',
       PRIVATE_SCHEME_CONFIDENTIAL:
         'verwendet ein eigenes Schema einer App; das darf nur ein öffentlicher Client (eine native App) registrieren',
+    },
+    backchannelLogoutUri: {
+      LENGTH: 'ist zu lang',
+      WHITE_SPACE: 'enthält Leer- oder Steuerzeichen',
+      FRAGMENT: 'enthält ein Fragment (#)',
+      NOT_ABSOLUTE: 'ist keine absolute URL',
+      CREDENTIALS: 'enthält Zugangsdaten',
+      NOT_HTTPS: 'muss https verwenden',
+      PRIVATE_ADDRESS:
+        'nennt eine private, Loopback-, Link-Local- oder andere nicht öffentliche Adresse',
+      INTERNAL_HOST: 'nennt localhost, einen Namen ohne Punkt oder einen internen Namen',
     },
     unknownScope: (scope) => `Unbekannter Scope: ${scope}`,
     openidRequired: 'Der Scope openid ist immer erforderlich.',
@@ -319,7 +331,7 @@ const en: AdminTexts = {
       'Where the application may send people back after signing out (OpenID Connect RP-Initiated Logout), exact and by the same rules as above. Empty: our own page is shown after signing out.',
     backchannelLogoutUri: 'Back-channel logout URI',
     backchannelLogoutUriHint:
-      'Where a signed logout token is sent when someone signs out or revokes the application (OpenID Connect Back-Channel Logout), by the same rules as above. Empty: none.',
+      'Where our server sends a signed logout token when someone signs out or revokes the application (OpenID Connect Back-Channel Logout): https to a public host, without a fragment (#); no private, loopback or link-local address, no localhost and no internal name. Empty: none.',
     requirePushedAuthorizationRequests: 'Pushed authorization requests (PAR) only',
     requirePushedAuthorizationRequestsHint:
       'The application must send its authorization requests to /oauth/par first (RFC 9126); direct requests to /oauth/authorize are refused.',
@@ -364,6 +376,16 @@ const en: AdminTexts = {
         "must use https, http on localhost, 127.0.0.1 or [::1], or an app's own scheme that is a domain in reverse (com.example.app:/callback)",
       PRIVATE_SCHEME_CONFIDENTIAL:
         "uses an app's own scheme, which only a public client (a native app) may register",
+    },
+    backchannelLogoutUri: {
+      LENGTH: 'is too long',
+      WHITE_SPACE: 'contains white space or control characters',
+      FRAGMENT: 'contains a fragment (#)',
+      NOT_ABSOLUTE: 'is not an absolute URL',
+      CREDENTIALS: 'contains credentials',
+      NOT_HTTPS: 'must use https',
+      PRIVATE_ADDRESS: 'names a private, loopback, link-local or other non-public address',
+      INTERNAL_HOST: 'names localhost, a name without a dot, or an internal name',
     },
     unknownScope: (scope) => `Unknown scope: ${scope}`,
     openidRequired: 'The scope openid is always required.',

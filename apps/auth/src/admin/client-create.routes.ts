@@ -16,6 +16,7 @@ import {
 } from './oauth-client-form.ts';
 import { loadRegionTree } from './oauth-clients-admin.service.ts';
 import { SecretFlashStore } from './secret-flash.store.ts';
+import { backchannelLogoutAllowedHosts } from '../config.ts';
 
 async function sendCreateForm(
   request: FastifyRequest,
@@ -54,13 +55,18 @@ export const clientCreateRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { texts } = localeOf(request);
       const values = readClientForm(request.body);
-      const checked = validateClientForm(values, texts);
+      const checked = validateClientForm(
+        values,
+        texts,
+        backchannelLogoutAllowedHosts(app.oauth.config),
+      );
       if (!checked.ok) return sendCreateForm(request, reply, values, checked.errors);
       const actor = await actorId(request);
       let created;
       try {
         created = await createOAuthClient(request.em, checked.input, {
           pepper: app.oauth.secrets.clientSecretPepper,
+          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
           actorId: actor,
         });
       } catch (error) {

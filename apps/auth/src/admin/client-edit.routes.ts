@@ -34,6 +34,7 @@ import {
   type ClientDetail,
 } from './oauth-clients-admin.service.ts';
 import { SecretFlashStore } from './secret-flash.store.ts';
+import { backchannelLogoutAllowedHosts } from '../config.ts';
 
 const CLIENT_AUDIT_LIMIT = 100;
 
@@ -105,7 +106,11 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!client) return sendNotFound(request, reply);
       // The client id is not editable: users' consents and issued tokens name it.
       const values = { ...readClientForm(request.body), clientId: client.clientId };
-      const checked = validateClientForm(values, texts);
+      const checked = validateClientForm(
+        values,
+        texts,
+        backchannelLogoutAllowedHosts(app.oauth.config),
+      );
       if (!checked.ok) return sendEditForm(request, reply, client, values, checked.errors);
       const actor = await actorId(request);
       let updated;
@@ -114,6 +119,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         updated = await updateOAuthClient(request.em, { id: client.id }, update, {
           actorId: actor,
           pepper: app.oauth.secrets.clientSecretPepper,
+          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
         });
       } catch (error) {
         if (isClientGone(error)) return sendNotFound(request, reply);

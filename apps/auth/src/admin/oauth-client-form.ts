@@ -3,6 +3,7 @@ import {
   OAUTH_CLIENT_LIMITS,
   OAUTH_GRANT_TYPES,
   OAUTH_SCOPES,
+  backchannelLogoutUriProblemCode,
   redirectUriProblemCode,
   type OAuthClientInput,
 } from '@foodshare/domain';
@@ -130,7 +131,11 @@ function splitLines(text: string): string[] {
  * page's language. The domain service checks the same rules again (and the database's
  * constraints a third time); this pass exists to explain, not to protect.
  */
-export function validateClientForm(values: ClientFormValues, texts: AdminTexts): ClientFormResult {
+export function validateClientForm(
+  values: ClientFormValues,
+  texts: AdminTexts,
+  backchannelLogoutAllowedHosts: readonly string[],
+): ClientFormResult {
   const errors: ClientFormErrors = {};
   const add = (field: ClientFormField, message: string) => {
     (errors[field] ??= []).push(message);
@@ -170,13 +175,15 @@ export function validateClientForm(values: ClientFormValues, texts: AdminTexts):
     if (problem !== null) add('postLogoutRedirectUris', `${uri}: ${t.redirectUri[problem]}`);
   }
 
-  // The same rules again (the domain service applies them too): logout tokens go over TLS.
+  // The server itself POSTs there: public https hosts only (the domain service checks it too).
   const backchannelLogoutUri =
     values.backchannelLogoutUri === '' ? null : values.backchannelLogoutUri;
   const backchannelProblem =
-    backchannelLogoutUri === null ? null : redirectUriProblemCode(backchannelLogoutUri);
+    backchannelLogoutUri === null
+      ? null
+      : backchannelLogoutUriProblemCode(backchannelLogoutUri, backchannelLogoutAllowedHosts);
   if (backchannelProblem !== null) {
-    add('backchannelLogoutUri', t.redirectUri[backchannelProblem]);
+    add('backchannelLogoutUri', t.backchannelLogoutUri[backchannelProblem]);
   }
 
   for (const scope of values.scopes) {

@@ -487,6 +487,23 @@ describe('the OAuth client pages of an administrator', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('must use https');
       expect((await findClientRow(app, clientId))?.backchannelLogoutUri).toBe(hostile);
+      // The server itself POSTs there: nothing inside its network (issue 31, finding 1).
+      for (const [inside, why] of [
+        ['https://0x7f000001:6379/', 'names a private, loopback'],
+        ['https://[fd00::1]/bcl', 'names a private, loopback'],
+        ['https://169.254.169.254/latest/meta-data/', 'names a private, loopback'],
+        ['https://kubernetes.default.svc/bcl', 'names localhost, a name without a dot'],
+      ] as const) {
+        const inner = await postForm(
+          app,
+          `/admin/oauthclients/${row.id}`,
+          { ...fields, backchannelLogoutUri: inside },
+          { as: admin },
+        );
+        expect(inner.statusCode, inside).toBe(400);
+        expect(inner.body, inside).toContain(why);
+      }
+      expect((await findClientRow(app, clientId))?.backchannelLogoutUri).toBe(hostile);
 
       // Emptied and unticked: no URI, no requirement.
       const cleared = await postForm(app, `/admin/oauthclients/${row.id}`, fields, { as: admin });

@@ -21,7 +21,10 @@ describe('conformance with openid-client: token introspection', () => {
   let spa: client.Configuration;
 
   beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+    // demo-confidential is the resource server, which may introspect another client's tokens.
+    ({ app, origin } = await listenTestApp({
+      INTROSPECTION_RESOURCE_SERVERS: DemoClientId.confidential,
+    }));
     spa = await relyingParty(origin, DemoClientId.public);
   });
 

@@ -27,7 +27,8 @@ describe('conformance with openid-client: a relying party from sign-in to logout
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
   beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+    // The receiver listens on loopback, which only this setting lets the server reach.
+    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
     receiver = await startLogoutReceiver();
     await registerTestClient(
       app,

@@ -2,6 +2,7 @@ import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { testServiceEnv } from '@foodshare/testing';
+import { request as httpRequest } from 'node:http';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import { buildApp, type AuthApp } from '../app.ts';
@@ -17,7 +18,8 @@ import {
   tokenRequest,
   tokensFor,
 } from '../test-support/token-helpers.ts';
-import { BACKCHANNEL_LOGOUT_EVENT } from './backchannel-logout.ts';
+import { publicOnlyLookup, RefusedLogoutTarget } from './backchannel-logout-delivery.ts';
+import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout.ts';
 
 const ids = inject('demoIds');
 const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
@@ -45,6 +47,8 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
         BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
         BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
         BACKCHANNEL_LOGOUT_POLL_SECONDS: '0.05',
+        // The receiver listens on loopback, which only this setting lets the server reach.
+        BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1',
       }),
     );
     api = await buildApiApp(loadApiConfig(env));
@@ -252,5 +256,135 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     app.backchannelLogout.userLoggedOut(alice);
     await app.backchannelLogout.settled();
     expect(receiver.received).toEqual([]);
+  });
+
+  // Issue 31, finding 2: every DELETE used to send a logout token, for any client, naming the user.
+  it('sends nothing when revoking an app the user never authorised, however often', async () => {
+    const session = await signInAs(app, alice);
+    for (let i = 0; i < 100; i++) {
+      const response = await app.inject({
+        method: 'DELETE',
+        url: '/oauth/grants/bc-ungranted',
+        cookies: session.cookies,
+        headers: session.headers,
+      });
+      expect(response.statusCode).toBe(204);
+    }
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('sends one token for a revoked grant, not one per repeated revocation', async () => {
+    await grantTo('bc-app');
+    const session = await signInAs(app, alice);
+    for (let i = 0; i < 100; i++) {
+      await app.inject({
+        method: 'DELETE',
+        url: '/oauth/grants/bc-app',
+        cookies: session.cookies,
+        headers: session.headers,
+      });
+    }
+    await app.backchannelLogout.settled();
+    expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-app']);
+  });
+
+  it('bounds the tokens of grants made and revoked in a loop', async () => {
+    // A client of its own: the bound counts per user, client and minute.
+    await registerTestClient(app, {
+      clientId: 'bc-loop',
+      backchannelLogoutUri: `${receiver.origin}/bc-loop`,
+    });
+    for (let i = 0; i < 7; i++) {
+      await grantTo('bc-loop');
+      expect((await asAlice(app, 'DELETE', '/oauth/grants/bc-loop')).statusCode).toBe(204);
+    }
+    await app.backchannelLogout.settled();
+    expect(receiver.received).toHaveLength(5);
+  });
+});
+
+/**
+ * Issue 31, finding 1: the server, not a browser, POSTs to the URI, so a URI naming a host
+ * inside its network was a blind server-side request forgery. Rows registered before the rule
+ * (written here directly) are refused at delivery too, and so is a name that resolves there.
+ */
+describe('Back-Channel Logout: no delivery inside the server’s network', () => {
+  let app: AuthApp;
+  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+
+  beforeAll(async () => {
+    receiver = await startLogoutReceiver();
+    const { env } = await testServiceEnv('auth');
+    // The default: no host exempted.
+    app = await buildApp(loadConfig(env));
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app.close();
+    await receiver.close();
+  });
+
+  function sender(allowedHosts: string[]) {
+    return new BackchannelLogoutSender({
+      sign: (claims, options) => app.oauth.keys.signJwt(claims, options),
+      log: app.log,
+      timeoutMs: 2000,
+      attempts: 2,
+      retryDelayMs: 10,
+      allowedHosts,
+    });
+  }
+
+  it('posts nothing to loopback, in any notation, nor to a name that resolves there', async () => {
+    const port = new URL(receiver.origin).port;
+    const closed = sender([]);
+    closed.notify(
+      ids.users.alice,
+      Promise.resolve(
+        [
+          `http://127.0.0.1:${port}/plain`,
+          `http://127.1:${port}/short`,
+          `http://0x7f000001:${port}/hex`,
+          `http://2130706433:${port}/decimal`,
+          `http://localhost:${port}/name`,
+          `https://127.0.0.1:${port}/tls`,
+        ].map((uri, i) => ({ clientId: `inside-${i}`, uri })),
+      ),
+    );
+    await closed.settled();
+    expect(receiver.received).toEqual([]);
+
+    // Exempted by the operator, the same receiver is reached: the refusal above was the rule's.
+    const open = sender(['127.0.0.1']);
+    open.notify(
+      ids.users.alice,
+      Promise.resolve([{ clientId: 'local-rp', uri: `http://127.0.0.1:${port}/allowed` }]),
+    );
+    await open.settled();
+    expect(receiver.received.map((logout) => logout.path)).toEqual(['/allowed']);
+  });
+
+  it('checks the addresses a name resolves to when connecting, and connects to those', async () => {
+    const port = Number(new URL(receiver.origin).port);
+    receiver.reset();
+    // `localhost` passes no URI rule, so the connection's own look-up is tried directly.
+    const refused = await new Promise<Error>((resolve) => {
+      const request = httpRequest(
+        { host: 'localhost', port, method: 'POST', path: '/resolved', lookup: publicOnlyLookup },
+        () => resolve(new Error('connected')),
+      );
+      request.on('error', resolve);
+      request.end();
+    });
+    expect(refused).toBeInstanceOf(RefusedLogoutTarget);
+    expect(receiver.received).toEqual([]);
+    // A public address goes through as it was checked (a numeric host needs no name server).
+    const resolved = await new Promise<unknown>((resolve, reject) => {
+      publicOnlyLookup('93.184.215.14', { all: true }, (error, addresses) =>
+        error ? reject(error) : resolve(addresses),
+      );
+    });
+    expect(resolved).toEqual([{ address: '93.184.215.14', family: 4 }]);
   });
 });

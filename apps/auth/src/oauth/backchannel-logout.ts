@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { FastifyBaseLogger } from 'fastify';
 import type { BackchannelLogoutTarget } from '../clients/registered-clients.ts';
+import { postLogoutForm, RefusedLogoutTarget } from './backchannel-logout-delivery.ts';
 
 /** Back-Channel Logout 1.0 §2.4: the event that makes a JWT a logout token. */
 export const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-logout';
@@ -16,6 +17,8 @@ export interface BackchannelLogoutOptions {
   timeoutMs: number;
   attempts: number;
   retryDelayMs: number;
+  /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS, parsed: hosts reached although not public. */
+  allowedHosts: readonly string[];
 }
 
 /** A client to tell, and the login session that ended (§2.4: `sid`), when the grant names one. */
@@ -122,26 +125,24 @@ export class BackchannelLogoutSender {
 
   /** §2.5: a form-encoded POST; 200 (or any 2xx) is success, a 4xx a refusal not retried. */
   async #post(uri: string, token: string): Promise<void> {
-    let response: Response;
+    let status: number;
     try {
-      response = await fetch(uri, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ logout_token: token }).toString(),
-        // A registered URI is where the token goes; a redirect could lead anywhere.
-        redirect: 'manual',
+      // A registered URI is where the token goes: no redirect is followed, and no host
+      // inside the server's network is reached (backchannel-logout-delivery.ts).
+      status = await postLogoutForm(uri, new URLSearchParams({ logout_token: token }), {
+        allowedHosts: this.#options.allowedHosts,
         signal: AbortSignal.any([
           AbortSignal.timeout(this.#options.timeoutMs),
           this.#closing.signal,
         ]),
       });
     } catch (error) {
+      if (error instanceof RefusedLogoutTarget) throw error;
       throw new RetryableDelivery(`no answer: ${(error as Error).name}`, { cause: error });
     }
-    await response.body?.cancel();
-    if (response.ok) return;
-    const message = `answered ${response.status}`;
-    if (response.status >= 500 || response.status === 408 || response.status === 429) {
+    if (status >= 200 && status < 300) return;
+    const message = `answered ${status}`;
+    if (status >= 500 || status === 408 || status === 429) {
       throw new RetryableDelivery(message);
     }
     throw new Error(message);

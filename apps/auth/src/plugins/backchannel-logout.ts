@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { backchannelLogoutTargets } from '../clients/registered-clients.ts';
 import { BackchannelLogoutSender, type LogoutNotice } from '../oauth/backchannel-logout.ts';
+import { backchannelLogoutAllowedHosts } from '../config.ts';
 
 /**
  * OpenID Connect Back-Channel Logout 1.0 (docs/oauth.md §9): who is told, and when. A logout of
@@ -29,6 +30,10 @@ declare module 'fastify' {
   }
 }
 
+/** Logout tokens one user's revocations of one client may send per window, at most. */
+const APP_REVOKED_PER_WINDOW = 5;
+const APP_REVOKED_WINDOW_MS = 60_000;
+
 /**
  * Decorates the app with `backchannelLogout`. Both calls return at once; the look-up of the
  * clients and the deliveries run in the background (BackchannelLogoutSender), and stop when the
@@ -43,6 +48,7 @@ export const backchannelLogoutPlugin = fp(
       timeoutMs: config.BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS * 1000,
       attempts: config.BACKCHANNEL_LOGOUT_ATTEMPTS,
       retryDelayMs: config.BACKCHANNEL_LOGOUT_RETRY_SECONDS * 1000,
+      allowedHosts: backchannelLogoutAllowedHosts(config),
     });
     const targetsOf = async (clientIds: () => Promise<string[]>) =>
       backchannelLogoutTargets(app.orm.em.fork(), await clientIds());
@@ -81,7 +87,15 @@ export const backchannelLogoutPlugin = fp(
       appRevoked(userId, clientId) {
         sender.notify(
           userId,
-          targetsOf(async () => [clientId]),
+          targetsOf(async () => {
+            // Each revocation needs a grant made since, so this rarely counts past one; the
+            // bound is for what slips through, such as a grant made and revoked in a loop.
+            const key = `oauth:bcl-app-revoked:${userId}:${clientId}`;
+            const { count } = await app.kv.increment(key, APP_REVOKED_WINDOW_MS);
+            if (count <= APP_REVOKED_PER_WINDOW) return [clientId];
+            app.log.warn({ userId, clientId }, 'back-channel logout skipped: too many revocations');
+            return [];
+          }),
         );
       },
       settled: () => sender.settled(),

@@ -12,6 +12,7 @@ import type { AuthApp } from '../app.ts';
 import { codeKey, type AuthorizationCodeGrant } from '../stores/authorization-codes.store.ts';
 import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
 import { pkcePair } from './authorization-helpers.ts';
+import { backchannelLogoutAllowedHosts } from '../config.ts';
 
 /**
  * Helpers of the tests that need tokens: codes without the authorize endpoint, token,
@@ -199,7 +200,10 @@ export async function registerTestClient(
       grantTypes: ['authorization_code', 'refresh_token'],
       ...input,
     },
-    { pepper },
+    {
+      pepper,
+      backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
+    },
   );
   if (secret !== undefined) {
     await em.execute('update oauth_clients set secret_hash = ? where client_id = ?', [

@@ -2,6 +2,7 @@ import { clientGrantCutoffKey } from '@foodshare/auth/client-grants';
 import {
   OAuthClientAuditLogEntity,
   OAuthClientEntity,
+  clientSecretMatches,
   OAuthRevocationEntity,
   verifyClientSecret,
 } from '@foodshare/domain';
@@ -13,6 +14,7 @@ import {
   clientChangesOf,
   deleteClientCommand,
   endingGrantsWith,
+  endPreviousSecretCommand,
   listClientsCommand,
   rotateSecretCommand,
   setClientActiveCommand,
@@ -215,6 +217,42 @@ describe('clients rotate-secret', () => {
     await register('public-one');
     await expect(rotateSecretCommand(db.em(), 'public-one', pepper)).rejects.toMatchObject({
       code: 'CLIENT_NOT_CONFIDENTIAL',
+    });
+  });
+});
+
+describe('clients end-previous-secret', () => {
+  it('ends the secret a rotation replaced at once, not 24 hours later', async () => {
+    const created = await register('leaked-secret', { confidential: true });
+    const rotated = await rotateSecretCommand(db.em(), 'leaked-secret', pepper);
+    const before = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'leaked-secret' });
+    // The leaked secret still authenticates the client after the rotation...
+    expect(clientSecretMatches(before, created.secret!, pepper)).toBe(true);
+
+    const ended = await endPreviousSecretCommand(db.em(), 'leaked-secret');
+    expect(ended).toEqual({ clientId: 'leaked-secret', ended: true });
+    const after = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'leaked-secret' });
+    // ...and no longer once ended; the new one still does.
+    expect(clientSecretMatches(after, created.secret!, pepper)).toBe(false);
+    expect(clientSecretMatches(after, rotated.secret, pepper)).toBe(true);
+    expect((await showClientCommand(db.em(), 'leaked-secret')).previousSecretValidUntil).toBeNull();
+    expect(await auditActions('leaked-secret')).toEqual([
+      'create',
+      'regenerate_secret',
+      'end_previous_secret',
+    ]);
+
+    // A second time there is nothing to end, and nothing is written.
+    expect(await endPreviousSecretCommand(db.em(), 'leaked-secret')).toEqual({
+      clientId: 'leaked-secret',
+      ended: false,
+    });
+    expect(await auditActions('leaked-secret')).toHaveLength(3);
+  });
+
+  it('refuses an unknown client', async () => {
+    await expect(endPreviousSecretCommand(db.em(), 'no-such-client')).rejects.toMatchObject({
+      code: 'CLIENT_NOT_FOUND',
     });
   });
 });

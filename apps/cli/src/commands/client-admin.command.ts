@@ -2,6 +2,7 @@ import { clientGrantEnder } from '@foodshare/auth/client-grants';
 import {
   AccountError,
   deleteOAuthClient,
+  endPreviousOAuthClientSecret,
   OAuthClientEntity,
   regenerateOAuthClientSecret,
   setOAuthClientActive,
@@ -14,6 +15,7 @@ import {
 import type { KeyValueStore } from '@foodshare/server-kit';
 import type { Command } from 'commander';
 import {
+  backchannelLogoutAllowedHostsOf,
   clientSecretPepper,
   CliError,
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
@@ -87,7 +89,13 @@ export interface ClientChanges {
  */
 export async function updateClientCommand(
   em: EntityManager,
-  options: { clientId: string; changes: ClientChanges; pepper: string },
+  options: {
+    clientId: string;
+    changes: ClientChanges;
+    pepper: string;
+    /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: the client's back-channel logout URI is checked again. */
+    backchannelLogoutAllowedHosts?: readonly string[];
+  },
 ): Promise<ClientDetails & { changedFields: string[]; secret: string | null }> {
   const current = await requireClient(em, options.clientId);
   const update: OAuthClientUpdate = {
@@ -104,7 +112,11 @@ export async function updateClientCommand(
     em,
     { clientId: options.clientId },
     update,
-    { actorId: null, pepper: options.pepper },
+    {
+      actorId: null,
+      pepper: options.pepper,
+      backchannelLogoutAllowedHosts: options.backchannelLogoutAllowedHosts,
+    },
   );
   return { ...details(client), changedFields, secret };
 }
@@ -170,6 +182,17 @@ export async function rotateSecretCommand(
     secret: rotated.secret,
     previousSecretValidUntil: rotated.previousSecretExpiresAt.toISOString(),
   };
+}
+
+/**
+ * Ends the previous secret of a rotation at once, as the admin page's "end previous secret"
+ * does: for a secret that may have leaked. `ended` is false when none was still valid.
+ */
+export async function endPreviousSecretCommand(
+  em: EntityManager,
+  clientId: string,
+): Promise<{ clientId: string; ended: boolean }> {
+  return endPreviousOAuthClientSecret(em, { clientId }, { actorId: null });
 }
 
 function describeDetails(client: ClientDetails): string {
@@ -327,7 +350,12 @@ export function addClientAdminCommands(clients: Command, runtime: CliRuntime): C
             // Only a client made confidential gets a secret, so only then is the pepper needed.
             const pepper = changes.confidential ? clientSecretPepper(env) : '';
             return withEntityManager(env, (em) =>
-              updateClientCommand(em, { clientId: flags.clientId, changes, pepper }),
+              updateClientCommand(em, {
+                clientId: flags.clientId,
+                changes,
+                pepper,
+                backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(env),
+              }),
             );
           },
           (result) =>
@@ -405,6 +433,19 @@ export function addClientAdminCommands(clients: Command, runtime: CliRuntime): C
           `New secret for client ${result.clientId}; the previous one works until ${result.previousSecretValidUntil}.`,
           ...secretLines(result.secret),
         ].join('\n'),
+    ),
+  );
+
+  clients.addCommand(
+    clientCommand(
+      runtime,
+      'end-previous-secret',
+      'end at once the secret a rotation replaced, instead of after its 24 hours (a leaked secret)',
+      ({ clientId }) => withEntityManager(env, (em) => endPreviousSecretCommand(em, clientId)),
+      (result) =>
+        result.ended
+          ? `Ended the previous secret of client ${result.clientId}: only the current one works.`
+          : `Client ${result.clientId} had no previous secret still valid; nothing changed.`,
     ),
   );
 

@@ -7,7 +7,11 @@ import {
   type OAuthClientUpdate,
 } from '@foodshare/domain';
 import { Command } from 'commander';
-import { clientSecretPepper, withEntityManager } from '../cli-context.ts';
+import {
+  backchannelLogoutAllowedHostsOf,
+  clientSecretPepper,
+  withEntityManager,
+} from '../cli-context.ts';
 import {
   collect,
   collectIds,
@@ -34,9 +38,14 @@ export interface CreateClientOptions {
   requiredRegionIds: number[];
   /** CLIENT_SECRET_PEPPER of the auth service. */
   pepper: string;
+  /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS of the auth service, parsed; default none. */
+  backchannelLogoutAllowedHosts?: readonly string[];
 }
 
-export interface ClientSummary extends Omit<CreateClientOptions, 'pepper'> {
+export interface ClientSummary extends Omit<
+  CreateClientOptions,
+  'pepper' | 'backchannelLogoutAllowedHosts'
+> {
   id: number;
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
@@ -66,8 +75,11 @@ export async function createClientCommand(
   em: EntityManager,
   options: CreateClientOptions,
 ): Promise<ClientSummary> {
-  const { pepper, ...input } = options;
-  const { client, secret } = await createOAuthClient(em, input, { pepper });
+  const { pepper, backchannelLogoutAllowedHosts, ...input } = options;
+  const { client, secret } = await createOAuthClient(em, input, {
+    pepper,
+    backchannelLogoutAllowedHosts,
+  });
   return summary(client, secret);
 }
 
@@ -79,6 +91,7 @@ async function changeClient(
   em: EntityManager,
   clientId: string,
   change: Partial<OAuthClientUpdate>,
+  backchannelLogoutAllowedHosts: readonly string[] = [],
 ): Promise<ClientSummary & { changedFields: string[] }> {
   const current = await em.findOne(OAuthClientEntity, { clientId });
   if (!current) {
@@ -97,7 +110,7 @@ async function changeClient(
       ...change,
     },
     // Confidentiality does not change, so no secret is made and the pepper goes unused.
-    { actorId: null, pepper: '' },
+    { actorId: null, pepper: '', backchannelLogoutAllowedHosts },
   );
   return { ...summary(client, null), changedFields };
 }
@@ -122,10 +135,11 @@ export function setProtocolOptionsCommand(
     clientId: string;
     requirePushedAuthorizationRequests?: boolean;
     backchannelLogoutUri?: string | null;
+    backchannelLogoutAllowedHosts?: readonly string[];
   },
 ): Promise<ClientSummary & { changedFields: string[] }> {
-  const { clientId, ...change } = options;
-  return changeClient(em, clientId, change);
+  const { clientId, backchannelLogoutAllowedHosts, ...change } = options;
+  return changeClient(em, clientId, change, backchannelLogoutAllowedHosts);
 }
 
 function protocolOptionLines(client: ClientSummary): string[] {
@@ -195,7 +209,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
       )
       .option(
         '--backchannel-logout-uri <uri>',
-        'where logout tokens are POSTed (OpenID Connect Back-Channel Logout), same rules as --redirect-uri (default: none)',
+        'where logout tokens are POSTed (OpenID Connect Back-Channel Logout): https to a public host, no private address or internal name (default: none)',
       )
       .option(
         '--scope <scope>',
@@ -233,6 +247,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
                 grantTypes: flags.grant ?? ['authorization_code'],
                 requiredRegionIds: flags.requiredRegion ?? [],
                 pepper,
+                backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(runtime.env),
               }),
             );
           },
@@ -281,7 +296,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
       .option('--no-require-par', 'accept authorization requests sent to /oauth/authorize directly')
       .option(
         '--backchannel-logout-uri <uri>',
-        'where logout tokens are POSTed: https, or http on a loopback host; no fragment',
+        'where logout tokens are POSTed: https to a public host, no private address or internal name, no fragment',
       )
       .option('--no-backchannel-logout-uri', 'send no logout tokens to this client')
       .action(
@@ -305,6 +320,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
                   ...(flags.backchannelLogoutUri === undefined
                     ? {}
                     : { backchannelLogoutUri: flags.backchannelLogoutUri || null }),
+                  backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(runtime.env),
                 }),
               ),
             (client) =>

@@ -1,5 +1,9 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { buildApp as buildAuthApp } from '@foodshare/auth/app';
+import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import {
   AccountError,
+  createOAuthClient,
   createRegion,
   createUser,
   RegionType,
@@ -8,7 +12,7 @@ import {
   verifyPassword,
 } from '@foodshare/domain';
 import { openKeyValueStore, SessionStore, type KeyValueStore } from '@foodshare/server-kit';
-import { workerRedis } from '@foodshare/testing';
+import { testServiceEnv, workerRedis } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { useTestOrm } from '../test-support/test-orm.ts';
 import {
@@ -140,7 +144,12 @@ describe('users reset-password', () => {
       { email: target.email },
       'second-password',
     );
-    expect(result).toEqual({ id: target.id, email: target.email, sessionsEnded: 2 });
+    expect(result).toEqual({
+      id: target.id,
+      email: target.email,
+      sessionsEnded: 2,
+      appsEnded: [],
+    });
     const stored = await db.em().findOneOrFail(UserEntity, target.id);
     expect(await verifyPassword(stored.passwordHash, 'second-password')).toBe(true);
     expect(await verifyPassword(stored.passwordHash, 'first-password')).toBe(false);
@@ -159,5 +168,86 @@ describe('users reset-password', () => {
     const stored = await db.em().findOneOrFail(UserEntity, target.id);
     expect(await verifyPassword(stored.passwordHash, 'first-password')).toBe(true);
     expect(stored.tokensValidAfter ?? null).toBeNull();
+  });
+});
+
+// Issue 31, finding 4: after a reset, the user's access tokens kept working up to an hour.
+describe('users reset-password and the OAuth tokens issued before it', () => {
+  it('leaves none working: userinfo refuses the access token, and the refresh token fails', async () => {
+    // The authorization server on this test's own database and Redis prefix.
+    const { env } = await testServiceEnv('cli');
+    const auth = await buildAuthApp(loadAuthConfig(env));
+    try {
+      await auth.ready();
+      const target = await user();
+      const redirectUri = 'https://rp.example/callback';
+      await createOAuthClient(
+        db.em(),
+        {
+          clientId: 'reset-rp',
+          name: 'Reset RP',
+          confidential: false,
+          redirectUris: [redirectUri],
+          scopes: ['openid', 'email'],
+          grantTypes: ['authorization_code', 'refresh_token'],
+        },
+        { pepper: '' },
+      );
+      // A code as /oauth/authorize issues it after the user signed in, redeemed at /oauth/token.
+      const verifier = randomBytes(32).toString('base64url');
+      const code = await auth.oauth.codes.issue({
+        clientId: 'reset-rp',
+        userId: target.id,
+        redirectUri,
+        scopes: ['openid', 'email'],
+        codeChallenge: createHash('sha256').update(verifier).digest('base64url'),
+        nonce: null,
+        authTime: Math.floor(Date.now() / 1000),
+      });
+      const exchanged = await auth.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: redirectUri,
+          code_verifier: verifier,
+          client_id: 'reset-rp',
+        }).toString(),
+      });
+      expect(exchanged.statusCode, exchanged.body).toBe(200);
+      const tokens = exchanged.json<{ access_token: string; refresh_token: string }>();
+      const userinfo = () =>
+        auth.inject({
+          method: 'GET',
+          url: '/oauth/userinfo',
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        });
+      expect((await userinfo()).statusCode).toBe(200);
+
+      // The store the service uses: the same Redis and key prefix as the command's in production.
+      const result = await resetPasswordCommand(
+        db.em(),
+        auth.kv,
+        { id: target.id },
+        'second-password',
+      );
+      expect((await userinfo()).statusCode).toBe(401);
+      expect(result.appsEnded).toEqual(['reset-rp']);
+      const refreshed = await auth.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          grant_type: 'refresh_token',
+          refresh_token: tokens.refresh_token,
+          client_id: 'reset-rp',
+        }).toString(),
+      });
+      expect(refreshed.statusCode).toBe(400);
+    } finally {
+      await auth.close();
+    }
   });
 });

@@ -1,3 +1,4 @@
+import { userGrantEnder } from '@foodshare/auth/user-grants';
 import {
   deactivateUser,
   RegionMembershipEntity,
@@ -13,7 +14,12 @@ import {
 import { SessionStore, type KeyValueStore } from '@foodshare/server-kit';
 import type { Command } from 'commander';
 import { InvalidArgumentError, Option } from 'commander';
-import { withEntityManager } from '../cli-context.ts';
+import {
+  DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+  secondsFromEnv,
+  withEntityManager,
+  type CliEnvironment,
+} from '../cli-context.ts';
 import {
   leafCommand,
   parseLimit,
@@ -120,17 +126,28 @@ export async function updateUserCommand(
 
 /**
  * A new password; every session of the user ends with the old one (they live in the services'
- * key-value store), and so do the user's OAuth refresh tokens (setUserPassword).
+ * key-value store), and so does every OAuth grant: the refresh tokens (setUserPassword, and
+ * their families here) and the access tokens issued from them, which would otherwise work
+ * until they expire. A reset follows a lost or leaked password: whoever held it may hold those.
  */
 export async function resetPasswordCommand(
   em: EntityManager,
   store: KeyValueStore,
   ref: UserRef,
   password: string,
-): Promise<{ id: number; email: string; sessionsEnded: number }> {
+  env: Pick<CliEnvironment, 'REFRESH_TOKEN_TTL_SECONDS'> = {},
+): Promise<{ id: number; email: string; sessionsEnded: number; appsEnded: string[] }> {
   const user = await setUserPassword(em, (await findUser(em, ref)).id, password);
   const sessionsEnded = await new SessionStore(store).destroyOthers(user.id);
-  return { id: user.id, email: user.email, sessionsEnded };
+  const endGrants = userGrantEnder(store, () => em.fork(), {
+    REFRESH_TOKEN_TTL_SECONDS: secondsFromEnv(
+      env,
+      'REFRESH_TOKEN_TTL_SECONDS',
+      DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
+    ),
+  });
+  const appsEnded = await endGrants(user.id);
+  return { id: user.id, email: user.email, sessionsEnded, appsEnded };
 }
 
 function describeUser(user: UserListItem): string {
@@ -264,15 +281,18 @@ export function addUserAdminCommands(users: Command, runtime: CliRuntime): Comma
     userCommand(
       runtime,
       'reset-password',
-      "set a user's password, read from standard input; ends the user's sessions and OAuth refresh tokens",
+      "set a user's password, read from standard input; ends the user's sessions and OAuth grants (refresh and access tokens)",
       async (ref) => {
         const password = passwordFromStdin(await runtime.io.readStdin());
         return withKeyValueStore(runtime.env, (store) =>
-          withEntityManager(runtime.env, (em) => resetPasswordCommand(em, store, ref, password)),
+          withEntityManager(runtime.env, (em) =>
+            resetPasswordCommand(em, store, ref, password, runtime.env),
+          ),
         );
       },
       (result) =>
-        `New password for user ${result.id} <${result.email}>; ${result.sessionsEnded} session(s) ended.`,
+        `New password for user ${result.id} <${result.email}>; ${result.sessionsEnded} session(s) ended, ` +
+        `grants of ${result.appsEnded.length} app(s) ended.`,
     ),
   );
 

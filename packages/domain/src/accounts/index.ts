@@ -1,4 +1,5 @@
 export * from './account-errors.ts';
+export * from './backchannel-logout-uri.ts';
 export * from './client-secrets.ts';
 export * from './identity-sequences.ts';
 export * from './lookups.ts';
@@ -17,6 +18,7 @@ export {
   type CreatedOAuthClient,
   type OAuthClientInput,
   type OAuthClientSettings,
+  type OAuthClientValidationOptions,
   type RedirectUriProblemCode,
 } from './oauth-clients.service.ts';
 export * from './redirect-uri-match.ts';

@@ -5,7 +5,11 @@ import { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
 import { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secrets.ts';
-import { validateOAuthClientInput, type OAuthClientInput } from './oauth-clients.service.ts';
+import {
+  validateOAuthClientInput,
+  type OAuthClientInput,
+  type OAuthClientValidationOptions,
+} from './oauth-clients.service.ts';
 
 /** How long the previous secret still works after a regeneration: time to roll it out. */
 export const PREVIOUS_CLIENT_SECRET_GRACE_MS = 24 * 60 * 60 * 1000;
@@ -43,7 +47,8 @@ export interface OAuthClientEndOptions extends OAuthClientChangeOptions {
   endGrants: (clientId: string, databaseNow: Date) => Promise<void>;
 }
 
-export interface OAuthClientSecretOptions extends OAuthClientChangeOptions {
+export interface OAuthClientSecretOptions
+  extends OAuthClientChangeOptions, OAuthClientValidationOptions {
   /** The server-side pepper of client secret hashes (CLIENT_SECRET_PEPPER). */
   pepper: string;
 }
@@ -179,18 +184,21 @@ export async function updateOAuthClient(
 ): Promise<UpdatedOAuthClient> {
   return em.transactional(async (tx) => {
     const client = await lockClient(tx, ref);
-    const settings = validateOAuthClientInput({
-      ...update,
-      clientId: client.clientId,
-      // An update that does not name them (an older caller) keeps them rather than erasing them.
-      postLogoutRedirectUris: update.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
-      requirePushedAuthorizationRequests:
-        update.requirePushedAuthorizationRequests ?? client.requirePushedAuthorizationRequests,
-      backchannelLogoutUri:
-        update.backchannelLogoutUri === undefined
-          ? client.backchannelLogoutUri
-          : update.backchannelLogoutUri,
-    });
+    const settings = validateOAuthClientInput(
+      {
+        ...update,
+        clientId: client.clientId,
+        // An update that does not name them (an older caller) keeps them rather than erasing them.
+        postLogoutRedirectUris: update.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
+        requirePushedAuthorizationRequests:
+          update.requirePushedAuthorizationRequests ?? client.requirePushedAuthorizationRequests,
+        backchannelLogoutUri:
+          update.backchannelLogoutUri === undefined
+            ? client.backchannelLogoutUri
+            : update.backchannelLogoutUri,
+      },
+      options,
+    );
     await assertRegionsExist(tx, settings.requiredRegionIds);
 
     const changes: Record<string, { from: unknown; to: unknown }> = {};

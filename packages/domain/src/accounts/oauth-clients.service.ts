@@ -3,6 +3,7 @@ import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-
 import { RegionEntity } from '../entities/region.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
+import { assertBackchannelLogoutUri } from './backchannel-logout-uri.ts';
 import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
 
 export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
@@ -182,8 +183,19 @@ function unique<T>(values: readonly T[]): T[] {
   return [...new Set(values)];
 }
 
+export interface OAuthClientValidationOptions {
+  /**
+   * Hosts a back-channel logout URI may name although they are not public, over http too
+   * (BACKCHANNEL_LOGOUT_ALLOWED_HOSTS, parsed): a local receiver in development. Default: none.
+   */
+  backchannelLogoutAllowedHosts?: readonly string[];
+}
+
 /** Checks a client's settings without touching the database, and returns them de-duplicated. */
-export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSettings {
+export function validateOAuthClientInput(
+  input: OAuthClientInput,
+  options: OAuthClientValidationOptions = {},
+): OAuthClientSettings {
   if (!CLIENT_ID_PATTERN.test(input.clientId)) {
     throw invalid('The client id must have 1 to 100 characters out of letters, digits and . _ ~ -');
   }
@@ -208,11 +220,10 @@ export function validateOAuthClientInput(input: OAuthClientInput): OAuthClientSe
     assertRedirectUri(uri, 'post-logout redirect URI', client),
   );
 
-  // The same rules again: logout tokens must reach the client over TLS (Back-Channel Logout 1.0
-  // §2.2 forbids a fragment), a loopback address being the only plain-HTTP exception.
+  // Not the redirect URI rules: the server itself POSTs there, so it must be a public host.
   const backchannelLogoutUri = input.backchannelLogoutUri ?? null;
   if (backchannelLogoutUri !== null)
-    assertRedirectUri(backchannelLogoutUri, 'back-channel logout URI');
+    assertBackchannelLogoutUri(backchannelLogoutUri, options.backchannelLogoutAllowedHosts);
 
   const scopes = unique(input.scopes);
   const unknownScope = scopes.find((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope));
@@ -259,7 +270,7 @@ export interface CreatedOAuthClient {
   secret: string | null;
 }
 
-export interface CreateOAuthClientOptions {
+export interface CreateOAuthClientOptions extends OAuthClientValidationOptions {
   /** The server-side pepper of client secret hashes (CLIENT_SECRET_PEPPER). */
   pepper: string;
   /** Who creates the client, for the audit trail; null for the command line and seeds. */
@@ -272,7 +283,7 @@ export async function createOAuthClient(
   input: OAuthClientInput,
   options: CreateOAuthClientOptions,
 ): Promise<CreatedOAuthClient> {
-  const settings = validateOAuthClientInput(input);
+  const settings = validateOAuthClientInput(input, options);
   const secret = settings.confidential ? generateClientSecret() : null;
   const secretHash = secret === null ? null : hashClientSecret(secret, options.pepper);
   const client = await insertOAuthClient(em, settings, secretHash, options.actorId ?? null);

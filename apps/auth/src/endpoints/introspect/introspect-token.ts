@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
+import { introspectionResourceServers } from '../../config.ts';
 import { verifyAccessToken, type AccessTokenGrant } from '../../oauth/access-token.ts';
 import { whyGrantNoLongerHolds } from '../../oauth/grant-standing.ts';
 import { OAuthError } from '../../oauth/oauth-errors.ts';
@@ -93,16 +94,38 @@ async function introspectRefreshToken(
 }
 
 /**
- * RFC 7662 2.2 for any token this server issued, to any client: a resource server introspects
- * the tokens that other clients (the apps calling it) present (RFC 7662 4). The token's form tells
- * its kind, so `token_type_hint` is not needed.
+ * Whether the caller may learn of an active token: its own (issued to it), one naming it as
+ * audience, or any when the operator made it a resource server (INTROSPECTION_RESOURCE_SERVERS).
+ * Otherwise any confidential client could read another client's tokens: whose they are
+ * (`sub`), what they allow and to whom they were issued.
  */
-export function introspectToken(
+function callerMaySee(
+  answer: IntrospectionResponse,
+  callerId: string,
+  resourceServers: readonly string[],
+): boolean {
+  if (answer.client_id === callerId || resourceServers.includes(callerId)) return true;
+  const { aud } = answer;
+  return aud === callerId || (Array.isArray(aud) && aud.includes(callerId));
+}
+
+/**
+ * RFC 7662 2.2 for a token this server issued, asked by the confidential client `callerId`
+ * (RFC 7662 4: the server decides what each caller may learn). The token's form tells its kind,
+ * so `token_type_hint` is not needed. A token the caller may not see is `active: false`, the
+ * answer for an unknown one, so it learns nothing of it.
+ */
+export async function introspectToken(
   app: FastifyInstance,
   request: FastifyRequest,
   token: string,
+  callerId: string,
 ): Promise<IntrospectionResponse> {
-  return isCompactJwe(token)
-    ? introspectRefreshToken(app, request, token)
-    : introspectAccessToken(app, request, token);
+  const answer = isCompactJwe(token)
+    ? await introspectRefreshToken(app, request, token)
+    : await introspectAccessToken(app, request, token);
+  if (!answer.active) return answer;
+  return callerMaySee(answer, callerId, introspectionResourceServers(app.oauth.config))
+    ? answer
+    : INACTIVE;
 }

@@ -9,11 +9,15 @@ import {
   clientFormEndpoint,
   confidentialBasic,
   DEMO_CLIENT_SECRET,
+  DEMO_REDIRECT_URI,
   DemoClientId,
   expectClientCredentialsRequired,
+  issueCode,
+  pkcePair,
   postForm,
   refreshRequest,
   registerTestClient,
+  tokenRequest,
   tokensFor,
   type TokenResponse,
 } from '../../test-support/token-helpers.ts';
@@ -26,7 +30,8 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
   let app: AuthApp;
 
   beforeAll(async () => {
-    ({ app } = await buildTestApp());
+    // demo-confidential is the resource server, which may introspect another client's tokens.
+    ({ app } = await buildTestApp({ INTROSPECTION_RESOURCE_SERVERS: DemoClientId.confidential }));
   });
   afterAll(() => app.close());
 
@@ -308,6 +313,69 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
         error_description: 'token must be sent once',
       });
     });
+  });
+});
+
+// Issue 31, finding 5: any confidential client learned the sub, scope and client of any token.
+describe('POST /oauth/introspect by a client that is no resource server', () => {
+  let app: AuthApp;
+
+  beforeAll(async () => {
+    // The default: no client introspects the tokens of every client.
+    ({ app } = await buildTestApp());
+  });
+  afterAll(() => app.close());
+
+  const introspectAs = (clientId: string, secret: string, token: string) =>
+    clientFormEndpoint(app, '/oauth/introspect').post(
+      { token },
+      { authorization: basicAuth(clientId, secret) },
+    );
+
+  it("answers inactive for another client's access and refresh tokens, and nothing more", async () => {
+    const tokens = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+    for (const token of [tokens.access_token, tokens.refresh_token!]) {
+      const response = await introspectAs(DemoClientId.confidential, DEMO_CLIENT_SECRET, token);
+      expect(response.statusCode).toBe(200);
+      expect(response.json()).toEqual({ active: false });
+    }
+  });
+
+  it('answers its own tokens in full', async () => {
+    await registerTestClient(app, { clientId: 'introspect-own' }, 'own-secret');
+    const { verifier, challenge } = pkcePair();
+    const code = await issueCode(app, {
+      clientId: 'introspect-own',
+      userId: ids.users.bob,
+      codeChallenge: challenge,
+    });
+    const exchanged = await tokenRequest(
+      app,
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: DEMO_REDIRECT_URI,
+        code_verifier: verifier,
+      },
+      { authorization: basicAuth('introspect-own', 'own-secret') },
+    );
+    expect(exchanged.statusCode, exchanged.body).toBe(200);
+    const tokens = exchanged.json<{ access_token: string; refresh_token: string }>();
+    for (const token of [tokens.access_token, tokens.refresh_token]) {
+      const response = await introspectAs('introspect-own', 'own-secret', token);
+      expect(response.json()).toMatchObject({
+        active: true,
+        client_id: 'introspect-own',
+        sub: String(ids.users.bob),
+      });
+    }
+    // And another confidential client hears nothing of them.
+    const other = await introspectAs(
+      DemoClientId.confidential,
+      DEMO_CLIENT_SECRET,
+      tokens.access_token,
+    );
+    expect(other.json()).toEqual({ active: false });
   });
 });
 

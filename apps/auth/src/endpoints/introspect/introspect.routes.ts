@@ -44,7 +44,7 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         await enforceIntrospectionRateLimit(app, client);
         if (!token) throw invalidRequest('token is required');
-        return await introspectToken(app, request, token);
+        return await introspectToken(app, request, token, client.clientId);
       } catch (error) {
         return answerOAuthError(reply, error);
       }

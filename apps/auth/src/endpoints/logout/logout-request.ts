@@ -1,5 +1,6 @@
 import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
+import { decodeProtectedHeader } from 'jose';
 import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
 import { InvalidTokenError } from '../../plugins/oauth-core.ts';
 import { present } from './logout-params.ts';
@@ -45,10 +46,25 @@ function hintAudience(claims: Record<string, unknown>): string | null {
 }
 
 /**
+ * Whether a token we signed is one of our ID tokens. The same keys sign access tokens (header
+ * `typ` at+jwt, RFC 9068) and logout tokens (logout+jwt, with `events`), which must not pass
+ * for a hint: the hint lets the logout skip asking the user, and an access token reaches
+ * resource servers, a logout token the client's back channel. ID tokens carry no `typ` (JWT
+ * allowed), no `events`, no `client_id` nor `scope`.
+ */
+function isIdToken(token: string, claims: Record<string, unknown>): boolean {
+  const { typ } = decodeProtectedHeader(token);
+  if (typ !== undefined && !['jwt', 'application/jwt'].includes(typ.toLowerCase())) return false;
+  return !('events' in claims) && !('client_id' in claims) && !('scope' in claims);
+}
+
+/**
  * RP-Initiated Logout 1.0 §2-§3. The hint must be an ID token we signed for our issuer (an
- * expired one is fine, §2); client_id, when given with it, must be its audience (§2); a
- * post_logout_redirect_uri must be one the client registered (§3.1), compared as redirect URIs
- * are (a native app's loopback port may differ: docs/oauth.md §7.2), so a client must be named. Anything else is refused outright, with no redirect: the page must not lead to an
+ * expired one is fine, §2; an access or logout token is no ID token); client_id, when given
+ * with it, must be its audience (§2); a post_logout_redirect_uri must be one the client
+ * registered (§3.1), compared as redirect URIs are (a native app's loopback port may differ:
+ * docs/oauth.md §7.2), so a client must be named. Anything else is refused outright, with no
+ * redirect: the page must not lead to an
  * address nobody vouched for (§4, as RFC 6749 4.1.2.1 for the authorization endpoint).
  */
 export async function checkLogoutRequest(
@@ -63,7 +79,7 @@ export async function checkLogoutRequest(
     try {
       const claims = await app.oauth.keys.verifyJwt(hint, { acceptExpired: true });
       audience = hintAudience(claims);
-      if (typeof claims.sub !== 'string' || audience === null) {
+      if (!isIdToken(hint, claims) || typeof claims.sub !== 'string' || audience === null) {
         return refuse('invalid_id_token_hint');
       }
       hintSubject = claims.sub;

@@ -370,6 +370,69 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       );
     });
 
+    // Issue 31, finding 3: any token we sign passed as a hint, and logged out without asking.
+    it('refuses an access token or a logout token as the hint, fresh or expired', async () => {
+      const now = Math.floor(Date.now() / 1000);
+      const sub = String(ids.users.alice);
+      const hints: string[] = [];
+      for (const iat of [now, now - 30 * 24 * 3600]) {
+        // As the token endpoint signs an access token (issue-tokens.ts).
+        hints.push(
+          await app.oauth.keys.signJwt(
+            {
+              sub,
+              aud: 'rp',
+              client_id: 'rp',
+              scope: 'openid',
+              jti: `at-${iat}`,
+              iat,
+              exp: iat + 3600,
+            },
+            { typ: 'at+jwt' },
+          ),
+        );
+        // As the back-channel logout signs a logout token (backchannel-logout.ts).
+        hints.push(
+          await app.oauth.keys.signJwt(
+            {
+              sub,
+              aud: 'rp',
+              iat,
+              exp: iat + 120,
+              jti: `lt-${iat}`,
+              events: { 'http://schemas.openid.net/event/backchannel-logout': {} },
+            },
+            { typ: 'logout+jwt' },
+          ),
+        );
+      }
+      // Typed as an ID token at the header, yet carrying a logout token's event.
+      hints.push(
+        await app.oauth.keys.signJwt(
+          { sub, aud: 'rp', exp: now + 120, events: { 'http://example.org/event': {} } },
+          { typ: 'JWT' },
+        ),
+      );
+      for (const hint of hints) {
+        await expectRefused(
+          { id_token_hint: hint, post_logout_redirect_uri: BYE },
+          'invalid_id_token_hint',
+        );
+      }
+    });
+
+    it('still takes an ID token typed JWT at the header', async () => {
+      const alice = await signInAs(app, ids.users.alice);
+      const now = Math.floor(Date.now() / 1000);
+      const hint = await app.oauth.keys.signJwt(
+        { sub: String(ids.users.alice), aud: 'rp', azp: 'rp', iat: now, exp: now + 3600 },
+        { typ: 'JWT' },
+      );
+      const response = await logout({ id_token_hint: hint, post_logout_redirect_uri: BYE }, alice);
+      expect(response.statusCode).toBe(303);
+      expect(await apiKnows(alice)).toBe(false);
+    });
+
     it('refuses a hint for a client of ours when the demo clients did not register the URI', async () => {
       await expectRefused(
         {

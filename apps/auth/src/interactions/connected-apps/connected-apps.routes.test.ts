@@ -20,7 +20,8 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   let alice: SignedInClient;
 
   beforeAll(async () => {
-    ({ app } = await buildTestApp());
+    // demo-confidential introspects as the resource server the public app's tokens go to.
+    ({ app } = await buildTestApp({ INTROSPECTION_RESOURCE_SERVERS: DemoClientId.confidential }));
     await app.ready();
   });
 

@@ -45,10 +45,12 @@ async function revokeApp(
   userId: number,
   clientId: string,
 ) {
-  await app.tokenState.revokeGrant(userId, clientId);
+  const hadTokens = await app.tokenState.revokeGrant(userId, clientId);
   const hadConsent = await app.consents.revoke(userId, clientId);
   // Back-Channel Logout 1.0 (docs/oauth.md §9.2): the app's session with the user ends too.
-  app.backchannelLogout.appRevoked(userId, clientId);
+  // Only when something of the user's was revoked: otherwise any user could make the server
+  // post to any client, as often as they like, naming themselves to apps they never used.
+  if (hadTokens || hadConsent) app.backchannelLogout.appRevoked(userId, clientId);
   app.oauth.audit(request, 'consent_revoked', { userId, clientId, hadConsent });
 }
 
