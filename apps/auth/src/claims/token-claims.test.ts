@@ -46,7 +46,7 @@ describe('the claims of the tokens', () => {
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
   beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
     receiver = await startLogoutReceiver();
     await registerTestClient(app, {
       clientId: 'claims-logout-rp',

@@ -37,7 +37,7 @@ describe('community relying parties: what each one reads', () => {
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
   beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
     receiver = await startLogoutReceiver();
     const clients: Parameters<typeof registerTestClient>[1][] = [
       { clientId: 'nextcloud', backchannelLogoutUri: `${receiver.origin}/nextcloud` },
