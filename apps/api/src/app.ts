@@ -46,7 +46,10 @@ const features = [
 
 /** The REST service under /api. Builds everything, never listens (server.ts does). */
 export async function buildApp(config: ApiConfig, shared: SharedInfrastructure = {}) {
-  const release = serviceRelease(new URL('../package.json', import.meta.url));
+  const release = serviceRelease(
+    new URL('../package.json', import.meta.url),
+    config.RELEASE_COMMIT,
+  );
   const app = await createServiceApp('api', config, shared, release);
   app.decorate('config', config);
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });

@@ -25,7 +25,10 @@ import { tokenStatePlugin } from './plugins/token-state.ts';
  * Builds everything, never listens (server.ts does).
  */
 export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
-  const release = serviceRelease(new URL('../package.json', import.meta.url));
+  const release = serviceRelease(
+    new URL('../package.json', import.meta.url),
+    config.RELEASE_COMMIT,
+  );
   const app = await createServiceApp('auth', config, shared, release);
   // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
   await app.register(formBody);

@@ -14,19 +14,18 @@ const known = new Map<string, ServiceRelease>();
 /**
  * The release of the app whose package.json is at `packageJson`: the version from that file
  * (release.json names the same one, checked by scripts/release), the commit from
- * RELEASE_COMMIT (an image's build argument) or else the checkout's git, or `unknown`.
+ * RELEASE_COMMIT (an image's build argument, given as `releaseCommit`) or else the checkout's
+ * git, or `unknown`.
  */
-export function serviceRelease(
-  packageJson: URL,
-  env: NodeJS.ProcessEnv = process.env,
-): ServiceRelease {
+export function serviceRelease(packageJson: URL, releaseCommit?: string): ServiceRelease {
   const file = fileURLToPath(packageJson);
-  const cached = known.get(file);
-  if (cached && !env.RELEASE_COMMIT) return cached;
-  const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
-  const release = { version, commit: env.RELEASE_COMMIT || checkoutCommit(path.dirname(file)) };
-  known.set(file, release);
-  return release;
+  let release = known.get(file);
+  if (!release) {
+    const { version } = JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+    release = { version, commit: checkoutCommit(path.dirname(file)) };
+    known.set(file, release);
+  }
+  return releaseCommit ? { ...release, commit: releaseCommit } : release;
 }
 
 function checkoutCommit(folder: string): string {

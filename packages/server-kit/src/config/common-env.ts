@@ -27,6 +27,8 @@ export const CommonEnvProperties = {
   DATABASE_PREPARED_STATEMENTS: Type.Boolean({ default: true }),
   REDIS_URL: Type.String({ default: 'redis://127.0.0.1:6379', pattern: '^rediss?://' }),
   REDIS_KEY_PREFIX: Type.String({ default: '' }),
+  /** The commit an image was built from (its build argument); else the checkout's own. */
+  RELEASE_COMMIT: Type.Optional(Type.String({ pattern: '^[0-9a-zA-Z._-]{1,64}$' })),
   /**
    * Redis through Sentinel: `host:port` of each sentinel, separated by commas. Set, the sentinels
    * name the master and REDIS_URL gives only the password, database and TLS, not the host.

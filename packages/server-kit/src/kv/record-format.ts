@@ -40,7 +40,7 @@ export function readRecord<T>(format: RecordFormat, raw: string): T {
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return parsed as T;
   const { v, ...record } = parsed as { v?: unknown } & Record<string, unknown>;
   if (v !== undefined && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) {
-    throw new TypeError(`a ${format.name} record with the format version ${String(v)}`);
+    throw new TypeError(`a ${format.name} record with the format version ${JSON.stringify(v)}`);
   }
   return record as T;
 }
