@@ -69,7 +69,14 @@ describe('pnpm start', () => {
   });
 
   it('does not serve the metrics on its public origin', async () => {
-    for (const url of ['/metrics', '/metrics?name[]=oauth_tokens_issued_total']) {
+    // Also as the router would read it after decoding: /%6Detrics is /metrics to Fastify.
+    for (const url of [
+      '/metrics',
+      '/metrics?name[]=oauth_tokens_issued_total',
+      '/%6Detrics',
+      '/%6detrics?x=1',
+      '/%6D%65trics',
+    ]) {
       const response = await fetch(`${origin}${url}`);
       expect(response.status, url).toBe(404);
       expect(response.headers.get('content-type'), url).toContain('application/problem+json');

@@ -107,8 +107,15 @@ let services: { api: Service; auth: Service } | undefined = undefined;
 // a scraper inside the deployment, not for whoever reaches the origin.
 function serviceFor(request: IncomingMessage, ready: { api: Service; auth: Service }) {
   const url = request.url ?? '/';
-  const pathname = url.split('?')[0];
-  if (pathname === '/metrics' || pathname?.startsWith('/metrics/')) return undefined;
+  // The path as the services' router matches it: percent-escapes decoded.
+  const raw = url.split(/[?#]/)[0] ?? '/';
+  let pathname = raw;
+  try {
+    pathname = decodeURIComponent(raw);
+  } catch {
+    // Not decodable: the router refuses it too (400), so it names no route.
+  }
+  if (pathname === '/metrics' || pathname.startsWith('/metrics/')) return undefined;
   return url === '/api' || url.startsWith('/api/') || url.startsWith('/health/')
     ? ready.api
     : ready.auth;

@@ -53,6 +53,11 @@ function voidBeforeKey(userId: number, clientId: string): string {
   return `oauth:codes-void-before:${userId}:${clientId}`;
 }
 
+/** Codes of the user for any client issued up to the time it holds (ms) are void. */
+function userVoidBeforeKey(userId: number): string {
+  return `oauth:codes-void-before:${userId}`;
+}
+
 export class AuthorizationCodeStore {
   readonly store: KeyValueStore;
   readonly ttlMs: number;
@@ -123,10 +128,24 @@ export class AuthorizationCodeStore {
     await this.store.setIfHigher(voidBeforeKey(userId, clientId), upTo, this.ttlMs);
   }
 
-  /** Whether the user revoked the app after this code was issued (`voidCodesOf`). */
+  /**
+   * Voids every code of the user, for every client, issued up to now: their password was reset
+   * (a process without the code lifetime may give a longer `lifetimeMs`).
+   */
+  async voidAllCodesOf(userId: number, lifetimeMs = this.ttlMs): Promise<void> {
+    await this.store.setIfHigher(userVoidBeforeKey(userId), Date.now(), lifetimeMs);
+  }
+
+  /**
+   * Whether the user revoked the app (`voidCodesOf`), or ended every grant (`voidAllCodesOf`),
+   * after this code was issued. One round trip.
+   */
   async wasVoided(grant: AuthorizationCodeGrant): Promise<boolean> {
-    const voidBefore = await this.store.get(voidBeforeKey(grant.userId, grant.clientId));
-    return issuedBeforeCutoff(grant.issuedAt, parseCutoff(voidBefore));
+    const marks = await this.store.getMany(
+      voidBeforeKey(grant.userId, grant.clientId),
+      userVoidBeforeKey(grant.userId),
+    );
+    return marks.some((mark) => issuedBeforeCutoff(grant.issuedAt, parseCutoff(mark ?? null)));
   }
 
   /** What an earlier redemption of this code produced, while its marker lives. */

@@ -1,12 +1,14 @@
 import type { EntityManager } from '@foodshare/domain';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
+import { AuthorizationCodeStore } from './authorization-codes.store.ts';
 import { RefreshFamilyStore } from './refresh-families.store.ts';
 import { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * Ends every grant the user holds, for a process that is not the auth service (the CLI after a
- * password reset): each refresh family and the access tokens issued from it, denied in the same
+ * password reset): the codes not yet redeemed, each refresh family and the access tokens issued
+ * from it, denied in the same
  * key-value store and PostgreSQL ledger the token checks read, as revoking an app on
  * "connected apps" does (docs/oauth.md §6.2). Returns the clients whose grants ended. `em` must
  * give a connection of its own.
@@ -16,14 +18,18 @@ export function userGrantEnder(
   em: () => EntityManager,
   lifetimes: { REFRESH_TOKEN_TTL_SECONDS: number },
 ): (userId: number) => Promise<string[]> {
+  const refreshTtlMs = lifetimes.REFRESH_TOKEN_TTL_SECONDS * 1000;
   const ledger = new RevocationLedger(store, em);
   const families = new RefreshFamilyStore({
     store,
     denyList: new AccessTokenDenyList(store, ledger),
     ledger,
-    refreshTtlMs: lifetimes.REFRESH_TOKEN_TTL_SECONDS * 1000,
+    refreshTtlMs,
   });
+  const codes = new AuthorizationCodeStore(store, refreshTtlMs);
   return async (userId) => {
+    // First the codes not yet redeemed: a redemption meanwhile would begin a new family.
+    await codes.voidAllCodesOf(userId);
     const ended: string[] = [];
     for (const { clientId } of await families.grantsOf(userId)) {
       const ids = await families.familiesOf(userId, clientId);

@@ -225,6 +225,17 @@ describe('users reset-password and the OAuth tokens issued before it', () => {
           headers: { authorization: `Bearer ${tokens.access_token}` },
         });
       expect((await userinfo()).statusCode).toBe(200);
+      // A second code of the same sign-in, not yet redeemed when the password is reset.
+      const laterVerifier = randomBytes(32).toString('base64url');
+      const unredeemed = await auth.oauth.codes.issue({
+        clientId: 'reset-rp',
+        userId: target.id,
+        redirectUri,
+        scopes: ['openid', 'email'],
+        codeChallenge: createHash('sha256').update(laterVerifier).digest('base64url'),
+        nonce: null,
+        authTime: Math.floor(Date.now() / 1000),
+      });
 
       // The store the service uses: the same Redis and key prefix as the command's in production.
       const result = await resetPasswordCommand(
@@ -246,6 +257,20 @@ describe('users reset-password and the OAuth tokens issued before it', () => {
         }).toString(),
       });
       expect(refreshed.statusCode).toBe(400);
+      const lateExchange = await auth.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code: unredeemed,
+          redirect_uri: redirectUri,
+          code_verifier: laterVerifier,
+          client_id: 'reset-rp',
+        }).toString(),
+      });
+      expect(lateExchange.statusCode, lateExchange.body).toBe(400);
+      expect(lateExchange.json()).toMatchObject({ error: 'invalid_grant' });
     } finally {
       await auth.close();
     }

@@ -34,8 +34,8 @@ const REDIS_ROUND_TRIPS = {
     ['setIfAbsent'], // the redemption marker
     ['delete'], // the code, once the marker stands
     // the family, its refresh generation, the grant indexes, the access token, the tombstone,
-    // then the code's void mark
-    ['set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'get'],
+    // then the code's void marks (for its client, and for every client after a password reset)
+    ['set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
   ],
   refresh_token: [
     ...CLIENT_CHECKS,
