@@ -374,6 +374,20 @@ describe('the claims of the tokens', () => {
       const told = receiver.received.slice(before).filter((request) => request.path === '/offline');
       expect(told).toHaveLength(1);
       expect(decodeJwt(told[0]!.form.get('logout_token')!).sid).toBe(offline.idToken.sid);
+
+      // A later sign-out of another session does not tell it again of the one that ended.
+      const laterBrowser = new FormBrowser(origin);
+      const later = await signIn(DemoClientId.public, 'openid', { browser: laterBrowser, email });
+      const beforeLater = receiver.received.length;
+      const laterLogout = await laterBrowser.request(
+        client.buildEndSessionUrl(later.config, { id_token_hint: later.tokens.id_token! }).href,
+      );
+      expect(laterLogout.status).toBe(200);
+      await app.backchannelLogout.settled();
+      const toldAgain = receiver.received
+        .slice(beforeLater)
+        .filter((request) => request.path === '/offline');
+      expect(toldAgain).toEqual([]);
     });
   });
 });

@@ -31,8 +31,9 @@ export interface TokenState {
   /**
    * A sign-out at `signedOutAt` (ms) for the user's grant with the client (docs/oauth.md §9.2):
    * like `revokeGrant` up to that time, but families granted offline_access stay (OIDC Core 11,
-   * docs/oauth.md §3.8). The login sessions (sid, or null for a family that names none) of every
-   * family begun by then, ended or kept, for the logout tokens; null when there was none.
+   * docs/oauth.md §3.8). The login sessions (sid, or null for a family that names none) of the
+   * families begun by then, for the logout tokens: those ended, and those kept at the first
+   * sign-out that finds them only; null when there is none to tell.
    */
   endSignedOutGrant(
     userId: number,
@@ -101,12 +102,24 @@ export const tokenStatePlugin = fp(
           signedOutAt,
         );
         const offline = (id: string) => records.get(id)?.scopes.includes(OFFLINE_ACCESS) === true;
-        await Promise.all(before.filter((id) => !offline(id)).map((id) => families.revoke(id)));
-        if (after.length === 0 && !before.some(offline)) {
-          await families.forgetGrant(userId, clientId);
-        }
-        if (before.length === 0) return null;
-        return { sids: [...new Set(before.map((id) => records.get(id)?.sid ?? null))] };
+        const ended = before.filter((id) => !offline(id));
+        const kept = before.filter(offline);
+        await Promise.all(ended.map((id) => families.revoke(id)));
+        if (after.length === 0 && kept.length === 0) await families.forgetGrant(userId, clientId);
+        // A kept family's session ended at the first sign-out that found it: its client is
+        // told of that session once, not again at every later sign-out of the user.
+        const firstTold = await Promise.all(
+          kept.map((id) =>
+            app.kv.setIfAbsent(
+              `oauth:signed-out-told:${id}`,
+              '1',
+              config.REFRESH_TOKEN_TTL_SECONDS * 1000,
+            ),
+          ),
+        );
+        const told = [...ended, ...kept.filter((_, index) => firstTold[index])];
+        if (told.length === 0) return null;
+        return { sids: [...new Set(told.map((id) => records.get(id)?.sid ?? null))] };
       },
       accessTokenState: (token) => denyList.stateOf(token),
       async endClientGrants(clientId, databaseNow) {
