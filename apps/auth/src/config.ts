@@ -66,7 +66,7 @@ export const AuthEnvSchema = Type.Object({
   /**
    * Hosts (names or IP addresses, separated by commas) a back-channel logout URI may name
    * although they are not public, over http too: a local receiver in development and tests.
-   * Empty by default: logout tokens go only to public https hosts (docs/oauth.md §9.3).
+   * Empty by default: logout tokens go only to public https hosts (docs/oauth.md §9.4).
    */
   BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: Type.String({ default: '' }),
   /**

@@ -110,6 +110,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         values,
         texts,
         backchannelLogoutAllowedHosts(app.oauth.config),
+        client.backchannelLogoutUri,
       );
       if (!checked.ok) return sendEditForm(request, reply, client, values, checked.errors);
       const actor = await actorId(request);

@@ -135,6 +135,8 @@ export function validateClientForm(
   values: ClientFormValues,
   texts: AdminTexts,
   backchannelLogoutAllowedHosts: readonly string[],
+  /** At an edit, the client's URI as stored: kept unchanged, it is not checked again. */
+  storedBackchannelLogoutUri: string | null = null,
 ): ClientFormResult {
   const errors: ClientFormErrors = {};
   const add = (field: ClientFormField, message: string) => {
@@ -179,7 +181,7 @@ export function validateClientForm(
   const backchannelLogoutUri =
     values.backchannelLogoutUri === '' ? null : values.backchannelLogoutUri;
   const backchannelProblem =
-    backchannelLogoutUri === null
+    backchannelLogoutUri === null || backchannelLogoutUri === storedBackchannelLogoutUri
       ? null
       : backchannelLogoutUriProblemCode(backchannelLogoutUri, backchannelLogoutAllowedHosts);
   if (backchannelProblem !== null) {

@@ -43,7 +43,7 @@ export interface LogoutPostOptions {
  * POSTs a form to a client's back-channel logout URI and returns the answer's status, without
  * following a redirect. The server itself makes this request, so the URI is checked again
  * (a row registered before the rules, or changed in the database) and the host's addresses are
- * checked when connecting (docs/oauth.md §9.3): nothing inside the server's own network is
+ * checked when connecting (docs/oauth.md §9.4): nothing inside the server's own network is
  * reached unless the operator named the host in BACKCHANNEL_LOGOUT_ALLOWED_HOSTS.
  */
 export function postLogoutForm(

@@ -129,7 +129,7 @@ export function normaliseHost(host: string): string | null {
  * turns `127.1`, `0x7f000001` and `2130706433` into 127.0.0.1), no name that only resolves
  * inside a network. `allowedHosts` (normalised by `normaliseHost`) are exempt from the host
  * rules and may use http: a local receiver in development and tests. The delivery checks the
- * addresses a name resolves to as well (docs/oauth.md §9.3).
+ * addresses a name resolves to as well (docs/oauth.md §9.4).
  */
 export function backchannelLogoutUriProblemCode(
   uri: string,

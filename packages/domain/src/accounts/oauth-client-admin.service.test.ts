@@ -360,6 +360,36 @@ describe('updateOAuthClient', () => {
     }
   });
 
+  it('keeps a back-channel URI stored before the rules were tightened, while other fields change', async () => {
+    const { id } = await newClient();
+    // Registered under 0.1.0, whose rules let an internal host through; delivery refuses it.
+    const internal = 'https://rp.internal/bcl';
+    await fork().execute('update oauth_clients set backchannel_logout_uri = ? where id = ?', [
+      internal,
+      id,
+    ]);
+    await updateOAuthClient(
+      fork(),
+      { id },
+      { ...baseSettings, name: 'Renamed again' },
+      { actorId, pepper: PEPPER },
+    );
+    expect(await reload(id)).toMatchObject({
+      name: 'Renamed again',
+      backchannelLogoutUri: internal,
+    });
+    // Naming another such host is refused as for a new client.
+    const code = await refusal(
+      updateOAuthClient(
+        fork(),
+        { id },
+        { ...baseSettings, backchannelLogoutUri: 'https://other.internal/bcl' },
+        { actorId, pepper: PEPPER },
+      ),
+    );
+    expect(code).toBe('INVALID_REDIRECT_URI');
+  });
+
   it('refuses an unknown client', async () => {
     const code = await refusal(
       updateOAuthClient(fork(), { clientId: 'no-such-client' }, baseSettings, {

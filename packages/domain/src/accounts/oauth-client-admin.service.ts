@@ -197,7 +197,7 @@ export async function updateOAuthClient(
             ? client.backchannelLogoutUri
             : update.backchannelLogoutUri,
       },
-      options,
+      { ...options, storedBackchannelLogoutUri: client.backchannelLogoutUri },
     );
     await assertRegionsExist(tx, settings.requiredRegionIds);
 

@@ -189,6 +189,12 @@ export interface OAuthClientValidationOptions {
    * (BACKCHANNEL_LOGOUT_ALLOWED_HOSTS, parsed): a local receiver in development. Default: none.
    */
   backchannelLogoutAllowedHosts?: readonly string[];
+  /**
+   * The back-channel logout URI the client has now, at an update: kept as it is, it is not
+   * checked again, so that a URI registered under looser rules does not block every other
+   * change (delivery checks it at every send, docs/oauth.md §9.4).
+   */
+  storedBackchannelLogoutUri?: string | null;
 }
 
 /** Checks a client's settings without touching the database, and returns them de-duplicated. */
@@ -222,7 +228,7 @@ export function validateOAuthClientInput(
 
   // Not the redirect URI rules: the server itself POSTs there, so it must be a public host.
   const backchannelLogoutUri = input.backchannelLogoutUri ?? null;
-  if (backchannelLogoutUri !== null)
+  if (backchannelLogoutUri !== null && backchannelLogoutUri !== options.storedBackchannelLogoutUri)
     assertBackchannelLogoutUri(backchannelLogoutUri, options.backchannelLogoutAllowedHosts);
 
   const scopes = unique(input.scopes);
