@@ -34,7 +34,7 @@ export const SERVICES: ServiceLayout[] = [
     service: 'apps/auth',
     featureGroups: ['endpoints', 'interactions'],
     features: ['admin'],
-    testFolders: ['test-support', 'browser', 'conformance'],
+    testFolders: ['test-support', 'browser', 'conformance', 'relying-parties'],
   },
   {
     service: 'apps/api',
