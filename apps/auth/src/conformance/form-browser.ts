@@ -41,23 +41,8 @@ export class FormBrowser {
       body,
       redirect: 'manual',
     });
-    for (const line of response.headers.getSetCookie()) this.store(line);
+    for (const line of response.headers.getSetCookie()) storeCookie(this.cookies, line);
     return response;
-  }
-
-  private store(line: string): void {
-    const [pair = '', ...attributes] = line.split(';');
-    const separator = pair.indexOf('=');
-    const name = pair.slice(0, separator).trim();
-    const value = pair.slice(separator + 1).trim();
-    const expired = attributes.some((attribute) => {
-      const [key = '', val = ''] = attribute.trim().split('=');
-      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
-      if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
-      return false;
-    });
-    if (expired || value === '') this.cookies.delete(name);
-    else this.cookies.set(name, value);
   }
 
   /**
@@ -150,4 +135,20 @@ export class ShownPage {
       fields: { ...this.hiddenFields, decision, ...(remember ? { remember: 'on' } : {}) },
     };
   }
+}
+
+/** A Set-Cookie line kept in a cookie jar, or its cookie dropped when it expires it. */
+export function storeCookie(cookies: Map<string, string>, line: string): void {
+  const [pair = '', ...attributes] = line.split(';');
+  const separator = pair.indexOf('=');
+  const name = pair.slice(0, separator).trim();
+  const value = pair.slice(separator + 1).trim();
+  const expired = attributes.some((attribute) => {
+    const [key = '', val = ''] = attribute.trim().split('=');
+    if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
+    if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
+    return false;
+  });
+  if (expired || value === '') cookies.delete(name);
+  else cookies.set(name, value);
 }

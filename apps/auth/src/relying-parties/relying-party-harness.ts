@@ -1,6 +1,6 @@
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FormBrowser } from '../conformance/form-browser.ts';
+import { FormBrowser, storeCookie } from '../conformance/form-browser.ts';
 import { userActs } from '../conformance/relying-party.ts';
 
 /**
@@ -107,7 +107,7 @@ export class NavigatingBrowser {
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
         answer.on('error', reject);
         answer.on('end', () => {
-          for (const line of answer.headers['set-cookie'] ?? []) this.store(line);
+          for (const line of answer.headers['set-cookie'] ?? []) storeCookie(this.cookies, line);
           const location = answer.headers.location;
           resolve(
             new Response(Buffer.concat(chunks), {
@@ -121,21 +121,6 @@ export class NavigatingBrowser {
       sent.on('error', reject);
       sent.end();
     });
-  }
-
-  private store(line: string): void {
-    const [pair = '', ...attributes] = line.split(';');
-    const separator = pair.indexOf('=');
-    const name = pair.slice(0, separator).trim();
-    const value = pair.slice(separator + 1).trim();
-    const expired = attributes.some((attribute) => {
-      const [key = '', val = ''] = attribute.trim().split('=');
-      if (key.toLowerCase() === 'max-age') return Number(val) <= 0;
-      if (key.toLowerCase() === 'expires') return new Date(val).getTime() <= Date.now();
-      return false;
-    });
-    if (expired || value === '') this.cookies.delete(name);
-    else this.cookies.set(name, value);
   }
 }
 
