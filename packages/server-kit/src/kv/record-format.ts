@@ -22,6 +22,7 @@ export const RecordFormats = {
   refreshFamily: { name: 'refresh-token family', version: 1 },
   rotatedGeneration: { name: 'rotated refresh generation', version: 1 },
   refreshToken: { name: 'refresh token', version: 1 },
+  searchIndex: { name: 'kept search index', version: 1 },
 } as const satisfies Record<string, RecordFormat>;
 
 /** The record as stored: its fields and the version of its format. */

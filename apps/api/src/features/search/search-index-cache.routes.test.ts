@@ -2,7 +2,7 @@ import type { SearchIndex } from '@foodshare/schemas';
 import { countQueries } from '@foodshare/server-kit/test-support';
 import type { ApiApp } from '../../app.ts';
 import { describe, expect, it, type SignIn, type UserClient } from '../../test-support/fixtures.ts';
-import { SearchIndexCache } from './search-index-cache.ts';
+import { SEARCH_INDEX_CACHE_MS, SearchIndexCache } from './search-index-cache.ts';
 import { SEARCH_INDEX_SQL, SEARCH_INDEX_STATEMENT_NAME } from './search-index.sql.ts';
 
 const MUSTERSTADT = 3;
@@ -48,6 +48,29 @@ describe('the search index kept with the version of its data (docs/design.md §3
     });
     expect(unchanged.statusCode).toBe(304);
     expect(unchanged.body).toBe('');
+  });
+
+  it('serves an index kept by release 0.1.0, whose first line named no format', async ({
+    app,
+    as,
+    factory,
+  }) => {
+    const user = await factory.user({ role: 1 });
+    const { client, first } = await keptIndexOf(user, as);
+    const cache = new SearchIndexCache(app.kv, SEARCH_INDEX_STATEMENT_NAME);
+    const kept = await cache.get(user);
+    const key = `search-index:${SEARCH_INDEX_STATEMENT_NAME}:${user}`;
+    const [header = '', ...body] = (await app.kv.get(key))!.split('\n');
+    expect(header.split(' ')).toHaveLength(4);
+    await app.kv.set(
+      key,
+      [header.split(' ').slice(0, 3).join(' '), ...body].join('\n'),
+      SEARCH_INDEX_CACHE_MS,
+    );
+    expect(await cache.get(user)).toEqual(kept);
+    const { result, queries } = await repeat(app, client);
+    expect(result.body).toBe(first.body);
+    expect(queries).toBe(1);
   });
 
   it('never serves an index kept for another role than the reader has now', async ({

@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '@foodshare/server-kit';
+import { RecordFormats, type KeyValueStore } from '@foodshare/server-kit';
 
 /**
  * A user's search index as last sent: its body, that body's ETag, its data's version, and the
@@ -42,8 +42,9 @@ export class SearchIndexCache {
   async get(userId: number): Promise<CachedSearchIndex | null> {
     const text = await this.#kv.get(`${this.#prefix}${userId}`);
     if (text === null) return null;
-    // `version builtFor etag` on the first line, then the body as it is: no JSON around the
-    // body, so reading an entry never parses or unescapes the tens of kilobytes of the index.
+    // `version builtFor etag format` on the first line (0.1.0 wrote no format), then the body
+    // as it is: no JSON around the body, so reading an entry never parses or unescapes the tens
+    // of kilobytes of the index. A later format adds words at the end of the line.
     const newline = text.indexOf('\n');
     const [version, built, etag] = text.slice(0, newline).split(' ');
     if (newline < 0 || version === undefined || built === undefined || etag === undefined) {
@@ -55,7 +56,7 @@ export class SearchIndexCache {
   async put(userId: number, { version, builtFor: built, etag, body }: CachedSearchIndex) {
     await this.#kv.set(
       `${this.#prefix}${userId}`,
-      `${version} ${built} ${etag}\n${body}`,
+      `${version} ${built} ${etag} ${RecordFormats.searchIndex.version}\n${body}`,
       SEARCH_INDEX_CACHE_MS,
     );
   }
