@@ -8,9 +8,13 @@ import { type Sent, steadyLoad } from './steady-load.ts';
 
 const run = promisify(execFile);
 
-/** The proxy's active health check runs every second (Caddyfile): a new instance is routed
- * to again within this time of answering ready. */
-const ROUTED_AGAIN_MS = 2_500;
+/**
+ * How long the proxy may still leave a replaced instance's port out once its successor is
+ * ready: a request refused while the port was closed benches it for `fail_duration` (10 s,
+ * scripts/cluster/Caddyfile), and the health check runs every second. The next instance is
+ * stopped only after that, or both of a service's ports could be left out at once.
+ */
+const ROUTED_AGAIN_MS = 12_000;
 
 export interface RollOutcome {
   /** The instances replaced, in order. */
