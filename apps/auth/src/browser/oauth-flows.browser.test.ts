@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -171,7 +172,7 @@ describe('in a real browser (headless Chromium)', () => {
         app.orm.em.fork(),
         {
           clientId,
-          name: 'Musterstadt <Only> App',
+          name: 'Musterstadt Only App',
           confidential: false,
           redirectUris: [callback.url],
           scopes: ['openid', 'profile'],
@@ -180,6 +181,7 @@ describe('in a real browser (headless Chromium)', () => {
         },
         { pepper: app.oauth.secrets.clientSecretPepper },
       );
+      await giveLegacyClientName(app.orm.em.fork(), clientId, 'Musterstadt <Only> App');
       const page = await newPage();
       await step(page, 'the login page', async () => {
         await page.goto(

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from './html.ts';
 import type { Locale } from './locale.ts';
+import { CONNECTED_APPS_PATH } from './page-paths.ts';
 
 /** Every text of the login, consent, connected-apps, logout and error pages, in both languages. */
 export interface Messages {
@@ -19,6 +20,8 @@ export interface Messages {
   formExpired: string;
   tooManyRequests: { title: string; text: (seconds: number) => string };
   technicalDetail: string;
+  /** The frame of every page: who runs it, and where the password belongs. */
+  frame: { footer: (platformName: string, host: string) => SafeHtml };
   login: {
     title: string;
     continueTo: (clientName: string) => SafeHtml;
@@ -29,6 +32,8 @@ export interface Messages {
     invalidCredentials: string;
     throttled: (seconds: number) => string;
     notActivated: string;
+    /** Shown only when PASSWORD_RESET_URL is set. */
+    forgotPassword: string;
   };
   consent: {
     title: string;
@@ -36,6 +41,18 @@ export interface Messages {
     remember: string;
     allow: string;
     deny: string;
+    /** Who is signed in, so nobody allows access to someone else's account by mistake. */
+    signedInAs: (name: string, email: string) => SafeHtml;
+    notYou: string;
+    /** Where the browser goes after the answer: the host of the redirect URI. */
+    destination: (host: string) => SafeHtml;
+    logoAlt: (clientName: string) => string;
+    homePage: string;
+    privacyPolicy: string;
+    terms: string;
+    noPrivacyPolicy: (clientName: string) => SafeHtml;
+    /** What "remember this choice" means and where it is undone. */
+    rememberHint: (clientName: string) => SafeHtml;
   };
   connectedApps: {
     title: string;
@@ -92,6 +109,10 @@ const de: Messages = {
     text: (seconds) => `Zu viele Anfragen. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
   },
   technicalDetail: 'Technische Angabe',
+  frame: {
+    footer: (platform, host) =>
+      html`Anmeldedienst von ${platform}. Gib dein Passwort nur auf <strong>${host}</strong> ein.`,
+  },
   login: {
     title: 'Anmelden',
     continueTo: (name) => html`Melde dich an, um mit <strong>${name}</strong> fortzufahren.`,
@@ -102,7 +123,9 @@ const de: Messages = {
     invalidCredentials: 'E-Mail-Adresse oder Passwort ist falsch.',
     throttled: (seconds) =>
       `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
-    notActivated: 'Dieses Konto ist noch nicht aktiviert.',
+    notActivated:
+      'Dieses Konto ist noch nicht aktiviert. Folge dem Link in deiner Aktivierungs-E-Mail oder wende dich an den Support.',
+    forgotPassword: 'Passwort vergessen?',
   },
   consent: {
     title: 'Zugriff erlauben?',
@@ -111,6 +134,20 @@ const de: Messages = {
     remember: 'Diese Entscheidung merken',
     allow: 'Erlauben',
     deny: 'Ablehnen',
+    signedInAs: (name, email) => html`Angemeldet als <strong>${name}</strong> (${email})`,
+    notYou: 'Nicht du? Als jemand anderes anmelden',
+    destination: (host) =>
+      html`Nach deiner Antwort geht es weiter zu <span class="destination">${host}</span>.`,
+    logoAlt: (name) => `Logo von ${name}`,
+    homePage: 'Website der Anwendung',
+    privacyPolicy: 'Datenschutzerklärung',
+    terms: 'Nutzungsbedingungen',
+    noPrivacyPolicy: (name) =>
+      html`<strong>${name}</strong> hat keine Datenschutzerklärung angegeben.`,
+    rememberHint: (name) =>
+      html`Merkst du dir die Entscheidung, fragt ${name} beim nächsten Mal nicht erneut. Du kannst
+        den Zugriff jederzeit unter
+        <a href="${CONNECTED_APPS_PATH}">Verbundene Anwendungen</a> widerrufen.`,
   },
   connectedApps: {
     title: 'Verbundene Anwendungen',
@@ -168,6 +205,10 @@ const en: Messages = {
     text: (seconds) => `Too many requests. Please try again in ${seconds} seconds.`,
   },
   technicalDetail: 'Technical detail',
+  frame: {
+    footer: (platform, host) =>
+      html`Sign-in service of ${platform}. Enter your password only at <strong>${host}</strong>.`,
+  },
   login: {
     title: 'Sign in',
     continueTo: (name) => html`Sign in to continue to <strong>${name}</strong>.`,
@@ -177,7 +218,9 @@ const en: Messages = {
     submit: 'Sign in',
     invalidCredentials: 'Email address or password is wrong.',
     throttled: (seconds) => `Too many sign-in attempts. Please try again in ${seconds} seconds.`,
-    notActivated: 'This account has not been activated yet.',
+    notActivated:
+      'This account has not been activated yet. Follow the link in your activation email or contact support.',
+    forgotPassword: 'Forgot your password?',
   },
   consent: {
     title: 'Allow access?',
@@ -187,6 +230,18 @@ const en: Messages = {
     remember: 'Remember this choice',
     allow: 'Allow',
     deny: 'Deny',
+    signedInAs: (name, email) => html`Signed in as <strong>${name}</strong> (${email})`,
+    notYou: 'Not you? Sign in as someone else',
+    destination: (host) =>
+      html`After you answer, you continue to <span class="destination">${host}</span>.`,
+    logoAlt: (name) => `Logo of ${name}`,
+    homePage: "The app's website",
+    privacyPolicy: 'Privacy policy',
+    terms: 'Terms of service',
+    noPrivacyPolicy: (name) => html`<strong>${name}</strong> has not registered a privacy policy.`,
+    rememberHint: (name) =>
+      html`If you remember this choice, ${name} will not ask again next time. You can revoke its
+        access at any time under <a href="${CONNECTED_APPS_PATH}">Connected apps</a>.`,
   },
   connectedApps: {
     title: 'Connected apps',

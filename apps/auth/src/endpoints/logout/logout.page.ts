@@ -37,8 +37,10 @@ export function sendLogoutConfirmationPage(reply: FastifyReply, page: LogoutConf
       ${page.clientName === null ? null : html`<p>${logout.askedBy(page.clientName)}</p>`}
       <form method="post" action="${LOGOUT_CONFIRM_PATH}">
         ${formTokenField(page.token)} ${hidden}
-        <button type="submit" id="confirm-logout">${logout.confirm}</button>
-        <a class="button" href="${CONNECTED_APPS_PATH}">${logout.cancel}</a>
+        <div class="actions">
+          <button type="submit" class="primary" id="confirm-logout">${logout.confirm}</button>
+          <a class="button" href="${CONNECTED_APPS_PATH}">${logout.cancel}</a>
+        </div>
       </form>`,
   });
 }

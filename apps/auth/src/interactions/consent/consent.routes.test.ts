@@ -10,6 +10,7 @@ import {
   pendingRequestId,
 } from '../../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 
 const ids = inject('demoIds');
 const SCRIPT_NAME = '<script>alert(1)</script>';
@@ -25,7 +26,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
       app.orm.em.fork(),
       {
         clientId: 'hostile',
-        name: SCRIPT_NAME,
+        name: 'Hostile',
         confidential: false,
         redirectUris: [DEMO_REDIRECT_URI],
         scopes: ['openid', 'email'],
@@ -33,6 +34,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
       },
       { pepper: app.oauth.secrets.clientSecretPepper },
     );
+    await giveLegacyClientName(app.orm.em.fork(), 'hostile', SCRIPT_NAME);
   });
 
   beforeEach(async () => {

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { UserEntity } from '@foodshare/domain';
 import { Type } from 'typebox';
+import { clientPresentation } from '../../clients/registered-clients.ts';
 import { advance, clientOfPending, decide } from '../../oauth/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
 import {
@@ -43,11 +45,19 @@ export const consentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (outcome.kind !== 'consent' || !session) {
         return sendOutcome(app, reply, outcome, { target: pending, afterPost: false, locale });
       }
+      // The session's user exists: advance() has just checked the session.
+      const user = await request.em.findOneOrFail(
+        UserEntity,
+        { id: session.userId },
+        { fields: ['firstName', 'lastName', 'email'] },
+      );
       return sendConsentPage(reply, {
         locale,
         token: session.csrfToken,
         requestId: pending.id,
-        clientName: client.name,
+        client: { name: client.name, ...(await clientPresentation(request.em, client.clientId)) },
+        user: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
+        redirectUri: pending.redirectUri,
         scopes: pending.scopes,
       });
     },
