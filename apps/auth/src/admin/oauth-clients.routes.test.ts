@@ -463,6 +463,60 @@ describe('the OAuth client pages of an administrator', () => {
       expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
     });
 
+    it('registers what the consent page shows (logo, home page, policy, terms), https only', async () => {
+      const uris = {
+        logoUri: 'https://app.example.org/logo.svg',
+        clientUri: 'https://app.example.org/',
+        policyUri: 'https://app.example.org/privacy?lang=de&v=2',
+        tosUri: 'https://app.example.org/terms',
+      };
+      const { row, clientId } = await createThroughForm(uris);
+      expect(row).toMatchObject(uris);
+      const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+      expect(page.body).toContain('Shown on the consent page');
+      expect(page.body).toContain('value="https://app.example.org/privacy?lang=de&amp;v=2"');
+
+      // Emptied, a field removes its URI; the others stay.
+      const cleared = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...pageAppEdit(), ...uris, logoUri: '' },
+        { as: admin },
+      );
+      expect(cleared.statusCode).toBe(303);
+      expect(await findClientRow(app, clientId)).toMatchObject({ ...uris, logoUri: null });
+      const audit = await auditActions(app, clientId);
+      expect(audit.at(-1)?.changes).toEqual({
+        logoUri: { from: uris.logoUri, to: null },
+      });
+
+      for (const [field, uri, message] of [
+        ['policyUri', 'javascript:alert(document.cookie)', 'must use https'],
+        ['logoUri', 'data:image/svg+xml;base64,PHN2Zz4=', 'must use https'],
+        ['clientUri', 'http://app.example.org/', 'must use https'],
+        ['tosUri', 'https://app.example.org/x"><script>alert(1)</script>', 'contains &lt; &gt;'],
+      ] as const) {
+        const refused = await postForm(
+          app,
+          `/admin/oauthclients/${row.id}`,
+          { ...pageAppEdit(), ...uris, [field]: uri },
+          { as: admin },
+        );
+        expect(refused.statusCode, uri).toBe(400);
+        expect(refused.body, uri).toContain(message);
+        expect(refused.body, uri).toContain(`id="${field}-errors"`);
+        expect(refused.body, uri).not.toContain('<script>alert(1)');
+      }
+      expect(await findClientRow(app, clientId)).toMatchObject({ ...uris, logoUri: null });
+    });
+
+    it('refuses a client name with markup, in the page language', async () => {
+      const refused = await submitNew(clientFields({ name: 'Tafel <b>Süd</b>' }), admin);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('The name must not contain &lt; or &gt;.');
+      expect(refused.body).toContain('value="Tafel &lt;b&gt;Süd&lt;/b&gt;"');
+    });
+
     it('sets the PAR requirement and a back-channel logout URI, escaped, refusing a bad URI', async () => {
       const { row, clientId } = await createThroughForm();
       expect(row.requirePushedAuthorizationRequests).toBe(false);
