@@ -241,7 +241,7 @@ describe('in a real browser (headless Chromium)', () => {
         page.getByRole('link', { name: 'New client' }).first().click(),
       ]);
       await page.getByLabel('Client ID').fill(clientId);
-      await page.getByLabel('Name', { exact: true }).fill('Browser <Server> App');
+      await page.getByLabel('Name', { exact: true }).fill('Browser "Server" & App');
       await page.getByLabel('Confidential client').check();
       await page
         .getByLabel('Redirect URIs', { exact: true })
@@ -262,7 +262,7 @@ describe('in a real browser (headless Chromium)', () => {
       expect(secret).toMatch(/^[0-9a-f]{64}$/);
       const stored = await findClientRow(app, clientId);
       expect(stored).toMatchObject({
-        name: 'Browser <Server> App',
+        name: 'Browser "Server" & App',
         confidential: true,
         scopes: ['openid', 'profile'],
         grantTypes: ['authorization_code', 'refresh_token'],
@@ -278,7 +278,7 @@ describe('in a real browser (headless Chromium)', () => {
       await page.goto(`${origin}/admin/oauthclients`);
       const row = page.getByRole('row', { name: new RegExp(clientId) });
       await row.waitFor();
-      expect(await row.textContent()).toContain('Browser <Server> App');
+      expect(await row.textContent()).toContain('Browser "Server" & App');
       expect(await row.textContent()).toContain('Musterstadt');
       expect(await page.content()).not.toContain(secret);
     },
