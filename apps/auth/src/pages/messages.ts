@@ -37,7 +37,7 @@ export interface Messages {
   };
   consent: {
     title: string;
-    question: (clientName: string) => SafeHtml;
+    question: (clientName: string, platformName: string) => SafeHtml;
     remember: string;
     allow: string;
     deny: string;
@@ -68,7 +68,7 @@ export interface Messages {
   /** OpenID Connect RP-Initiated Logout 1.0: the end_session_endpoint's pages. */
   logout: {
     title: string;
-    question: string;
+    question: (platformName: string) => string;
     /** The client that asks, when the request names one. */
     askedBy: (clientName: string) => SafeHtml;
     confirm: string;
@@ -129,8 +129,8 @@ const de: Messages = {
   },
   consent: {
     title: 'Zugriff erlauben?',
-    question: (name) =>
-      html`<strong>${name}</strong> möchte auf Folgendes aus deinem Foodsharing-Konto zugreifen:`,
+    question: (name, platform) =>
+      html`<strong>${name}</strong> möchte auf Folgendes aus deinem Konto bei ${platform} zugreifen:`,
     remember: 'Diese Entscheidung merken',
     allow: 'Erlauben',
     deny: 'Ablehnen',
@@ -162,7 +162,7 @@ const de: Messages = {
   },
   logout: {
     title: 'Abmelden?',
-    question: 'Möchtest du dich bei Foodsharing abmelden?',
+    question: (platform) => `Möchtest du dich bei ${platform} abmelden?`,
     askedBy: (name) => html`Die Anwendung <strong>${name}</strong> bittet darum.`,
     confirm: 'Abmelden',
     cancel: 'Angemeldet bleiben',
@@ -224,8 +224,8 @@ const en: Messages = {
   },
   consent: {
     title: 'Allow access?',
-    question: (name) =>
-      html`<strong>${name}</strong> would like to access the following from your foodsharing
+    question: (name, platform) =>
+      html`<strong>${name}</strong> would like to access the following from your ${platform}
         account:`,
     remember: 'Remember this choice',
     allow: 'Allow',
@@ -256,7 +256,7 @@ const en: Messages = {
   },
   logout: {
     title: 'Sign out?',
-    question: 'Do you want to sign out of foodsharing?',
+    question: (platform) => `Do you want to sign out of ${platform}?`,
     askedBy: (name) => html`The application <strong>${name}</strong> asks you to.`,
     confirm: 'Sign out',
     cancel: 'Stay signed in',

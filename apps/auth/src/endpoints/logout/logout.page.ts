@@ -33,7 +33,7 @@ export function sendLogoutConfirmationPage(reply: FastifyReply, page: LogoutConf
     locale: page.locale,
     title: logout.title,
     body: html`<h1>${logout.title}</h1>
-      <p>${logout.question}</p>
+      <p>${logout.question(reply.server.pageSettings.platformName)}</p>
       ${page.clientName === null ? null : html`<p>${logout.askedBy(page.clientName)}</p>`}
       <form method="post" action="${LOGOUT_CONFIRM_PATH}">
         ${formTokenField(page.token)} ${hidden}

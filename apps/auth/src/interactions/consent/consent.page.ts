@@ -98,7 +98,7 @@ export function sendConsentPage(reply: FastifyReply, page: ConsentPage) {
                 referrerpolicy="no-referrer"
               />`
         }
-        <p>${consent.question(client.name)}</p>
+        <p>${consent.question(client.name, reply.server.pageSettings.platformName)}</p>
       </div>
       <ul class="scopes">
         ${page.scopes.map((scope) => html`<li>${describeScope(messages, scope)}</li>`)}

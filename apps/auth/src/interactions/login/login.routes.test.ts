@@ -349,4 +349,23 @@ describe('the login page of a platform with its own name and password reset page
       'Enter your password only at <strong>login.food.example.org</strong>',
     );
   });
+
+  it('names the configured platform where the pages speak of it, not a fixed name', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const logout = await app.inject({
+      method: 'GET',
+      url: '/oauth/logout',
+      cookies: alice.cookies,
+    });
+    expect(logout.body).toContain('Do you want to sign out of Lebensmittel &lt;retten&gt;?');
+    const start = await app.inject({ method: 'GET', url: authorizeUrl(), cookies: alice.cookies });
+    const consent = await app.inject({
+      method: 'GET',
+      url: String(start.headers.location),
+      cookies: alice.cookies,
+      headers: { 'accept-language': 'de' },
+    });
+    expect(consent.body).toContain('aus deinem Konto bei Lebensmittel &lt;retten&gt; zugreifen:');
+    expect(consent.body).not.toMatch(/foodsharing/i);
+  });
 });
