@@ -122,9 +122,9 @@ const de: Messages = {
     submit: 'Anmelden',
     invalidCredentials: 'E-Mail-Adresse oder Passwort ist falsch.',
     throttled: (seconds) =>
-      `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
+      `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal. Zum Schutz des Kontos ist die Anmeldung bis dahin gesperrt.`,
     notActivated:
-      'Dieses Konto ist noch nicht aktiviert. Folge dem Link in deiner Aktivierungs-E-Mail oder wende dich an den Support.',
+      'Dieses Konto ist nicht aktiv: Es wurde noch nicht aktiviert oder wurde deaktiviert. Folge dem Link in deiner Aktivierungs-E-Mail oder wende dich an den Support.',
     forgotPassword: 'Passwort vergessen?',
   },
   consent: {
@@ -217,9 +217,10 @@ const en: Messages = {
     rememberMe: 'Keep me signed in',
     submit: 'Sign in',
     invalidCredentials: 'Email address or password is wrong.',
-    throttled: (seconds) => `Too many sign-in attempts. Please try again in ${seconds} seconds.`,
+    throttled: (seconds) =>
+      `Too many sign-in attempts. Please try again in ${seconds} seconds. Signing in is paused until then to protect the account.`,
     notActivated:
-      'This account has not been activated yet. Follow the link in your activation email or contact support.',
+      'This account is not active: it has not been activated yet, or it was deactivated. Follow the link in your activation email, or contact support.',
     forgotPassword: 'Forgot your password?',
   },
   consent: {

@@ -1,4 +1,11 @@
-import { DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { randomUUID } from 'node:crypto';
+import {
+  createUser,
+  DEMO_PASSWORD,
+  DemoClientId,
+  DemoUserEmail,
+  UserEntity,
+} from '@foodshare/domain';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -141,6 +148,44 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     expect(wrong.body).toContain(`value="${DemoUserEmail.dana}"`);
     expect(wrong.body).not.toContain('not the password');
     expect(await auditCount('login_failed')).toBe(before + 2);
+  });
+
+  it('tells only whoever knows the password that the account is not active', async () => {
+    const em = app.orm.em.fork();
+    const email = `inactive-${randomUUID()}@example.org`;
+    const user = await createUser(em, {
+      firstName: 'Inaktiv',
+      lastName: 'Person',
+      email,
+      password: 'a-long-test-password',
+      verified: true,
+    });
+    await em.flush();
+    await em.nativeUpdate(UserEntity, { id: user.id }, { activated: false });
+    const { cookies, csrf } = await openLoginPage();
+    const message = (body: string) => /<p class="error"[^>]*>([^<]*)<\/p>/.exec(body)?.[1];
+    const right = await postLogin(
+      { email, password: 'a-long-test-password', csrf },
+      { cookies, remoteAddress: '10.4.0.1' },
+    );
+    expect(right.statusCode).toBe(403);
+    expect(message(right.body)).toBe(
+      'This account is not active: it has not been activated yet, or it was deactivated. Follow the link in your activation email, or contact support.',
+    );
+    expect(setCookies(right).fs_session).toBeUndefined();
+    // A wrong password learns nothing of the account: the answer of an unknown address.
+    const wrong = await postLogin(
+      { email, password: 'not the password', csrf },
+      { cookies, remoteAddress: '10.4.0.2' },
+    );
+    const unknown = await postLogin(
+      { email: `nobody-${randomUUID()}@example.org`, password: 'not the password', csrf },
+      { cookies, remoteAddress: '10.4.0.3' },
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(message(wrong.body)).toBe('Email address or password is wrong.');
+    expect(message(unknown.body)).toBe(message(wrong.body));
   });
 
   it('throttles like the REST login: 429 with Retry-After and a message saying when', async () => {
