@@ -45,12 +45,13 @@ export const consentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (outcome.kind !== 'consent' || !session) {
         return sendOutcome(app, reply, outcome, { target: pending, afterPost: false, locale });
       }
-      // The session's user exists: advance() has just checked the session.
-      const user = await request.em.findOneOrFail(
+      const user = await request.em.findOne(
         UserEntity,
         { id: session.userId },
         { fields: ['firstName', 'lastName', 'email'] },
       );
+      // Removed since the session began: whoever is at the browser signs in again.
+      if (!user) return reply.redirect(loginPageUrl(pending.id), 302);
       return sendConsentPage(reply, {
         locale,
         token: session.csrfToken,
