@@ -17,6 +17,7 @@ import { loginRoutes } from './interactions/login/login.routes.ts';
 import { backchannelLogoutPlugin } from './plugins/backchannel-logout.ts';
 import { consentsPlugin } from './plugins/consents.ts';
 import { oauthCorePlugin } from './plugins/oauth-core.ts';
+import { pagesPlugin } from './plugins/pages.ts';
 import { tokenStatePlugin } from './plugins/token-state.ts';
 
 /**
@@ -47,6 +48,7 @@ export async function buildApp(config: AuthConfig, shared: SharedInfrastructure 
   await app.register(introspectRoutes);
   await app.register(logoutRoutes);
   // Pages a person sees.
+  await app.register(pagesPlugin, { config });
   await app.register(loginRoutes);
   await app.register(consentRoutes);
   await app.register(connectedAppsRoutes);

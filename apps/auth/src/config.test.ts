@@ -85,4 +85,38 @@ describe('the auth configuration', () => {
     ).toBe(0.2);
     expect(problemsOf({ ...BASE, SIGNING_KEY_REFRESH_SECONDS: '0' })).toHaveLength(1);
   });
+
+  it('names the platform foodsharing unless PLATFORM_NAME says otherwise', () => {
+    expect(loadConfig(BASE).PLATFORM_NAME).toBe('foodsharing');
+    expect(loadConfig({ ...BASE, PLATFORM_NAME: 'Lebensmittelretten' }).PLATFORM_NAME).toBe(
+      'Lebensmittelretten',
+    );
+    expect(problemsOf({ ...BASE, PLATFORM_NAME: 'x'.repeat(61) })).toHaveLength(1);
+  });
+
+  it('takes a PASSWORD_RESET_URL that is an absolute https URL, http only outside production', () => {
+    expect(loadConfig(BASE).PASSWORD_RESET_URL).toBeUndefined();
+    const reset = 'https://foodshare.example.org/passwort-vergessen';
+    expect(loadConfig({ ...BASE, PASSWORD_RESET_URL: reset }).PASSWORD_RESET_URL).toBe(reset);
+    expect(problemsOf({ ...BASE, PASSWORD_RESET_URL: 'http://localhost:8080/reset' })).toEqual([]);
+    const production = {
+      ...BASE,
+      NODE_ENV: 'production',
+      KEY_ENCRYPTION_KEY: KEK_HEX,
+      CLIENT_SECRET_PEPPER: PEPPER,
+    };
+    for (const bad of [
+      'javascript:alert(1)',
+      '/reset',
+      'https://x.example/"><b>',
+      'http://x.example/',
+    ]) {
+      expect(problemsOf({ ...production, PASSWORD_RESET_URL: bad }), bad).toEqual([
+        'PASSWORD_RESET_URL: must be an absolute https URL',
+      ]);
+    }
+    expect(problemsOf({ ...BASE, PASSWORD_RESET_URL: 'javascript:alert(1)' })).toEqual([
+      'PASSWORD_RESET_URL: must be an absolute https (or http) URL',
+    ]);
+  });
 });

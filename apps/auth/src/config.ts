@@ -75,6 +75,16 @@ export const AuthEnvSchema = Type.Object({
    * tokens issued to it or naming it as audience; of the rest it hears `active: false`.
    */
   INTROSPECTION_RESOURCE_SERVERS: Type.String({ default: '' }),
+  /**
+   * The platform's name in the header and titles of the sign-in pages (docs/oauth.md §2.11):
+   * plain text, escaped like all text.
+   */
+  PLATFORM_NAME: Type.String({ minLength: 1, maxLength: 60, default: 'foodsharing' }),
+  /**
+   * The platform's page where a user resets a forgotten password, linked from the login page;
+   * unset, no link (the REST API has no reset route). https (http only outside production).
+   */
+  PASSWORD_RESET_URL: Type.Optional(Type.String({ maxLength: 2000 })),
 });
 
 export type AuthConfig = Static<typeof AuthEnvSchema>;
@@ -118,6 +128,22 @@ export function introspectionResourceServers(config: AuthConfig): string[] {
     .filter((clientId) => clientId !== '');
 }
 
+/** The reset link leads away from the login page: an absolute https URL, no script. */
+function passwordResetUrlRule(config: AuthConfig): string[] {
+  const url = config.PASSWORD_RESET_URL;
+  if (url === undefined) return [];
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  const allowed = config.NODE_ENV === 'production' ? ['https:'] : ['https:', 'http:'];
+  if (!parsed || !allowed.includes(parsed.protocol) || /[\s<>"'`]/.test(url)) {
+    return [
+      config.NODE_ENV === 'production'
+        ? 'PASSWORD_RESET_URL: must be an absolute https URL'
+        : 'PASSWORD_RESET_URL: must be an absolute https (or http) URL',
+    ];
+  }
+  return [];
+}
+
 /** Validates the environment; throws a ConfigError naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AuthConfig {
   return loadConfigFrom(AuthEnvSchema, env, [
@@ -125,5 +151,6 @@ export function loadConfig(env: Record<string, string | undefined>): AuthConfig 
     productionSecretsRule,
     keyEncryptionKeyRule,
     backchannelLogoutHostsRule,
+    passwordResetUrlRule,
   ]);
 }

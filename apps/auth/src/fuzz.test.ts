@@ -162,6 +162,8 @@ const OPERATIONS: OauthOperation[] = [
       requiredRegionIds: oneOf('3'),
       requirePushedAuthorizationRequests: oneOf('on'),
       backchannelLogoutUri: oneOf('https://app.example/bc', 'http://app.example/bc'),
+      logoUri: oneOf('https://app.example/logo.png', 'data:image/png;base64,AAAA'),
+      policyUri: oneOf('https://app.example/privacy', 'javascript:alert(1)'),
       csrf: parameterValue({}),
     },
   },

@@ -307,6 +307,91 @@ describe('the foodshare command', () => {
     ).toBe('http://127.0.0.1:4000/bcl');
   });
 
+  it('registers and changes what the consent page shows of a client, https only, and refuses markup', async () => {
+    const create = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'cli-display',
+      '--name',
+      'Tafel Süd',
+      '--redirect-uri',
+      'https://tafel.example/callback',
+      '--logo-uri',
+      'https://tafel.example/logo.png',
+      '--client-uri',
+      'https://tafel.example/',
+      '--policy-uri',
+      'https://tafel.example/datenschutz',
+    ]);
+    expect(create.stderr).toBe('');
+    expect(create.stdout).toContain('logo URI: https://tafel.example/logo.png');
+    expect(create.stdout).toContain('privacy policy URI: https://tafel.example/datenschutz');
+    expect(create.stdout).toContain('terms of service URI: none');
+    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-display' });
+    expect(stored).toMatchObject({
+      logoUri: 'https://tafel.example/logo.png',
+      clientUri: 'https://tafel.example/',
+      policyUri: 'https://tafel.example/datenschutz',
+      tosUri: null,
+    });
+
+    // Only what is given changes; --no-… removes one.
+    const update = await cli([
+      'clients',
+      'update',
+      '--client-id',
+      'cli-display',
+      '--tos-uri',
+      'https://tafel.example/agb',
+      '--no-logo-uri',
+    ]);
+    expect(update.stderr).toBe('');
+    expect(update.stdout).toContain('Changed logoUri, tosUri of client cli-display.');
+    const changed = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-display' });
+    expect(changed).toMatchObject({
+      logoUri: null,
+      clientUri: 'https://tafel.example/',
+      policyUri: 'https://tafel.example/datenschutz',
+      tosUri: 'https://tafel.example/agb',
+    });
+
+    for (const [flag, uri, message] of [
+      [
+        '--policy-uri',
+        'javascript:alert(1)',
+        'Invalid privacy policy URI javascript:alert(1): must use https',
+      ],
+      [
+        '--logo-uri',
+        'http://tafel.example/logo.png',
+        'Invalid logo URI http://tafel.example/logo.png: must use https',
+      ],
+      ['--client-uri', 'https://tafel.example/"><script>', 'must not contain < > " \' or `'],
+    ] as const) {
+      const run = await cli(['clients', 'update', '--client-id', 'cli-display', flag, uri]);
+      expect(run.code, uri).toBe(1);
+      expect(run.stderr, uri).toContain(message);
+    }
+    const named = await cli([
+      'clients',
+      'update',
+      '--client-id',
+      'cli-display',
+      '--name',
+      '<b>Tafel</b>',
+    ]);
+    expect(named.code).toBe(1);
+    expect(named.stderr).toContain('The client name must not contain < or >');
+    expect(
+      await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-display' }),
+    ).toMatchObject({
+      name: 'Tafel Süd',
+      clientUri: 'https://tafel.example/',
+      policyUri: 'https://tafel.example/datenschutz',
+    });
+  });
+
   it('says in one line when DATABASE_URL is missing', async () => {
     // In production, so that an embedded database of this checkout is never a fallback.
     const run = await cli([...newUser, '--password', 'whatever-long', '--json'], {

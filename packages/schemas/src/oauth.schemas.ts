@@ -57,6 +57,15 @@ const clientId = Type.String({ minLength: 1, maxLength: 100, pattern: '^[A-Za-z0
 // RFC 6749 3.1.2: a redirection endpoint is an absolute URI without a fragment.
 const redirectUri = Type.String({ format: 'uri', maxLength: 2000, pattern: '^[^#]*$' });
 
+// What the consent page shows of a client: https only, no character of markup (docs/oauth.md §2.11).
+const displayUri = (description: string) =>
+  Type.String({
+    format: 'uri',
+    maxLength: 2000,
+    pattern: '^https://[^\\s<>"\'`]+$',
+    description: `${description}; https only, never fetched by the server; default none`,
+  });
+
 const clientFields = {
   clientId,
   name: Type.String({ minLength: 1, maxLength: 100, description: 'Shown on the consent screen' }),
@@ -83,6 +92,10 @@ const clientFields = {
       description: 'Where Back-Channel Logout POSTs logout tokens; default none',
     }),
   ),
+  logoUri: Type.Optional(displayUri("The client's logo, shown on the consent page")),
+  clientUri: Type.Optional(displayUri("The client's home page, linked from the consent page")),
+  policyUri: Type.Optional(displayUri("The client's privacy policy, linked from the consent page")),
+  tosUri: Type.Optional(displayUri("The client's terms of service, linked from the consent page")),
   scopes: Type.Array(OAuthScopeSchema, {
     minItems: 1,
     uniqueItems: true,

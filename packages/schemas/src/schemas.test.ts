@@ -809,8 +809,21 @@ const examples: Record<string, Examples> = {
         requiredRegionIds: [1, 2],
         postLogoutRedirectUris: ['https://spa.example/signed-out'],
       },
+      {
+        ...client,
+        logoUri: 'https://spa.example/logo.svg',
+        clientUri: 'https://spa.example/',
+        policyUri: 'https://spa.example/privacy#data',
+        tosUri: 'https://spa.example/terms?lang=de',
+      },
     ],
     invalid: [
+      { why: 'a javascript: policy URI', value: { ...client, policyUri: 'javascript:alert(1)' } },
+      { why: 'an http logo URI', value: { ...client, logoUri: 'http://spa.example/logo.png' } },
+      {
+        why: 'a home page URI with markup',
+        value: { ...client, clientUri: 'https://spa.example/"><script>' },
+      },
       {
         why: 'post-logout redirect URI with fragment',
         value: { ...client, postLogoutRedirectUris: ['https://a.example/bye#x'] },

@@ -1,4 +1,8 @@
-import type { BackchannelLogoutUriProblemCode, RedirectUriProblemCode } from '@foodshare/domain';
+import type {
+  BackchannelLogoutUriProblemCode,
+  ClientDisplayUriProblemCode,
+  RedirectUriProblemCode,
+} from '@foodshare/domain';
 import type { Locale } from '../pages/locale.ts';
 
 /** Every text of the OAuth client administration pages, in both languages. */
@@ -38,6 +42,13 @@ export interface AdminTexts {
     postLogoutRedirectUrisHint: string;
     backchannelLogoutUri: string;
     backchannelLogoutUriHint: string;
+    logoUri: string;
+    clientUri: string;
+    policyUri: string;
+    tosUri: string;
+    /** One hint for the four fields a consent page shows. */
+    displayUrisHint: string;
+    consentPage: string;
     requirePushedAuthorizationRequests: string;
     requirePushedAuthorizationRequestsHint: string;
     scopes: string;
@@ -56,10 +67,12 @@ export interface AdminTexts {
     clientIdTaken: string;
     nameRequired: string;
     nameTooLong: (max: number) => string;
+    nameMarkup: string;
     redirectUrisRequired: string;
     tooManyRedirectUris: (max: number) => string;
     redirectUri: Record<RedirectUriProblemCode, string>;
     backchannelLogoutUri: Record<BackchannelLogoutUriProblemCode, string>;
+    displayUri: Record<ClientDisplayUriProblemCode, string>;
     unknownScope: (scope: string) => string;
     openidRequired: string;
     unknownGrantType: (grant: string) => string;
@@ -155,6 +168,13 @@ const de: AdminTexts = {
     backchannelLogoutUri: 'Back-Channel-Logout-URI',
     backchannelLogoutUriHint:
       'Wohin unser Server beim Abmelden oder Widerrufen ein signiertes Logout-Token schickt (OpenID Connect Back-Channel Logout): https auf einen öffentlichen Host, ohne Fragment (#); keine private, Loopback- oder Link-Local-Adresse, kein localhost und kein interner Name. Leer: keines.',
+    logoUri: 'Logo-URI',
+    clientUri: 'Website-URI',
+    policyUri: 'Datenschutzerklärung-URI',
+    tosUri: 'Nutzungsbedingungen-URI',
+    consentPage: 'Angaben für die Zustimmungsseite',
+    displayUrisHint:
+      'Werden auf der Zustimmungsseite gezeigt: das Logo als Bild, die anderen als Links. Nur https; unser Server ruft sie nie ab. Leer: keine.',
     requirePushedAuthorizationRequests: 'Nur Pushed Authorization Requests (PAR)',
     requirePushedAuthorizationRequestsHint:
       'Die Anwendung muss ihre Autorisierungsanfragen zuerst an /oauth/par schicken (RFC 9126); direkte Anfragen an /oauth/authorize werden abgelehnt.',
@@ -184,6 +204,7 @@ const de: AdminTexts = {
     clientIdTaken: 'Diese Client-ID ist schon vergeben.',
     nameRequired: 'Bitte gib einen Namen an.',
     nameTooLong: (max) => `Der Name darf höchstens ${max} Zeichen lang sein.`,
+    nameMarkup: 'Der Name darf weder < noch > enthalten.',
     redirectUrisRequired: 'Bitte gib mindestens eine Redirect-URI an.',
     tooManyRedirectUris: (max) => `Höchstens ${max} Redirect-URIs sind erlaubt.`,
     redirectUri: {
@@ -212,6 +233,14 @@ const de: AdminTexts = {
       PRIVATE_ADDRESS:
         'nennt eine private, Loopback-, Link-Local- oder andere nicht öffentliche Adresse',
       INTERNAL_HOST: 'nennt localhost, einen Namen ohne Punkt oder einen internen Namen',
+    },
+    displayUri: {
+      LENGTH: 'ist zu lang',
+      WHITE_SPACE: 'enthält Leer- oder Steuerzeichen',
+      MARKUP: 'enthält < > " \' oder `',
+      NOT_ABSOLUTE: 'ist keine absolute URL mit Host',
+      CREDENTIALS: 'enthält Zugangsdaten',
+      NOT_HTTPS: 'muss https verwenden',
     },
     unknownScope: (scope) => `Unbekannter Scope: ${scope}`,
     openidRequired: 'Der Scope openid ist immer erforderlich.',
@@ -332,6 +361,13 @@ const en: AdminTexts = {
     backchannelLogoutUri: 'Back-channel logout URI',
     backchannelLogoutUriHint:
       'Where our server sends a signed logout token when someone signs out or revokes the application (OpenID Connect Back-Channel Logout): https to a public host, without a fragment (#); no private, loopback or link-local address, no localhost and no internal name. Empty: none.',
+    logoUri: 'Logo URI',
+    clientUri: 'Home page URI',
+    policyUri: 'Privacy policy URI',
+    tosUri: 'Terms of service URI',
+    consentPage: 'Shown on the consent page',
+    displayUrisHint:
+      'Shown on the consent page: the logo as an image, the others as links. https only; our server never fetches them. Empty: none.',
     requirePushedAuthorizationRequests: 'Pushed authorization requests (PAR) only',
     requirePushedAuthorizationRequestsHint:
       'The application must send its authorization requests to /oauth/par first (RFC 9126); direct requests to /oauth/authorize are refused.',
@@ -360,6 +396,7 @@ const en: AdminTexts = {
     clientIdTaken: 'This client ID is already taken.',
     nameRequired: 'Please enter a name.',
     nameTooLong: (max) => `The name may have at most ${max} characters.`,
+    nameMarkup: 'The name must not contain < or >.',
     redirectUrisRequired: 'Please enter at least one redirect URI.',
     tooManyRedirectUris: (max) => `At most ${max} redirect URIs are allowed.`,
     redirectUri: {
@@ -386,6 +423,14 @@ const en: AdminTexts = {
       NOT_HTTPS: 'must use https',
       PRIVATE_ADDRESS: 'names a private, loopback, link-local or other non-public address',
       INTERNAL_HOST: 'names localhost, a name without a dot, or an internal name',
+    },
+    displayUri: {
+      LENGTH: 'is too long',
+      WHITE_SPACE: 'contains white space or control characters',
+      MARKUP: 'contains < > " \' or `',
+      NOT_ABSOLUTE: 'is not an absolute URL with a host',
+      CREDENTIALS: 'contains credentials',
+      NOT_HTTPS: 'must use https',
     },
     unknownScope: (scope) => `Unknown scope: ${scope}`,
     openidRequired: 'The scope openid is always required.',

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { html, raw, type SafeHtml } from '../pages/html.ts';
+import { html, type SafeHtml } from '../pages/html.ts';
 import { sendPage } from '../pages/layout.ts';
 import type { Locale } from '../pages/locale.ts';
 import { adminTextsFor, type AdminTexts } from './admin-texts.ts';
@@ -17,14 +17,6 @@ export const adminPaths = {
   secret: (id: number) => `${ADMIN_BASE_PATH}/${id}/secret`,
   endPreviousSecret: (id: number) => `${ADMIN_BASE_PATH}/${id}/secret/end-previous`,
 };
-
-// The shared layout is sized for login and consent; the client table needs the width.
-const ADMIN_STYLE = raw(`<style>
-body{max-width:72rem}nav a{margin-right:1rem}.notice{background:#eef7ee;padding:.5rem}
-.regions{max-height:18rem;overflow:auto;border:1px solid #ccc;padding:.3rem}
-fieldset{margin:.8rem 0}.secret{font-size:1.1rem;padding:.6rem;background:#f4f4f4;word-break:break-all}
-td ul{margin:0;padding-left:1rem}
-</style>`);
 
 export function formatDateTime(locale: Locale, date: Date): string {
   return new Intl.DateTimeFormat(locale === 'de' ? 'de-DE' : 'en-GB', {
@@ -61,7 +53,9 @@ export function sendAdminPage(
     locale,
     title: `${title} – ${texts.title}`,
     status,
-    body: html`${ADMIN_STYLE}${withNavigation ? navigation(texts) : null}
+    // The shared frame is sized for login and consent; the client table needs the width.
+    wide: true,
+    body: html`${withNavigation ? navigation(texts) : null}
       <h1>${title}</h1>
       ${body}`,
   });

@@ -1,6 +1,12 @@
-import { OAUTH_CLIENT_LIMITS, OAUTH_GRANT_TYPES, OAUTH_SCOPES } from '@foodshare/domain';
+import {
+  CLIENT_DISPLAY_URI_FIELDS,
+  OAUTH_CLIENT_LIMITS,
+  OAUTH_GRANT_TYPES,
+  OAUTH_SCOPES,
+} from '@foodshare/domain';
 import { formTokenField } from '../pages/form-token.ts';
 import { html, type SafeHtml } from '../pages/html.ts';
+import { MAX_INDENT_DEPTH } from '../pages/stylesheet.ts';
 import type { AdminTexts } from './admin-texts.ts';
 import type { ClientFormErrors, ClientFormField, ClientFormValues } from './oauth-client-form.ts';
 import type { RegionOption } from './oauth-clients-admin.service.ts';
@@ -29,7 +35,7 @@ function describedBy(errors: ClientFormErrors, field: ClientFormField): string {
 }
 
 function checkbox(name: string, value: string, checked: boolean, label: string): SafeHtml {
-  return html`<label
+  return html`<label class="check"
     ><input type="checkbox" name="${name}" value="${value}" ${checked ? html`checked` : null} />
     ${label}</label
   >`;
@@ -48,7 +54,7 @@ function regionPicker(
     <div class="regions">
       ${regions.map(
         (region) =>
-          html`<label style="padding-left:${region.depth * 1.5}rem"
+          html`<label class="depth-${Math.min(region.depth, MAX_INDENT_DEPTH)}"
             ><input
               type="checkbox"
               name="requiredRegionIds"
@@ -131,6 +137,24 @@ ${values.postLogoutRedirectUris}</textarea>
       />
       <p class="muted" id="backchannelLogoutUri-hint">${f.backchannelLogoutUriHint}</p>
       ${fieldErrors(errors, 'backchannelLogoutUri')}
+      <fieldset>
+        <legend>${f.consentPage}</legend>
+        <p class="muted" id="displayUris-hint">${f.displayUrisHint}</p>
+        ${CLIENT_DISPLAY_URI_FIELDS.map(
+          (field) =>
+            html`<label for="${field}">${f[field]}</label>
+              <input
+                type="url"
+                id="${field}"
+                name="${field}"
+                value="${values[field]}"
+                maxlength="${OAUTH_CLIENT_LIMITS.maxRedirectUriLength}"
+                placeholder="https://"
+                aria-describedby="${errors[field] ? `displayUris-hint ${field}-errors` : 'displayUris-hint'}"
+              />
+              ${fieldErrors(errors, field)}`,
+        )}
+      </fieldset>
       ${checkbox(
         'requirePushedAuthorizationRequests',
         'on',

@@ -4,6 +4,10 @@ import {
   OAUTH_GRANT_TYPES,
   OAUTH_SCOPES,
   backchannelLogoutUriProblemCode,
+  CLIENT_DISPLAY_URI_FIELDS,
+  CLIENT_NAME_MARKUP,
+  clientDisplayUriProblemCode,
+  type ClientDisplayUriField,
   redirectUriProblemCode,
   type OAuthClientInput,
 } from '@foodshare/domain';
@@ -32,6 +36,11 @@ export interface ClientFormValues {
   requirePushedAuthorizationRequests: boolean;
   /** Back-Channel Logout 1.0: one URI, may be empty. */
   backchannelLogoutUri: string;
+  /** What the consent page shows of the client: one https URI each, may be empty. */
+  logoUri: string;
+  clientUri: string;
+  policyUri: string;
+  tosUri: string;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: string[];
@@ -43,6 +52,7 @@ export type ClientFormField =
   | 'redirectUris'
   | 'postLogoutRedirectUris'
   | 'backchannelLogoutUri'
+  | ClientDisplayUriField
   | 'scopes'
   | 'grantTypes'
   | 'requiredRegionIds';
@@ -57,7 +67,7 @@ export type ClientFormResult =
         postLogoutRedirectUris: string[];
         requirePushedAuthorizationRequests: boolean;
         backchannelLogoutUri: string | null;
-      };
+      } & Record<ClientDisplayUriField, string | null>;
     }
   | { ok: false; errors: ClientFormErrors };
 
@@ -82,6 +92,10 @@ export function readClientForm(body: FormBody | undefined): ClientFormValues {
     requirePushedAuthorizationRequests:
       formField(body, 'requirePushedAuthorizationRequests') !== '',
     backchannelLogoutUri: formField(body, 'backchannelLogoutUri').trim(),
+    logoUri: formField(body, 'logoUri').trim(),
+    clientUri: formField(body, 'clientUri').trim(),
+    policyUri: formField(body, 'policyUri').trim(),
+    tosUri: formField(body, 'tosUri').trim(),
     scopes: formList(body, 'scopes'),
     grantTypes: formList(body, 'grantTypes'),
     requiredRegionIds: formList(body, 'requiredRegionIds'),
@@ -98,6 +112,10 @@ export function emptyClientForm(): ClientFormValues {
     postLogoutRedirectUris: '',
     requirePushedAuthorizationRequests: false,
     backchannelLogoutUri: '',
+    logoUri: '',
+    clientUri: '',
+    policyUri: '',
+    tosUri: '',
     scopes: ['openid'],
     grantTypes: ['authorization_code'],
     requiredRegionIds: [],
@@ -113,6 +131,10 @@ export function clientFormFromDetail(client: ClientDetail): ClientFormValues {
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
+    logoUri: client.logoUri ?? '',
+    clientUri: client.clientUri ?? '',
+    policyUri: client.policyUri ?? '',
+    tosUri: client.tosUri ?? '',
     scopes: client.scopes,
     grantTypes: client.grantTypes,
     requiredRegionIds: client.requiredRegionIds.map(String),
@@ -153,7 +175,7 @@ export function validateClientForm(
   if (name === '') add('name', t.nameRequired);
   else if (name.length > OAUTH_CLIENT_LIMITS.maxNameLength) {
     add('name', t.nameTooLong(OAUTH_CLIENT_LIMITS.maxNameLength));
-  }
+  } else if (CLIENT_NAME_MARKUP.test(name)) add('name', t.nameMarkup);
 
   const redirectUris = [...new Set(splitLines(values.redirectUris))];
   if (redirectUris.length === 0) add('redirectUris', t.redirectUrisRequired);
@@ -188,6 +210,16 @@ export function validateClientForm(
     add('backchannelLogoutUri', t.backchannelLogoutUri[backchannelProblem]);
   }
 
+  // Links and a logo on the consent page: https only (the domain service checks it too).
+  const displayUris = Object.fromEntries(
+    CLIENT_DISPLAY_URI_FIELDS.map((field) => [field, values[field] === '' ? null : values[field]]),
+  ) as Record<ClientDisplayUriField, string | null>;
+  for (const field of CLIENT_DISPLAY_URI_FIELDS) {
+    const uri = displayUris[field];
+    const problem = uri === null ? null : clientDisplayUriProblemCode(uri);
+    if (problem !== null) add(field, t.displayUri[problem]);
+  }
+
   for (const scope of values.scopes) {
     if (!(OAUTH_SCOPES as readonly string[]).includes(scope)) add('scopes', t.unknownScope(scope));
   }
@@ -218,6 +250,7 @@ export function validateClientForm(
       postLogoutRedirectUris,
       requirePushedAuthorizationRequests: values.requirePushedAuthorizationRequests,
       backchannelLogoutUri,
+      ...displayUris,
       scopes: [...new Set(values.scopes)],
       grantTypes: [...new Set(values.grantTypes)],
       requiredRegionIds: [...new Set(requiredRegionIds as number[])],

@@ -25,6 +25,10 @@ export interface ClientDetail {
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
   backchannelLogoutUri: string | null;
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -95,6 +99,10 @@ interface ClientDetailRow {
   post_logout_redirect_uris: string[];
   require_pushed_authorization_requests: boolean;
   backchannel_logout_uri: string | null;
+  logo_uri: string | null;
+  client_uri: string | null;
+  policy_uri: string | null;
+  tos_uri: string | null;
   scopes: string[];
   grant_types: string[];
   required_region_ids: number[];
@@ -105,6 +113,7 @@ export async function findClient(em: EntityManager, id: number): Promise<ClientD
   const rows = await em.execute<ClientDetailRow[]>(
     `select id, client_id, name, confidential, active, redirect_uris, post_logout_redirect_uris,
             require_pushed_authorization_requests, backchannel_logout_uri,
+            logo_uri, client_uri, policy_uri, tos_uri,
             scopes, grant_types, required_region_ids, previous_secret_expires_at
        from oauth_clients where id = ?`,
     [id],
@@ -121,6 +130,10 @@ export async function findClient(em: EntityManager, id: number): Promise<ClientD
     postLogoutRedirectUris: row.post_logout_redirect_uris,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
     backchannelLogoutUri: row.backchannel_logout_uri,
+    logoUri: row.logo_uri,
+    clientUri: row.client_uri,
+    policyUri: row.policy_uri,
+    tosUri: row.tos_uri,
     scopes: row.scopes,
     grantTypes: row.grant_types,
     requiredRegionIds: row.required_region_ids,

@@ -6,6 +6,7 @@ import { escapeHtml } from '../pages/html.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
 import { basicAuth, issueCode, tokenRequest } from '../test-support/token-helpers.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
+import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import {
   auditActions,
   csrfOf,
@@ -119,7 +120,7 @@ describe('the OAuth client pages of an administrator', () => {
       expect(order.every((position) => position > 0)).toBe(true);
       expect([...order].sort((a, b) => a - b)).toEqual(order);
       expect(body).toMatch(
-        /padding-left:3rem"\s*><input\s+type="checkbox"\s+name="requiredRegionIds"\s+value="3"/,
+        /class="depth-2"\s*><input\s+type="checkbox"\s+name="requiredRegionIds"\s+value="3"/,
       );
     });
 
@@ -321,7 +322,12 @@ describe('the OAuth client pages of an administrator', () => {
       expect(refused.body).not.toContain('<b>bad</b>');
       expect(refused.body).toContain('value="&lt;b&gt;bad&lt;/b&gt;"');
 
-      const { row } = await createThroughForm({ name });
+      // Refused now (a name with markup), but a client registered before may still carry one.
+      expect((await submitNew(clientFields({ name }))).body).toContain(
+        'The name must not contain &lt; or &gt;.',
+      );
+      const { row, clientId } = await createThroughForm();
+      await giveLegacyClientName(app.orm.em.fork(), clientId, name);
       const list = await getPage(app, '/admin/oauthclients', { as: admin });
       expect(list.body).not.toContain('<script>alert');
       expect(list.body).toContain('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;');
@@ -455,6 +461,60 @@ describe('the OAuth client pages of an administrator', () => {
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('http://app.example.org/bye: must use https');
       expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
+    });
+
+    it('registers what the consent page shows (logo, home page, policy, terms), https only', async () => {
+      const uris = {
+        logoUri: 'https://app.example.org/logo.svg',
+        clientUri: 'https://app.example.org/',
+        policyUri: 'https://app.example.org/privacy?lang=de&v=2',
+        tosUri: 'https://app.example.org/terms',
+      };
+      const { row, clientId } = await createThroughForm(uris);
+      expect(row).toMatchObject(uris);
+      const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
+      expect(page.body).toContain('Shown on the consent page');
+      expect(page.body).toContain('value="https://app.example.org/privacy?lang=de&amp;v=2"');
+
+      // Emptied, a field removes its URI; the others stay.
+      const cleared = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...pageAppEdit(), ...uris, logoUri: '' },
+        { as: admin },
+      );
+      expect(cleared.statusCode).toBe(303);
+      expect(await findClientRow(app, clientId)).toMatchObject({ ...uris, logoUri: null });
+      const audit = await auditActions(app, clientId);
+      expect(audit.at(-1)?.changes).toEqual({
+        logoUri: { from: uris.logoUri, to: null },
+      });
+
+      for (const [field, uri, message] of [
+        ['policyUri', 'javascript:alert(document.cookie)', 'must use https'],
+        ['logoUri', 'data:image/svg+xml;base64,PHN2Zz4=', 'must use https'],
+        ['clientUri', 'http://app.example.org/', 'must use https'],
+        ['tosUri', 'https://app.example.org/x"><script>alert(1)</script>', 'contains &lt; &gt;'],
+      ] as const) {
+        const refused = await postForm(
+          app,
+          `/admin/oauthclients/${row.id}`,
+          { ...pageAppEdit(), ...uris, [field]: uri },
+          { as: admin },
+        );
+        expect(refused.statusCode, uri).toBe(400);
+        expect(refused.body, uri).toContain(message);
+        expect(refused.body, uri).toContain(`id="${field}-errors"`);
+        expect(refused.body, uri).not.toContain('<script>alert(1)');
+      }
+      expect(await findClientRow(app, clientId)).toMatchObject({ ...uris, logoUri: null });
+    });
+
+    it('refuses a client name with markup, in the page language', async () => {
+      const refused = await submitNew(clientFields({ name: 'Tafel <b>Süd</b>' }), admin);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.body).toContain('The name must not contain &lt; or &gt;.');
+      expect(refused.body).toContain('value="Tafel &lt;b&gt;Süd&lt;/b&gt;"');
     });
 
     it('sets the PAR requirement and a back-channel logout URI, escaped, refusing a bad URI', async () => {
@@ -669,7 +729,8 @@ describe('the OAuth client pages of an administrator', () => {
 
     it('escapes what it shows of a client on the page that offers to end its previous secret', async () => {
       const name = '<img src=x onerror=alert(1)> & "Co"';
-      const { row } = await createThroughForm({ confidential: 'on', name });
+      const { row, clientId } = await createThroughForm({ confidential: 'on' });
+      await giveLegacyClientName(app.orm.em.fork(), clientId, name);
       await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), { as: admin });
       const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
       expect(page.body).toContain('/secret/end-previous');

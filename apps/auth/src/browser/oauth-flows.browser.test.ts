@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
@@ -171,7 +172,7 @@ describe('in a real browser (headless Chromium)', () => {
         app.orm.em.fork(),
         {
           clientId,
-          name: 'Musterstadt <Only> App',
+          name: 'Musterstadt Only App',
           confidential: false,
           redirectUris: [callback.url],
           scopes: ['openid', 'profile'],
@@ -180,6 +181,7 @@ describe('in a real browser (headless Chromium)', () => {
         },
         { pepper: app.oauth.secrets.clientSecretPepper },
       );
+      await giveLegacyClientName(app.orm.em.fork(), clientId, 'Musterstadt <Only> App');
       const page = await newPage();
       await step(page, 'the login page', async () => {
         await page.goto(
@@ -239,7 +241,7 @@ describe('in a real browser (headless Chromium)', () => {
         page.getByRole('link', { name: 'New client' }).first().click(),
       ]);
       await page.getByLabel('Client ID').fill(clientId);
-      await page.getByLabel('Name', { exact: true }).fill('Browser <Server> App');
+      await page.getByLabel('Name', { exact: true }).fill('Browser "Server" & App');
       await page.getByLabel('Confidential client').check();
       await page
         .getByLabel('Redirect URIs', { exact: true })
@@ -260,7 +262,7 @@ describe('in a real browser (headless Chromium)', () => {
       expect(secret).toMatch(/^[0-9a-f]{64}$/);
       const stored = await findClientRow(app, clientId);
       expect(stored).toMatchObject({
-        name: 'Browser <Server> App',
+        name: 'Browser "Server" & App',
         confidential: true,
         scopes: ['openid', 'profile'],
         grantTypes: ['authorization_code', 'refresh_token'],
@@ -276,7 +278,7 @@ describe('in a real browser (headless Chromium)', () => {
       await page.goto(`${origin}/admin/oauthclients`);
       const row = page.getByRole('row', { name: new RegExp(clientId) });
       await row.waitFor();
-      expect(await row.textContent()).toContain('Browser <Server> App');
+      expect(await row.textContent()).toContain('Browser "Server" & App');
       expect(await row.textContent()).toContain('Musterstadt');
       expect(await page.content()).not.toContain(secret);
     },

@@ -142,3 +142,42 @@ export async function backchannelLogoutTargets(
   );
   return rows.map((row) => ({ clientId: row.client_id, uri: row.backchannel_logout_uri }));
 }
+
+/** What a client registered about itself for the consent page (docs/oauth.md §2.11). */
+export interface ClientPresentation {
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
+}
+
+const NO_PRESENTATION: ClientPresentation = {
+  logoUri: null,
+  clientUri: null,
+  policyUri: null,
+  tosUri: null,
+};
+
+/** Read by the consent page alone, not with every protocol request's client. */
+export async function clientPresentation(
+  em: EntityManager,
+  clientId: string,
+): Promise<ClientPresentation> {
+  const [row] = await em.execute<
+    {
+      logo_uri: string | null;
+      client_uri: string | null;
+      policy_uri: string | null;
+      tos_uri: string | null;
+    }[]
+  >('select logo_uri, client_uri, policy_uri, tos_uri from oauth_clients where client_id = ?', [
+    clientId,
+  ]);
+  if (!row) return NO_PRESENTATION;
+  return {
+    logoUri: row.logo_uri,
+    clientUri: row.client_uri,
+    policyUri: row.policy_uri,
+    tosUri: row.tos_uri,
+  };
+}

@@ -103,16 +103,29 @@ export class ShownPage {
     return { follow: match[1].replace(/&amp;/g, '&') };
   }
 
-  get action(): string {
-    const match = /<form method="post" action="([^"]+)"/.exec(this.html);
-    if (!match?.[1]) throw new Error('no form on the page');
-    return match[1].replace(/&amp;/g, '&');
+  /**
+   * The form the user answers with: on the consent page the one posting to /oauth/consent, not
+   * "not you?" (which posts to /logout); elsewhere the first.
+   */
+  private get form(): { action: string; html: string } {
+    const forms = [
+      ...this.html.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g),
+    ];
+    const wanted =
+      this.kind === 'consent' ? '/oauth/consent' : this.kind === 'login' ? '/login' : null;
+    const form = forms.find((match) => wanted === null || match[1] === wanted) ?? forms[0];
+    if (!form?.[1]) throw new Error('no form on the page');
+    return { action: form[1].replace(/&amp;/g, '&'), html: form[2] ?? '' };
   }
 
-  /** The hidden fields of the page, as a browser would submit them. */
+  get action(): string {
+    return this.form.action;
+  }
+
+  /** The hidden fields of the form, as a browser would submit them. */
   get hiddenFields(): Record<string, string> {
     const fields: Record<string, string> = {};
-    for (const match of this.html.matchAll(
+    for (const match of this.form.html.matchAll(
       /<input type="hidden" name="([^"]+)" value="([^"]*)"/g,
     )) {
       if (match[1] !== undefined) fields[match[1]] = match[2] ?? '';

@@ -1,5 +1,6 @@
 import { html, type SafeHtml } from './html.ts';
 import type { Locale } from './locale.ts';
+import { CONNECTED_APPS_PATH } from './page-paths.ts';
 
 /** Every text of the login, consent, connected-apps, logout and error pages, in both languages. */
 export interface Messages {
@@ -19,6 +20,8 @@ export interface Messages {
   formExpired: string;
   tooManyRequests: { title: string; text: (seconds: number) => string };
   technicalDetail: string;
+  /** The frame of every page: who runs it, and where the password belongs. */
+  frame: { footer: (platformName: string, host: string) => SafeHtml };
   login: {
     title: string;
     continueTo: (clientName: string) => SafeHtml;
@@ -29,13 +32,27 @@ export interface Messages {
     invalidCredentials: string;
     throttled: (seconds: number) => string;
     notActivated: string;
+    /** Shown only when PASSWORD_RESET_URL is set. */
+    forgotPassword: string;
   };
   consent: {
     title: string;
-    question: (clientName: string) => SafeHtml;
+    question: (clientName: string, platformName: string) => SafeHtml;
     remember: string;
     allow: string;
     deny: string;
+    /** Who is signed in, so nobody allows access to someone else's account by mistake. */
+    signedInAs: (name: string, email: string) => SafeHtml;
+    notYou: string;
+    /** Where the browser goes after the answer: the host of the redirect URI. */
+    destination: (host: string) => SafeHtml;
+    logoAlt: (clientName: string) => string;
+    homePage: string;
+    privacyPolicy: string;
+    terms: string;
+    noPrivacyPolicy: (clientName: string) => SafeHtml;
+    /** What "remember this choice" means and where it is undone. */
+    rememberHint: (clientName: string) => SafeHtml;
   };
   connectedApps: {
     title: string;
@@ -51,7 +68,7 @@ export interface Messages {
   /** OpenID Connect RP-Initiated Logout 1.0: the end_session_endpoint's pages. */
   logout: {
     title: string;
-    question: string;
+    question: (platformName: string) => string;
     /** The client that asks, when the request names one. */
     askedBy: (clientName: string) => SafeHtml;
     confirm: string;
@@ -92,6 +109,10 @@ const de: Messages = {
     text: (seconds) => `Zu viele Anfragen. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
   },
   technicalDetail: 'Technische Angabe',
+  frame: {
+    footer: (platform, host) =>
+      html`Anmeldedienst von ${platform}. Gib dein Passwort nur auf <strong>${host}</strong> ein.`,
+  },
   login: {
     title: 'Anmelden',
     continueTo: (name) => html`Melde dich an, um mit <strong>${name}</strong> fortzufahren.`,
@@ -101,16 +122,32 @@ const de: Messages = {
     submit: 'Anmelden',
     invalidCredentials: 'E-Mail-Adresse oder Passwort ist falsch.',
     throttled: (seconds) =>
-      `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal.`,
-    notActivated: 'Dieses Konto ist noch nicht aktiviert.',
+      `Zu viele Anmeldeversuche. Bitte versuche es in ${seconds} Sekunden noch einmal. Zum Schutz des Kontos ist die Anmeldung bis dahin gesperrt.`,
+    notActivated:
+      'Dieses Konto ist nicht aktiv: Es wurde noch nicht aktiviert oder wurde deaktiviert. Folge dem Link in deiner Aktivierungs-E-Mail oder wende dich an den Support.',
+    forgotPassword: 'Passwort vergessen?',
   },
   consent: {
     title: 'Zugriff erlauben?',
-    question: (name) =>
-      html`<strong>${name}</strong> möchte auf Folgendes aus deinem Foodsharing-Konto zugreifen:`,
+    question: (name, platform) =>
+      html`<strong>${name}</strong> möchte auf Folgendes aus deinem Konto bei ${platform} zugreifen:`,
     remember: 'Diese Entscheidung merken',
     allow: 'Erlauben',
     deny: 'Ablehnen',
+    signedInAs: (name, email) => html`Angemeldet als <strong>${name}</strong> (${email})`,
+    notYou: 'Nicht du? Als jemand anderes anmelden',
+    destination: (host) =>
+      html`Nach deiner Antwort geht es weiter zu <span class="destination">${host}</span>.`,
+    logoAlt: (name) => `Logo von ${name}`,
+    homePage: 'Website der Anwendung',
+    privacyPolicy: 'Datenschutzerklärung',
+    terms: 'Nutzungsbedingungen',
+    noPrivacyPolicy: (name) =>
+      html`<strong>${name}</strong> hat keine Datenschutzerklärung angegeben.`,
+    rememberHint: (name) =>
+      html`Merkst du dir die Entscheidung, fragt ${name} beim nächsten Mal nicht erneut. Du kannst
+        den Zugriff jederzeit unter
+        <a href="${CONNECTED_APPS_PATH}">Verbundene Anwendungen</a> widerrufen.`,
   },
   connectedApps: {
     title: 'Verbundene Anwendungen',
@@ -125,7 +162,7 @@ const de: Messages = {
   },
   logout: {
     title: 'Abmelden?',
-    question: 'Möchtest du dich bei Foodsharing abmelden?',
+    question: (platform) => `Möchtest du dich bei ${platform} abmelden?`,
     askedBy: (name) => html`Die Anwendung <strong>${name}</strong> bittet darum.`,
     confirm: 'Abmelden',
     cancel: 'Angemeldet bleiben',
@@ -168,6 +205,10 @@ const en: Messages = {
     text: (seconds) => `Too many requests. Please try again in ${seconds} seconds.`,
   },
   technicalDetail: 'Technical detail',
+  frame: {
+    footer: (platform, host) =>
+      html`Sign-in service of ${platform}. Enter your password only at <strong>${host}</strong>.`,
+  },
   login: {
     title: 'Sign in',
     continueTo: (name) => html`Sign in to continue to <strong>${name}</strong>.`,
@@ -176,17 +217,32 @@ const en: Messages = {
     rememberMe: 'Keep me signed in',
     submit: 'Sign in',
     invalidCredentials: 'Email address or password is wrong.',
-    throttled: (seconds) => `Too many sign-in attempts. Please try again in ${seconds} seconds.`,
-    notActivated: 'This account has not been activated yet.',
+    throttled: (seconds) =>
+      `Too many sign-in attempts. Please try again in ${seconds} seconds. Signing in is paused until then to protect the account.`,
+    notActivated:
+      'This account is not active: it has not been activated yet, or it was deactivated. Follow the link in your activation email, or contact support.',
+    forgotPassword: 'Forgot your password?',
   },
   consent: {
     title: 'Allow access?',
-    question: (name) =>
-      html`<strong>${name}</strong> would like to access the following from your foodsharing
+    question: (name, platform) =>
+      html`<strong>${name}</strong> would like to access the following from your ${platform}
         account:`,
     remember: 'Remember this choice',
     allow: 'Allow',
     deny: 'Deny',
+    signedInAs: (name, email) => html`Signed in as <strong>${name}</strong> (${email})`,
+    notYou: 'Not you? Sign in as someone else',
+    destination: (host) =>
+      html`After you answer, you continue to <span class="destination">${host}</span>.`,
+    logoAlt: (name) => `Logo of ${name}`,
+    homePage: "The app's website",
+    privacyPolicy: 'Privacy policy',
+    terms: 'Terms of service',
+    noPrivacyPolicy: (name) => html`<strong>${name}</strong> has not registered a privacy policy.`,
+    rememberHint: (name) =>
+      html`If you remember this choice, ${name} will not ask again next time. You can revoke its
+        access at any time under <a href="${CONNECTED_APPS_PATH}">Connected apps</a>.`,
   },
   connectedApps: {
     title: 'Connected apps',
@@ -201,7 +257,7 @@ const en: Messages = {
   },
   logout: {
     title: 'Sign out?',
-    question: 'Do you want to sign out of foodsharing?',
+    question: (platform) => `Do you want to sign out of ${platform}?`,
     askedBy: (name) => html`The application <strong>${name}</strong> asks you to.`,
     confirm: 'Sign out',
     cancel: 'Stay signed in',

@@ -35,7 +35,14 @@ import {
   type JsonFlag,
 } from '../cli-runtime.ts';
 import { withKeyValueStore } from '../cli-state.ts';
-import { clientSummary, type ClientSummary } from './clients.command.ts';
+import {
+  clientSummary,
+  displayUriLines,
+  displayUrisOf,
+  withDisplayUriOptions,
+  type ClientSummary,
+  type DisplayUriFlags,
+} from './clients.command.ts';
 
 export type ClientDetails = Omit<ClientSummary, 'secret'> & {
   active: boolean;
@@ -78,6 +85,11 @@ export interface ClientChanges {
   confidential?: boolean;
   redirectUris?: string[];
   postLogoutRedirectUris?: string[];
+  /** What the consent page shows; null removes one. */
+  logoUri?: string | null;
+  clientUri?: string | null;
+  policyUri?: string | null;
+  tosUri?: string | null;
   scopes?: string[];
   grantTypes?: string[];
   requiredRegionIds?: number[];
@@ -107,6 +119,11 @@ export async function updateClientCommand(
     scopes: options.changes.scopes ?? current.scopes,
     grantTypes: options.changes.grantTypes ?? current.grantTypes,
     requiredRegionIds: options.changes.requiredRegionIds ?? current.requiredRegionIds,
+    // Left out, they stay as they are (updateOAuthClient keeps what an update does not name).
+    ...(options.changes.logoUri === undefined ? {} : { logoUri: options.changes.logoUri }),
+    ...(options.changes.clientUri === undefined ? {} : { clientUri: options.changes.clientUri }),
+    ...(options.changes.policyUri === undefined ? {} : { policyUri: options.changes.policyUri }),
+    ...(options.changes.tosUri === undefined ? {} : { tosUri: options.changes.tosUri }),
   };
   const { client, changedFields, secret } = await updateOAuthClient(
     em,
@@ -203,6 +220,7 @@ function describeDetails(client: ClientDetails): string {
     `  scopes: ${client.scopes.join(' ')}`,
     `  grant types: ${client.grantTypes.join(' ')}`,
     `  required regions: ${client.requiredRegionIds.join(' ') || 'none (every user)'}`,
+    ...displayUriLines(client),
     ...(client.previousSecretValidUntil
       ? [`  previous secret valid until ${client.previousSecretValidUntil}`]
       : []),
@@ -217,7 +235,7 @@ function secretLines(secret: string): string[] {
   ];
 }
 
-interface UpdateClientFlags extends JsonFlag {
+interface UpdateClientFlags extends JsonFlag, DisplayUriFlags {
   clientId: string;
   name?: string;
   confidential?: boolean;
@@ -257,6 +275,7 @@ export function clientChangesOf(flags: UpdateClientFlags): ClientChanges {
     ...(flags.grant ? { grantTypes: flags.grant } : {}),
     ...(flags.requiredRegion ? { requiredRegionIds: flags.requiredRegion } : {}),
     ...(flags.clearRequiredRegions ? { requiredRegionIds: [] } : {}),
+    ...displayUrisOf(flags),
   };
   if (Object.keys(changes).length === 0) {
     throw new CliError(
@@ -321,53 +340,59 @@ export function addClientAdminCommands(clients: Command, runtime: CliRuntime): C
   );
 
   clients.addCommand(
-    leafCommand('update', "change a client's settings; a list given replaces the client's")
-      .requiredOption('--client-id <clientId>', 'the client')
-      .option('--name <name>', 'shown to users on the consent screen')
-      .option('--confidential', 'make a public client confidential (a secret is printed once)')
-      .option('--public', 'make a confidential client public (its secrets end)')
-      .option('--redirect-uri <uri>', 'exact callback URL, repeatable', collect)
-      .option('--post-logout-redirect-uri <uri>', 'exact post-logout URL, repeatable', collect)
-      .option('--clear-post-logout-redirect-uris', 'remove every post-logout redirect URI')
-      .option(
-        '--scope <scope>',
-        'openid (required), profile, email, regions; repeatable',
-        collectList,
-      )
-      .option(
-        '--grant <grantType>',
-        'authorization_code (required), refresh_token; repeatable',
-        collectList,
-      )
-      .option('--required-region <regionId>', 'only members of this region; repeatable', collectIds)
-      .option('--clear-required-regions', 'let every user use the client')
-      .action((flags: UpdateClientFlags) =>
-        runCommand(
-          runtime,
-          flags,
-          () => {
-            const changes = clientChangesOf(flags);
-            // Only a client made confidential gets a secret, so only then is the pepper needed.
-            const pepper = changes.confidential ? clientSecretPepper(env) : '';
-            return withEntityManager(env, (em) =>
-              updateClientCommand(em, {
-                clientId: flags.clientId,
-                changes,
-                pepper,
-                backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(env),
-              }),
-            );
-          },
-          (result) =>
-            [
-              result.changedFields.length === 0
-                ? `Client ${result.clientId} already had these settings.`
-                : `Changed ${result.changedFields.join(', ')} of client ${result.clientId}.`,
-              describeDetails(result),
-              ...(result.secret === null ? [] : secretLines(result.secret)),
-            ].join('\n'),
-        ),
+    withDisplayUriOptions(
+      leafCommand('update', "change a client's settings; a list given replaces the client's")
+        .requiredOption('--client-id <clientId>', 'the client')
+        .option('--name <name>', 'shown to users on the consent screen')
+        .option('--confidential', 'make a public client confidential (a secret is printed once)')
+        .option('--public', 'make a confidential client public (its secrets end)')
+        .option('--redirect-uri <uri>', 'exact callback URL, repeatable', collect)
+        .option('--post-logout-redirect-uri <uri>', 'exact post-logout URL, repeatable', collect)
+        .option('--clear-post-logout-redirect-uris', 'remove every post-logout redirect URI')
+        .option(
+          '--scope <scope>',
+          'openid (required), profile, email, regions; repeatable',
+          collectList,
+        )
+        .option(
+          '--grant <grantType>',
+          'authorization_code (required), refresh_token; repeatable',
+          collectList,
+        )
+        .option(
+          '--required-region <regionId>',
+          'only members of this region; repeatable',
+          collectIds,
+        )
+        .option('--clear-required-regions', 'let every user use the client'),
+      true,
+    ).action((flags: UpdateClientFlags) =>
+      runCommand(
+        runtime,
+        flags,
+        () => {
+          const changes = clientChangesOf(flags);
+          // Only a client made confidential gets a secret, so only then is the pepper needed.
+          const pepper = changes.confidential ? clientSecretPepper(env) : '';
+          return withEntityManager(env, (em) =>
+            updateClientCommand(em, {
+              clientId: flags.clientId,
+              changes,
+              pepper,
+              backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(env),
+            }),
+          );
+        },
+        (result) =>
+          [
+            result.changedFields.length === 0
+              ? `Client ${result.clientId} already had these settings.`
+              : `Changed ${result.changedFields.join(', ')} of client ${result.clientId}.`,
+            describeDetails(result),
+            ...(result.secret === null ? [] : secretLines(result.secret)),
+          ].join('\n'),
       ),
+    ),
   );
 
   clients.addCommand(

@@ -33,6 +33,11 @@ export interface CreateClientOptions {
   requirePushedAuthorizationRequests?: boolean;
   /** Where Back-Channel Logout POSTs logout tokens; default none. */
   backchannelLogoutUri?: string | null;
+  /** Shown on the consent page (https; default none): the logo as an image, the rest as links. */
+  logoUri?: string | null;
+  clientUri?: string | null;
+  policyUri?: string | null;
+  tosUri?: string | null;
   scopes: string[];
   grantTypes: string[];
   requiredRegionIds: number[];
@@ -50,6 +55,10 @@ export interface ClientSummary extends Omit<
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
   backchannelLogoutUri: string | null;
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
   /** In clear, this once; null for a public client. */
   secret: string | null;
 }
@@ -64,6 +73,10 @@ function summary(client: OAuthClientEntity, secret: string | null): ClientSummar
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
     backchannelLogoutUri: client.backchannelLogoutUri ?? null,
+    logoUri: client.logoUri ?? null,
+    clientUri: client.clientUri ?? null,
+    policyUri: client.policyUri ?? null,
+    tosUri: client.tosUri ?? null,
     scopes: client.scopes,
     grantTypes: client.grantTypes,
     requiredRegionIds: client.requiredRegionIds,
@@ -142,6 +155,51 @@ export function setProtocolOptionsCommand(
   return changeClient(em, clientId, change, backchannelLogoutAllowedHosts);
 }
 
+/** What the consent page shows of the client, one line each. */
+export function displayUriLines(client: Omit<ClientSummary, 'secret'>): string[] {
+  return [
+    `  logo URI: ${client.logoUri ?? 'none'}`,
+    `  home page URI: ${client.clientUri ?? 'none'}`,
+    `  privacy policy URI: ${client.policyUri ?? 'none'}`,
+    `  terms of service URI: ${client.tosUri ?? 'none'}`,
+  ];
+}
+
+/** The consent page's https URIs: one option each, for create and update alike. */
+export function withDisplayUriOptions(command: Command, clearable: boolean): Command {
+  const options = [
+    ['logo-uri', "the client's logo, shown as an image on the consent page"],
+    ['client-uri', "the client's home page, linked from the consent page"],
+    ['policy-uri', "the client's privacy policy, linked from the consent page"],
+    ['tos-uri', "the client's terms of service, linked from the consent page"],
+  ] as const;
+  for (const [name, description] of options) {
+    command.option(`--${name} <uri>`, `${description}: https only, never fetched by the server`);
+    if (clearable) command.option(`--no-${name}`, `remove the ${name.replace('-uri', '')} URI`);
+  }
+  return command;
+}
+
+/** The flags of withDisplayUriOptions; false: cleared. */
+export interface DisplayUriFlags {
+  logoUri?: string | false;
+  clientUri?: string | false;
+  policyUri?: string | false;
+  tosUri?: string | false;
+}
+
+/** The display URIs given on the command line; what is not given is left out. */
+export function displayUrisOf(
+  flags: DisplayUriFlags,
+): Partial<Record<keyof DisplayUriFlags, string | null>> {
+  const given: Partial<Record<keyof DisplayUriFlags, string | null>> = {};
+  for (const field of ['logoUri', 'clientUri', 'policyUri', 'tosUri'] as const) {
+    const value = flags[field];
+    if (value !== undefined) given[field] = value === false ? null : value;
+  }
+  return given;
+}
+
 function protocolOptionLines(client: ClientSummary): string[] {
   return [
     `  pushed authorization requests: ${client.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
@@ -155,6 +213,7 @@ function describeClient(client: ClientSummary): string {
     `  redirect URIs: ${client.redirectUris.join(' ')}`,
     `  post-logout redirect URIs: ${client.postLogoutRedirectUris.length > 0 ? client.postLogoutRedirectUris.join(' ') : 'none'}`,
     ...protocolOptionLines(client),
+    ...displayUriLines(client),
     `  scopes: ${client.scopes.join(' ')}`,
     `  grant types: ${client.grantTypes.join(' ')}`,
     `  required regions: ${client.requiredRegionIds.length > 0 ? client.requiredRegionIds.join(' ') : 'none (every user)'}`,
@@ -169,7 +228,7 @@ function describeClient(client: ClientSummary): string {
   return lines.join('\n');
 }
 
-interface CreateClientFlags extends JsonFlag {
+interface CreateClientFlags extends JsonFlag, DisplayUriFlags {
   clientId: string;
   name: string;
   confidential?: boolean;
@@ -186,31 +245,34 @@ export function clientsCommands(runtime: CliRuntime): Command {
   const clients = new Command('clients').description('OAuth clients of the authorization server');
 
   clients.addCommand(
-    leafCommand('create', 'register an OAuth client')
-      .requiredOption('--client-id <clientId>', 'unique id: letters, digits and . _ ~ -')
-      .requiredOption('--name <name>', 'shown to users on the consent screen')
-      .option(
-        '--confidential',
-        'a server application holding a secret (generated and printed once); without it the client is public and must use PKCE',
-      )
-      .requiredOption(
-        '--redirect-uri <uri>',
-        "exact callback URL, repeatable: https, or http on a loopback host (any port matches there); a public client may also use a native app's own scheme named by a reverse domain (org.example.app:/oauth2redirect); no fragment, no wildcard",
-        collect,
-      )
-      .option(
-        '--post-logout-redirect-uri <uri>',
-        'where RP-Initiated Logout may send users back, exact, repeatable, same rules as --redirect-uri (default: none)',
-        collect,
-      )
-      .option(
-        '--require-par',
-        'refuse authorization requests not pushed to /oauth/par first (RFC 9126)',
-      )
-      .option(
-        '--backchannel-logout-uri <uri>',
-        'where logout tokens are POSTed (OpenID Connect Back-Channel Logout): https to a public host, no private address or internal name (default: none)',
-      )
+    withDisplayUriOptions(
+      leafCommand('create', 'register an OAuth client')
+        .requiredOption('--client-id <clientId>', 'unique id: letters, digits and . _ ~ -')
+        .requiredOption('--name <name>', 'shown to users on the consent screen')
+        .option(
+          '--confidential',
+          'a server application holding a secret (generated and printed once); without it the client is public and must use PKCE',
+        )
+        .requiredOption(
+          '--redirect-uri <uri>',
+          "exact callback URL, repeatable: https, or http on a loopback host (any port matches there); a public client may also use a native app's own scheme named by a reverse domain (org.example.app:/oauth2redirect); no fragment, no wildcard",
+          collect,
+        )
+        .option(
+          '--post-logout-redirect-uri <uri>',
+          'where RP-Initiated Logout may send users back, exact, repeatable, same rules as --redirect-uri (default: none)',
+          collect,
+        )
+        .option(
+          '--require-par',
+          'refuse authorization requests not pushed to /oauth/par first (RFC 9126)',
+        )
+        .option(
+          '--backchannel-logout-uri <uri>',
+          'where logout tokens are POSTed (OpenID Connect Back-Channel Logout): https to a public host, no private address or internal name (default: none)',
+        ),
+      false,
+    )
       .option(
         '--scope <scope>',
         'openid (required), profile, email, regions; repeatable (default: openid)',
@@ -243,6 +305,7 @@ export function clientsCommands(runtime: CliRuntime): Command {
                 postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
                 requirePushedAuthorizationRequests: flags.requirePar ?? false,
                 backchannelLogoutUri: flags.backchannelLogoutUri ?? null,
+                ...displayUrisOf(flags),
                 scopes: flags.scope ?? ['openid'],
                 grantTypes: flags.grant ?? ['authorization_code'],
                 requiredRegionIds: flags.requiredRegion ?? [],

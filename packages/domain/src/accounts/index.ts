@@ -1,5 +1,6 @@
 export * from './account-errors.ts';
 export * from './backchannel-logout-uri.ts';
+export * from './client-display-uris.ts';
 export * from './client-secrets.ts';
 export * from './identity-sequences.ts';
 export * from './lookups.ts';

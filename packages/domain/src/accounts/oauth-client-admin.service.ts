@@ -82,6 +82,10 @@ const SETTING_FIELDS = [
   'postLogoutRedirectUris',
   'requirePushedAuthorizationRequests',
   'backchannelLogoutUri',
+  'logoUri',
+  'clientUri',
+  'policyUri',
+  'tosUri',
   'scopes',
   'grantTypes',
   'requiredRegionIds',
@@ -196,6 +200,10 @@ export async function updateOAuthClient(
           update.backchannelLogoutUri === undefined
             ? client.backchannelLogoutUri
             : update.backchannelLogoutUri,
+        logoUri: update.logoUri === undefined ? client.logoUri : update.logoUri,
+        clientUri: update.clientUri === undefined ? client.clientUri : update.clientUri,
+        policyUri: update.policyUri === undefined ? client.policyUri : update.policyUri,
+        tosUri: update.tosUri === undefined ? client.tosUri : update.tosUri,
       },
       { ...options, storedBackchannelLogoutUri: client.backchannelLogoutUri },
     );
@@ -229,6 +237,10 @@ export async function updateOAuthClient(
       postLogoutRedirectUris: settings.postLogoutRedirectUris,
       requirePushedAuthorizationRequests: settings.requirePushedAuthorizationRequests,
       backchannelLogoutUri: settings.backchannelLogoutUri,
+      logoUri: settings.logoUri,
+      clientUri: settings.clientUri,
+      policyUri: settings.policyUri,
+      tosUri: settings.tosUri,
       scopes: settings.scopes,
       grantTypes: settings.grantTypes,
       requiredRegionIds: settings.requiredRegionIds,

@@ -4,6 +4,11 @@ import { RegionEntity } from '../entities/region.entity.ts';
 import type { EntityManager } from '../orm.ts';
 import { AccountError } from './account-errors.ts';
 import { assertBackchannelLogoutUri } from './backchannel-logout-uri.ts';
+import {
+  assertClientDisplayUri,
+  CLIENT_DISPLAY_URI_FIELDS,
+  CLIENT_NAME_MARKUP,
+} from './client-display-uris.ts';
 import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
 
 export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
@@ -39,6 +44,14 @@ export interface OAuthClientInput {
   requirePushedAuthorizationRequests?: boolean;
   /** Where Back-Channel Logout POSTs logout tokens; null (the default) for none. */
   backchannelLogoutUri?: string | null;
+  /** The client's logo, shown on the consent page (https; null, the default, for none). */
+  logoUri?: string | null;
+  /** The client's home page, linked from the consent page (https; null for none). */
+  clientUri?: string | null;
+  /** The client's privacy policy, linked from the consent page (https; null for none). */
+  policyUri?: string | null;
+  /** The client's terms of service, linked from the consent page (https; null for none). */
+  tosUri?: string | null;
   /** Must include openid. */
   scopes: readonly string[];
   /** Must include authorization_code. */
@@ -57,6 +70,10 @@ export interface OAuthClientSettings {
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
   backchannelLogoutUri: string | null;
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
   scopes: OAuthScope[];
   grantTypes: OAuthGrantType[];
   requiredRegionIds: number[];
@@ -209,6 +226,8 @@ export function validateOAuthClientInput(
   if (name === '' || name.length > MAX_CLIENT_NAME_LENGTH) {
     throw invalid(`The client name must have 1 to ${MAX_CLIENT_NAME_LENGTH} characters`);
   }
+  // Every sign-in page shows it; escaped there, but a name with markup is someone's probe.
+  if (CLIENT_NAME_MARKUP.test(name)) throw invalid('The client name must not contain < or >');
   const redirectUris = unique(input.redirectUris);
   if (redirectUris.length === 0 || redirectUris.length > MAX_REDIRECT_URIS) {
     throw invalid(`A client needs 1 to ${MAX_REDIRECT_URIS} redirect URIs`);
@@ -230,6 +249,18 @@ export function validateOAuthClientInput(
   const backchannelLogoutUri = input.backchannelLogoutUri ?? null;
   if (backchannelLogoutUri !== null && backchannelLogoutUri !== options.storedBackchannelLogoutUri)
     assertBackchannelLogoutUri(backchannelLogoutUri, options.backchannelLogoutAllowedHosts);
+
+  // Shown to the user as links (and the logo as an image), never fetched by the server.
+  const displayUris = {
+    logoUri: input.logoUri ?? null,
+    clientUri: input.clientUri ?? null,
+    policyUri: input.policyUri ?? null,
+    tosUri: input.tosUri ?? null,
+  };
+  for (const field of CLIENT_DISPLAY_URI_FIELDS) {
+    const uri = displayUris[field];
+    if (uri !== null) assertClientDisplayUri(field, uri);
+  }
 
   const scopes = unique(input.scopes);
   const unknownScope = scopes.find((scope) => !(OAUTH_SCOPES as readonly string[]).includes(scope));
@@ -264,6 +295,7 @@ export function validateOAuthClientInput(
     postLogoutRedirectUris,
     requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
     backchannelLogoutUri,
+    ...displayUris,
     scopes: scopes as OAuthScope[],
     grantTypes: grantTypes as OAuthGrantType[],
     requiredRegionIds,

@@ -20,6 +20,12 @@ export const OAuthClientEntity = defineEntity({
     requirePushedAuthorizationRequests: p.boolean().default(false),
     // OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens are POSTed; null, none.
     backchannelLogoutUri: p.string().length(2000).nullable(),
+    // Shown on the consent page (OpenID Connect Dynamic Client Registration 1.0 §2), https
+    // only, never fetched by the server; null, none.
+    logoUri: p.string().length(2000).nullable(),
+    clientUri: p.string().length(2000).nullable(),
+    policyUri: p.string().length(2000).nullable(),
+    tosUri: p.string().length(2000).nullable(),
     scopes: p.array(),
     grantTypes: p.array(),
     // Empty: open to every user; otherwise the user must be a member of one of them.

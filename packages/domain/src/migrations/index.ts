@@ -10,6 +10,7 @@ import { Migration20261125180000_oauth_post_logout_redirect_uris } from './Migra
 import { Migration20261126090000_page_order_indexes } from './Migration20261126090000_page_order_indexes.ts';
 import { Migration20261126091000_search_index_versions } from './Migration20261126091000_search_index_versions.ts';
 import { Migration20261126100000_oauth_par_and_backchannel_logout } from './Migration20261126100000_oauth_par_and_backchannel_logout.ts';
+import { Migration20261127150000_oauth_client_display_uris } from './Migration20261127150000_oauth_client_display_uris.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -53,5 +54,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261126100000_oauth_par_and_backchannel_logout',
     class: Migration20261126100000_oauth_par_and_backchannel_logout,
+  },
+  {
+    name: 'Migration20261127150000_oauth_client_display_uris',
+    class: Migration20261127150000_oauth_client_display_uris,
   },
 ];

@@ -23,6 +23,7 @@ import {
   setCookies,
 } from '../../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 import { registerTestClient, tokenRequest } from '../../test-support/token-helpers.ts';
 
 const ids = inject('demoIds');
@@ -823,7 +824,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         app.orm.em.fork(),
         {
           clientId: 'regional-markup',
-          name: '<img src=x onerror=alert(1)> "Evil" & Co',
+          name: 'Evil',
           confidential: false,
           redirectUris: [DEMO_REDIRECT_URI],
           scopes: ['openid', 'profile'],
@@ -831,6 +832,11 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
           requiredRegionIds: [DemoRegionId.Musterstadt],
         },
         { pepper: app.oauth.secrets.clientSecretPepper },
+      );
+      await giveLegacyClientName(
+        app.orm.em.fork(),
+        'regional-markup',
+        '<img src=x onerror=alert(1)> "Evil" & Co',
       );
       const page = await get(authorizeUrl({ client_id: 'regional-markup' }), bob);
       expectRefusalPage(page);

@@ -33,12 +33,14 @@ export function sendLogoutConfirmationPage(reply: FastifyReply, page: LogoutConf
     locale: page.locale,
     title: logout.title,
     body: html`<h1>${logout.title}</h1>
-      <p>${logout.question}</p>
+      <p>${logout.question(reply.server.pageSettings.platformName)}</p>
       ${page.clientName === null ? null : html`<p>${logout.askedBy(page.clientName)}</p>`}
       <form method="post" action="${LOGOUT_CONFIRM_PATH}">
         ${formTokenField(page.token)} ${hidden}
-        <button type="submit" id="confirm-logout">${logout.confirm}</button>
-        <a class="button" href="${CONNECTED_APPS_PATH}">${logout.cancel}</a>
+        <div class="actions">
+          <button type="submit" class="primary" id="confirm-logout">${logout.confirm}</button>
+          <a class="button" href="${CONNECTED_APPS_PATH}">${logout.cancel}</a>
+        </div>
       </form>`,
   });
 }

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { buildApp, type AuthApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { formBody, hiddenField } from '../../test-support/authorization-helpers.ts';
+import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 
 const ids = inject('demoIds');
 const BYE = 'https://rp.example.org/logged-out';
@@ -47,9 +48,10 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     );
     await createOAuthClient(
       em,
-      { ...common, clientId: 'hostile', name: HOSTILE_NAME, postLogoutRedirectUris: [BYE] },
+      { ...common, clientId: 'hostile', name: 'Hostile', postLogoutRedirectUris: [BYE] },
       { pepper: '' },
     );
+    await giveLegacyClientName(em, 'hostile', HOSTILE_NAME);
   });
   afterAll(async () => {
     await Promise.all([app.close(), api.close()]);

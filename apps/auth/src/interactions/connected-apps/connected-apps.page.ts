@@ -40,9 +40,9 @@ export function sendConnectedAppsPage(reply: FastifyReply, page: ConnectedAppsPa
       ? html`<p class="muted">${connectedApps.empty}</p>`
       : page.apps.map(
           (app) =>
-            html`<section>
+            html`<section class="app">
               <h2>${app.name}</h2>
-              <ul>
+              <ul class="scopes">
                 ${app.scopes.map((scope) => html`<li>${describeScope(messages, scope)}</li>`)}
               </ul>
               <p class="muted">

@@ -1,4 +1,10 @@
-import { createOAuthClient, DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
+import {
+  createOAuthClient,
+  DEMO_REDIRECT_URI,
+  DemoClientId,
+  OAuthClientEntity,
+  UserEntity,
+} from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -10,6 +16,7 @@ import {
   pendingRequestId,
 } from '../../test-support/authorization-helpers.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 
 const ids = inject('demoIds');
 const SCRIPT_NAME = '<script>alert(1)</script>';
@@ -25,7 +32,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
       app.orm.em.fork(),
       {
         clientId: 'hostile',
-        name: SCRIPT_NAME,
+        name: 'Hostile',
         confidential: false,
         redirectUris: [DEMO_REDIRECT_URI],
         scopes: ['openid', 'email'],
@@ -33,6 +40,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
       },
       { pepper: app.oauth.secrets.clientSecretPepper },
     );
+    await giveLegacyClientName(app.orm.em.fork(), 'hostile', SCRIPT_NAME);
   });
 
   beforeEach(async () => {
@@ -98,6 +106,68 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     const { page } = await consentPage({ client_id: 'hostile', scope: 'openid email' });
     expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page.body).not.toContain(SCRIPT_NAME);
+  });
+
+  it('says who is signed in, offers "not you?", and names where the answer goes', async () => {
+    const { page, requestId } = await consentPage({ scope: 'openid email' });
+    const user = await app.orm.em
+      .fork()
+      .findOneOrFail(UserEntity, { id: ids.users.alice }, { fields: ['firstName', 'email'] });
+    expect(page.body).toContain(`Signed in as <strong>${user.firstName}`);
+    expect(page.body).toContain(`(${user.email})`);
+    // "Not you?" posts to /logout with the session's token and the request to come back to.
+    const notYou = /<form method="post" action="\/logout">([\s\S]*?)<\/form>/.exec(page.body)?.[1];
+    expect(notYou).toContain('Not you? Sign in as someone else');
+    expect(hiddenField(notYou ?? '', 'request')).toBe(requestId);
+    expect(hiddenField(notYou ?? '', 'csrf')).toBe(alice.headers['x-csrf-token']);
+    expect(page.body).toContain(
+      `you continue to <span class="destination">${new URL(DEMO_REDIRECT_URI).host}</span>`,
+    );
+    // What "remember" means, and where to undo it.
+    expect(page.body).toContain('<a href="/connected-apps">Connected apps</a>');
+    // No logo registered: the page loads no image from elsewhere.
+    expect(page.headers['content-security-policy']).toContain("img-src 'self' data:;");
+    expect(page.body).not.toContain('<img');
+    expect(page.body).toContain('has not registered a privacy policy');
+  });
+
+  it("shows the client's logo and links as registered, and allows https images only then", async () => {
+    await createOAuthClient(
+      app.orm.em.fork(),
+      {
+        clientId: 'described',
+        name: 'Tafel Süd',
+        confidential: false,
+        redirectUris: [DEMO_REDIRECT_URI],
+        scopes: ['openid'],
+        grantTypes: ['authorization_code'],
+        logoUri: 'https://tafel.example.org/logo.png?a=1&b=2',
+        clientUri: 'https://tafel.example.org/',
+        policyUri: 'https://tafel.example.org/datenschutz',
+        tosUri: 'https://tafel.example.org/agb',
+      },
+      { pepper: app.oauth.secrets.clientSecretPepper },
+    );
+    try {
+      const { page } = await consentPage(
+        { client_id: 'described', scope: 'openid' },
+        { 'accept-language': 'de' },
+      );
+      expect(page.body).toMatch(
+        /<img\s+class="client-logo"\s+src="https:\/\/tafel.example.org\/logo.png\?a=1&amp;b=2"\s+alt="Logo von Tafel Süd"/,
+      );
+      expect(page.body).toContain('href="https://tafel.example.org/datenschutz"');
+      expect(page.body).toContain('>Datenschutzerklärung</a>');
+      expect(page.body).toContain('href="https://tafel.example.org/agb"');
+      expect(page.body).toContain('>Website der Anwendung</a>');
+      expect(page.body).not.toContain('keine Datenschutzerklärung');
+      const policy = String(page.headers['content-security-policy']);
+      expect(policy).toContain("img-src 'self' data: https:");
+      expect(policy).toContain("style-src 'self'");
+      expect(policy).not.toContain('unsafe-inline');
+    } finally {
+      await app.orm.em.fork().nativeDelete(OAuthClientEntity, { clientId: 'described' });
+    }
   });
 
   it('forbids framing (CSP frame-ancestors none, X-Frame-Options DENY) and caching', async () => {

@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { UserEntity } from '@foodshare/domain';
 import { Type } from 'typebox';
+import { clientPresentation } from '../../clients/registered-clients.ts';
 import { advance, clientOfPending, decide } from '../../oauth/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
 import {
@@ -43,11 +45,20 @@ export const consentRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (outcome.kind !== 'consent' || !session) {
         return sendOutcome(app, reply, outcome, { target: pending, afterPost: false, locale });
       }
+      const user = await request.em.findOne(
+        UserEntity,
+        { id: session.userId },
+        { fields: ['firstName', 'lastName', 'email'] },
+      );
+      // Removed since the session began: whoever is at the browser signs in again.
+      if (!user) return reply.redirect(loginPageUrl(pending.id), 302);
       return sendConsentPage(reply, {
         locale,
         token: session.csrfToken,
         requestId: pending.id,
-        clientName: client.name,
+        client: { name: client.name, ...(await clientPresentation(request.em, client.clientId)) },
+        user: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
+        redirectUri: pending.redirectUri,
         scopes: pending.scopes,
       });
     },

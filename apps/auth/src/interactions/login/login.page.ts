@@ -21,9 +21,13 @@ export interface LoginPage {
   status?: number;
 }
 
-/** The login form: plain HTML, posts to /login, works without JavaScript. */
+/**
+ * The login form: plain HTML, posts to /login, works without JavaScript. "Forgot your
+ * password?" leads to the platform's own reset page when one is configured (PASSWORD_RESET_URL).
+ */
 export function sendLoginPage(reply: FastifyReply, page: LoginPage) {
   const { login } = messagesFor(page.locale);
+  const { passwordResetUrl } = reply.server.pageSettings;
   return sendPage(reply, {
     locale: page.locale,
     status: page.status ?? 200,
@@ -60,8 +64,18 @@ export function sendLoginPage(reply: FastifyReply, page: LoginPage) {
           autocomplete="current-password"
           required
         />
-        <label><input type="checkbox" name="rememberMe" value="on" /> ${login.rememberMe}</label>
-        <button type="submit">${login.submit}</button>
+        ${
+          passwordResetUrl === null
+            ? null
+            : html`<p class="small">
+                <a id="forgot-password" href="${passwordResetUrl}">${login.forgotPassword}</a>
+              </p>`
+        }
+        <label class="check"
+          ><input type="checkbox" name="rememberMe" value="on" />
+          <span>${login.rememberMe}</span></label
+        >
+        <button type="submit" class="primary">${login.submit}</button>
       </form>`,
   });
 }

@@ -1,4 +1,11 @@
-import { DEMO_PASSWORD, DemoClientId, DemoUserEmail } from '@foodshare/domain';
+import { randomUUID } from 'node:crypto';
+import {
+  createUser,
+  DEMO_PASSWORD,
+  DemoClientId,
+  DemoUserEmail,
+  UserEntity,
+} from '@foodshare/domain';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -143,6 +150,44 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     expect(await auditCount('login_failed')).toBe(before + 2);
   });
 
+  it('tells only whoever knows the password that the account is not active', async () => {
+    const em = app.orm.em.fork();
+    const email = `inactive-${randomUUID()}@example.org`;
+    const user = await createUser(em, {
+      firstName: 'Inaktiv',
+      lastName: 'Person',
+      email,
+      password: 'a-long-test-password',
+      verified: true,
+    });
+    await em.flush();
+    await em.nativeUpdate(UserEntity, { id: user.id }, { activated: false });
+    const { cookies, csrf } = await openLoginPage();
+    const message = (body: string) => /<p class="error"[^>]*>([^<]*)<\/p>/.exec(body)?.[1];
+    const right = await postLogin(
+      { email, password: 'a-long-test-password', csrf },
+      { cookies, remoteAddress: '10.4.0.1' },
+    );
+    expect(right.statusCode).toBe(403);
+    expect(message(right.body)).toBe(
+      'This account is not active: it has not been activated yet, or it was deactivated. Follow the link in your activation email, or contact support.',
+    );
+    expect(setCookies(right).fs_session).toBeUndefined();
+    // A wrong password learns nothing of the account: the answer of an unknown address.
+    const wrong = await postLogin(
+      { email, password: 'not the password', csrf },
+      { cookies, remoteAddress: '10.4.0.2' },
+    );
+    const unknown = await postLogin(
+      { email: `nobody-${randomUUID()}@example.org`, password: 'not the password', csrf },
+      { cookies, remoteAddress: '10.4.0.3' },
+    );
+    expect(wrong.statusCode).toBe(401);
+    expect(unknown.statusCode).toBe(401);
+    expect(message(wrong.body)).toBe('Email address or password is wrong.');
+    expect(message(unknown.body)).toBe(message(wrong.body));
+  });
+
   it('throttles like the REST login: 429 with Retry-After and a message saying when', async () => {
     const { cookies, csrf } = await openLoginPage();
     const attempt = () =>
@@ -263,5 +308,109 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/login');
     expect(await app.sessions.find(alice.cookies.fs_session ?? '')).toBeNull();
+  });
+
+  it('"not you?": logs out and returns to the login page of the same authorization request', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const start = await app.inject({ method: 'GET', url: authorizeUrl(), cookies: alice.cookies });
+    const requestId = pendingRequestId(start);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/logout',
+      cookies: alice.cookies,
+      ...formBody({ csrf: alice.headers['x-csrf-token'] ?? '', request: requestId }),
+    });
+    expect(response.statusCode).toBe(303);
+    expect(response.headers.location).toBe(`/login?request=${requestId}`);
+    expect(await app.sessions.find(alice.cookies.fs_session ?? '')).toBeNull();
+    // The request waits for whoever signs in now.
+    const { page } = await openLoginPage(String(response.headers.location));
+    expect(hiddenField(page.body, 'request')).toBe(requestId);
+    expect(page.body).toContain('Demo-App (öffentlich)');
+  });
+
+  it('offers no "forgot your password?" without PASSWORD_RESET_URL', async () => {
+    const { page } = await openLoginPage();
+    expect(page.body).not.toContain('forgot-password');
+  });
+
+  it('names the platform in the frame and links the one stylesheet, with no inline style', async () => {
+    const { page } = await openLoginPage('/login', { 'accept-language': 'de' });
+    expect(page.body).toContain('<span class="brand">');
+    expect(page.body).toContain('<span>foodsharing</span>');
+    expect(page.body).toContain('<title>Anmelden – foodsharing</title>');
+    const stylesheet = /<link rel="stylesheet" href="([^"]+)"/.exec(page.body)?.[1] ?? '';
+    expect(stylesheet).toMatch(/^\/oauth\/assets\/pages\.css\?v=[0-9a-f]{12}$/);
+    expect(page.body).not.toMatch(/<style|style="/);
+    const policy = String(page.headers['content-security-policy']);
+    expect(policy.split('; ')).toContain("style-src 'self'");
+    expect(policy).not.toMatch(/unsafe-inline|https:/);
+    const css = await app.inject({ method: 'GET', url: stylesheet });
+    expect(css.statusCode).toBe(200);
+    expect(css.headers['content-type']).toBe('text/css; charset=utf-8');
+    expect(css.body).toContain('prefers-color-scheme:dark');
+    expect(css.body).toContain(':focus-visible');
+  });
+});
+
+describe('the login page of a platform with its own name and password reset page', () => {
+  let app: AuthApp;
+  const PASSWORD_RESET_URL = 'https://food.example.org/passwort?from=login&x=1';
+
+  beforeAll(async () => {
+    ({ app } = await buildTestApp({
+      PLATFORM_NAME: 'Lebensmittel <retten>',
+      PASSWORD_RESET_URL,
+      BASE_URL: 'https://login.food.example.org',
+    }));
+    await app.ready();
+  });
+
+  afterAll(async () => {
+    await app.close();
+  });
+
+  it('links "forgot your password?" to the configured page, in both languages', async () => {
+    for (const [language, text] of [
+      ['en', 'Forgot your password?'],
+      ['de', 'Passwort vergessen?'],
+    ] as const) {
+      const page = await app.inject({
+        method: 'GET',
+        url: '/login',
+        headers: { 'accept-language': language },
+      });
+      expect(page.body).toContain(
+        `<a id="forgot-password" href="https://food.example.org/passwort?from=login&amp;x=1">${text}</a>`,
+      );
+    }
+  });
+
+  it('names the configured platform, escaped, and the host to type the password at', async () => {
+    const page = await app.inject({ method: 'GET', url: '/login' });
+    expect(page.body).toContain('<span>Lebensmittel &lt;retten&gt;</span>');
+    expect(page.body).not.toContain('<retten>');
+    expect(page.body).toContain(
+      'Enter your password only at <strong>login.food.example.org</strong>',
+    );
+  });
+
+  it('names the configured platform where the pages speak of it, not a fixed name', async () => {
+    const alice = await signInAs(app, ids.users.alice);
+    const logout = await app.inject({
+      method: 'GET',
+      url: '/oauth/logout',
+      cookies: alice.cookies,
+    });
+    expect(logout.body).toContain('Do you want to sign out of Lebensmittel &lt;retten&gt;?');
+    const start = await app.inject({ method: 'GET', url: authorizeUrl(), cookies: alice.cookies });
+    const consent = await app.inject({
+      method: 'GET',
+      url: String(start.headers.location),
+      cookies: alice.cookies,
+      headers: { 'accept-language': 'de' },
+    });
+    expect(consent.body).toContain('aus deinem Konto bei Lebensmittel &lt;retten&gt; zugreifen:');
+    expect(consent.body).not.toMatch(/foodsharing/i);
   });
 });

@@ -13,7 +13,7 @@ import {
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale, type Locale } from '../../pages/locale.ts';
 import { messagesFor } from '../../pages/messages.ts';
-import { CONNECTED_APPS_PATH, LOGIN_PATH } from '../../pages/page-paths.ts';
+import { CONNECTED_APPS_PATH, LOGIN_PATH, loginPageUrl } from '../../pages/page-paths.ts';
 import { sendLoginPage } from './login.page.ts';
 import { loginToken, loginTokenMatches } from './login-token.ts';
 import { safeReturnPath } from './return-to.ts';
@@ -36,7 +36,11 @@ const LoginFormSchema = Type.Object({
   csrf: Type.Optional(Type.String({ maxLength: 64 })),
 });
 
-const LogoutFormSchema = Type.Object({ csrf: Type.Optional(Type.String({ maxLength: 64 })) });
+const LogoutFormSchema = Type.Object({
+  csrf: Type.Optional(Type.String({ maxLength: 64 })),
+  // "Not you?" on the consent page: sign in again for the same authorization request.
+  request: Type.Optional(RequestIdSchema),
+});
 
 /** What authenticate() refuses with, as the page says it (same words for unknown and wrong). */
 function refusal(error: unknown, locale: Locale) {
@@ -207,7 +211,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         app.backchannelLogout.userLoggedOut(session.userId);
       }
       app.sessionCookies.clear(reply);
-      return reply.redirect(LOGIN_PATH, 303);
+      return reply.redirect(loginPageUrl(request.body.request), 303);
     },
   );
 };
