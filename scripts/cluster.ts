@@ -1,5 +1,5 @@
 // Several instances of each service, each run as a deployment runs it, behind a real reverse
-// proxy (Caddy) on one origin: what the README's "Scaling out" promises, on one machine.
+// proxy (Caddy) on one origin: what docs/deploy.md §2 promises, on one machine.
 //
 //   pnpm cluster                     http://localhost:8080, 2 api and 2 auth instances
 //   pnpm cluster --instances 3       (or CLUSTER_INSTANCES=3) instances of each service

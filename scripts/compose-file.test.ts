@@ -6,7 +6,7 @@ import { parse } from 'yaml';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 // No Docker engine runs here or in CI (docs: TOOLCHAIN), so docker/compose.yml is checked as
-// data: the services the README's first run names, and the settings that must agree between
+// data: the services the first run of docs/deploy.md §1 names, and the settings that must agree between
 // compose, its .env example, the first-run script and the Kubernetes first-run examples.
 
 const DOCKER = path.join(import.meta.dirname, '..', 'docker');

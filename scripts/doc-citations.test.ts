@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import {
   citationProblems,
   citationsIn,
   documentSections,
   repositoryFiles,
+  ROOT,
   sectionsOf,
 } from './doc-citations.ts';
 
@@ -119,5 +122,23 @@ describe('the repository', () => {
       ({ file, text }) => !file.startsWith('docs/') && citationsIn(text, false).length > 0,
     );
     expect(cited.length).toBeGreaterThan(50);
+  });
+});
+
+describe("docs/README.md's table", () => {
+  it('lists every document of docs/ with each of its top-level sections', async () => {
+    const index = await readFile(path.join(ROOT, 'docs', 'README.md'), 'utf8');
+    for (const [document, sections] of await documentSections()) {
+      const name = path.basename(document);
+      if (name === 'README.md') continue;
+      const row = index.split('\n').find((line) => line.startsWith(`| [${name}](${name})`));
+      expect(row, name).toBeDefined();
+      const listed = [...(row ?? '').matchAll(/§(\d+)\b/g)].map((match) => match[1]);
+      const topLevel = sections.filter((section) => !section.includes('.'));
+      expect(
+        topLevel.filter((section) => !listed.includes(section)),
+        name,
+      ).toEqual([]);
+    }
   });
 });

@@ -4,9 +4,9 @@ import { promisify } from 'node:util';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readmeShellBlocks } from './readme-examples.ts';
+import { docShellBlocks } from './readme-examples.ts';
 
-// The README's "Command line" section, pasted in order into a shell as a reader would, on a
+// The command line's blocks (docs/cli.md §1), pasted in order into a shell as a reader would, on a
 // database of its own: every command must succeed, and `pnpm cli` runs this checkout's CLI.
 
 const run = promisify(execFile);
@@ -29,9 +29,9 @@ async function onServer(sql: string): Promise<void> {
 beforeAll(() => onServer(`CREATE DATABASE ${databaseName}`));
 afterAll(() => onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
 
-describe('the README\'s "Command line" section', () => {
+describe('the command line of docs/cli.md §1', () => {
   it('runs in order as printed, every command succeeding', async () => {
-    const blocks = await readmeShellBlocks('Command line');
+    const blocks = await docShellBlocks('docs/cli.md', '1. Commands');
     expect(blocks.length).toBeGreaterThanOrEqual(3);
     // `pnpm cli …` and `pnpm -s cli …` are this checkout's CLI; a failing command stops the
     // script (set -e, pipefail) and names itself through bash's xtrace.

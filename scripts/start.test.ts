@@ -14,7 +14,7 @@ import {
   workerRedis,
 } from '@foodshare/testing';
 import pg from 'pg';
-import { readmeEndpointExamples, runReadmeExamples } from './readme-examples.ts';
+import { endpointExamples, readmeFirstRequest, runReadmeExamples } from './readme-examples.ts';
 import {
   onDatabaseServer,
   serverUrl,
@@ -158,15 +158,19 @@ describe('pnpm start', () => {
     expect(exitCode).toBe(0);
   }, 60_000);
 
-  it("runs every curl example of the README's endpoint section, each answered with 2xx", async () => {
-    const [setup = '', examples = ''] = await readmeEndpointExamples();
+  it("runs the README's first request and every endpoint example of docs/rest-api.md §2, each answered with 2xx", async () => {
+    const [firstRequest = ''] = await readmeFirstRequest();
+    expect(firstRequest).toMatch(/\/api\/login\n[\s\S]*\/api\/users\/current\n/);
+    const [setup = '', examples = ''] = await endpointExamples();
     // One example (at least) for each of the 18 rows of docs/spec.md §4.1, numbered as there.
     const rows = [...examples.matchAll(/^# (\d+)\. /gm)].map((match) => Number(match[1]));
     expect(rows).toEqual(Array.from({ length: 18 }, (_, index) => index + 1));
     const statuses = await runReadmeExamples(origin);
-    // Every call ran: one per login of the set-up, one per curl line of the examples.
+    // Every call ran: one per curl line of the first request, one per login of the set-up, one
+    // per curl line of the examples.
     const logins = /for user in ([\w ]+); do login/.exec(setup)?.[1]?.split(' ') ?? [];
-    expect(statuses).toHaveLength(logins.length + (examples.match(/^curl /gm) ?? []).length);
+    const curlLines = (block: string) => (block.match(/^curl /gm) ?? []).length;
+    expect(statuses).toHaveLength(curlLines(firstRequest) + logins.length + curlLines(examples));
     expect(statuses.filter((line) => !/^2\d\d /.test(line))).toEqual([]);
   }, 60_000);
 

@@ -16,7 +16,7 @@ import { WebClient, type ClientResponse } from './web-client.ts';
  * the function named in each test is the one that sends that call.
  */
 
-/** Ids `pnpm start` gives the demo data on an empty database (README, "## Endpoints"). */
+/** Ids `pnpm start` gives the demo data on an empty database (docs/rest-api.md §2). */
 const DEMO = {
   storeId: 1,
   chainId: 1,

@@ -1,7 +1,7 @@
 // Two sides measured in alternating short rounds, so that both see the same moments of a
 // shared machine: with `pnpm bench --against DIR` this checkout's stack and another
 // checkout's, in a normal run a scenario and its reference (reference-rounds.ts). Compared in
-// separate runs, the same code moved by 10 to 40 % here (README, Benchmarks); paired round by
+// separate runs, the same code moved by 10 to 40 % here (docs/benchmarks.md §1); paired round by
 // round, a change shows through that drift.
 import type { Figures, Scenario } from './measure.ts';
 import { median, spread, type Spread } from './stats.ts';

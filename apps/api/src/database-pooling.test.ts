@@ -4,7 +4,7 @@ import type { ApiApp } from './app.ts';
 import { buildTestApp } from './test-support/build-test-app.ts';
 
 // DATABASE_POOL_SIZE and DATABASE_PREPARED_STATEMENTS as a deployment behind PgBouncer in
-// transaction mode sets them (README: Connection budget).
+// transaction mode sets them (docs/deploy.md §4).
 
 const ids = inject('demoIds');
 const POOL_SIZE = 2;

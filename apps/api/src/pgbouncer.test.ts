@@ -10,7 +10,7 @@ import { type ApiApp, buildApp } from './app.ts';
 import { loadConfig } from './config.ts';
 
 // The service behind PgBouncer in transaction mode, run from the example configuration
-// docker/pgbouncer.ini with DATABASE_PREPARED_STATEMENTS=false (README: Connection budget): every
+// docker/pgbouncer.ini with DATABASE_PREPARED_STATEMENTS=false (docs/deploy.md §4): every
 // request may meet another server connection than the one before it.
 
 const ids = inject('demoIds');

@@ -20,8 +20,8 @@ import {
   type TokenResponse,
 } from './test-support/token-helpers.ts';
 
-// A Redis that answers but refuses writes for a while: full under `noeviction` (OOM, as the
-// README asks it to be configured), or a replica after a failover (READONLY). Both services must
+// A Redis that answers but refuses writes for a while: full under `noeviction` (OOM, as
+// docs/authorization-server.md §1 asks it to be configured), or a replica after a failover (READONLY). Both services must
 // say "try again" (503 with Retry-After), never 500, and serve again by themselves once Redis
 // takes writes again. Redis servers of this file's own; the real bounds apply.
 

@@ -19,7 +19,7 @@ import {
   userinfoRequest,
 } from './test-support/token-helpers.ts';
 
-// Both services on a Redis of this file's own behind three sentinels (README: Redis Sentinel).
+// Both services on a Redis of this file's own behind three sentinels (docs/deploy.md §3).
 // Under steady load the master is killed; the sentinels promote the replica and the services
 // must serve again through it within seconds, answering 503 (never 500, never hanging) in
 // between, with the sessions and tokens written before the failover still good.

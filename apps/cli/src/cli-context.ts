@@ -32,7 +32,7 @@ export interface CliEnvironment {
   /** The services' Redis: sessions and grants that some commands end live there. */
   REDIS_URL?: string | undefined;
   REDIS_KEY_PREFIX?: string | undefined;
-  /** Redis behind Sentinel, as the services read them (README: Redis Sentinel). */
+  /** Redis behind Sentinel, as the services read them (docs/deploy.md §3). */
   REDIS_SENTINELS?: string | undefined;
   REDIS_SENTINEL_MASTER?: string | undefined;
   REDIS_SENTINEL_PASSWORD?: string | undefined;

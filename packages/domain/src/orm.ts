@@ -24,7 +24,7 @@ export interface OrmConfig {
   poolSize?: number;
   /**
    * Named prepared statements for the hot reads (prepared-statement.ts); true unless the
-   * connections go through a pooler that cannot keep them (README: Connection budget).
+   * connections go through a pooler that cannot keep them (docs/deploy.md §4).
    */
   preparedStatements?: boolean;
   /** Called with MikroORM's line for every query sent, e.g. to count queries per request. */

@@ -17,7 +17,7 @@ export const CommonEnvProperties = {
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /**
    * PostgreSQL connections this instance opens at most. Every instance of both services holds up
-   * to this many: README "Connection budget" sets it against max_connections.
+   * to this many: docs/deploy.md §4 sets it against max_connections.
    */
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 1000, default: 10 }),
   /**
