@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
-import pg from 'pg';
+import { DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { docShellBlocks } from './readme-examples.ts';
+import { onDatabaseServer, serverUrl } from './start-process.ts';
 
 // The command line's blocks (docs/cli.md §1), pasted in order into a shell as a reader would, on a
 // database of its own: every command must succeed, and `pnpm cli` runs this checkout's CLI.
@@ -13,21 +13,10 @@ const run = promisify(execFile);
 const ROOT = path.join(import.meta.dirname, '..');
 const CLI = path.join(ROOT, 'apps', 'cli', 'src', 'main.ts');
 
-const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
 const databaseName = `fs_test_readme_cli_${process.pid}`;
 
-async function onServer(sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-beforeAll(() => onServer(`CREATE DATABASE ${databaseName}`));
-afterAll(() => onServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
+beforeAll(() => onDatabaseServer(`CREATE DATABASE ${databaseName}`));
+afterAll(() => onDatabaseServer(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`));
 
 describe('the command line of docs/cli.md §1', () => {
   it('runs in order as printed, every command succeeding', async () => {
