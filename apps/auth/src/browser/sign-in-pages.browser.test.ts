@@ -1,12 +1,15 @@
 import { hash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createOAuthClient, DEMO_PASSWORD, DemoUserEmail } from '@foodshare/domain';
-import { launchChromium } from '@foodshare/testing/browser';
-import type { AxeResults } from 'axe-core';
+import {
+  launchChromium,
+  PAGE_WIDTHS,
+  RECORD_CSP_VIOLATIONS,
+  wcagViolations,
+} from '@foodshare/testing/browser';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
@@ -17,7 +20,6 @@ import { listenTestApp } from '../test-support/listening-test-app.ts';
 // horizontal scrolling and for refusals of the CSP, and kept as a screenshot.
 
 const ids = inject('demoIds');
-const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
 const STEP_TIMEOUT_MS = 30_000;
 // Five journeys of eight pages, each with axe's checks, on a machine of two cores under load.
 const TEST_TIMEOUT_MS = 120_000;
@@ -54,14 +56,6 @@ const JOURNEYS: Journey[] = [
 ];
 
 // The page-side code, as text: the service is compiled without the DOM's types.
-/** Before anything of the page: a refusal of the CSP is reported to the page only. */
-const RECORD_CSP_VIOLATIONS = `
-  window.cspViolations = [];
-  document.addEventListener('securitypolicyviolation', (event) => {
-    window.cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
-  });`;
-const RUN_AXE = `axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } })`;
-const WIDTHS = `({ scroll: document.scrollingElement.scrollWidth, inner: window.innerWidth })`;
 const LOGO_WIDTH = `new Promise((resolve) => {
   const img = document.querySelector('img.client-logo');
   if (img.complete) resolve(img.naturalWidth);
@@ -69,21 +63,6 @@ const LOGO_WIDTH = `new Promise((resolve) => {
   img.addEventListener('error', () => resolve(0));
 })`;
 const STYLED = `getComputedStyle(document.querySelector('.card')).borderTopLeftRadius`;
-
-/** The violations of WCAG 2 A and AA that axe-core finds on the page as it is. */
-async function wcagViolations(page: Page): Promise<string[]> {
-  // Through the debugging protocol, which the page's CSP does not govern.
-  await page.evaluate(AXE_SOURCE);
-  const results = await page.evaluate<AxeResults>(RUN_AXE);
-  return results.violations.map(
-    (violation) =>
-      `${violation.id} (${violation.impact ?? ''}): ${violation.help}\n    ` +
-      violation.nodes
-        .slice(0, 5)
-        .map((node) => `${node.target.join(' ')} ${node.failureSummary ?? ''}`)
-        .join('\n    '),
-  );
-}
 
 async function startCallbackServer(): Promise<{ server: Server; url: string }> {
   const server = createServer((_request, response) => {
@@ -187,7 +166,7 @@ describe('the sign-in pages as a volunteer sees them (headless Chromium)', () =>
   async function inspect(page: Page, journey: Journey, name: string, consoleErrors: string[]) {
     const where = `${name} (${journey.name})`;
     expect(await wcagViolations(page), where).toEqual([]);
-    const widths = await page.evaluate<{ scroll: number; inner: number }>(WIDTHS);
+    const widths = await page.evaluate<{ scroll: number; inner: number }>(PAGE_WIDTHS);
     expect(widths.scroll, `${where}: no horizontal scrolling`).toBeLessThanOrEqual(widths.inner);
     expect(await page.evaluate('window.cspViolations'), where).toEqual([]);
     expect(consoleErrors, where).toEqual([]);

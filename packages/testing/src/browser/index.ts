@@ -25,3 +25,4 @@ export async function launchChromium(): Promise<Browser> {
     ],
   });
 }
+export { PAGE_WIDTHS, RECORD_CSP_VIOLATIONS, wcagViolations } from './page-checks.ts';
