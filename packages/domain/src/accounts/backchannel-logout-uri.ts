@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net';
 import { AccountError } from './account-errors.ts';
+import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
 const MAX_BACKCHANNEL_LOGOUT_URI_LENGTH = 2000;
 
@@ -15,11 +16,8 @@ export type BackchannelLogoutUriProblemCode =
   | 'INTERNAL_HOST';
 
 const BACKCHANNEL_LOGOUT_URI_PROBLEMS: Record<BackchannelLogoutUriProblemCode, string> = {
-  LENGTH: `must have 1 to ${MAX_BACKCHANNEL_LOGOUT_URI_LENGTH} characters`,
-  WHITE_SPACE: 'must not contain white space or control characters',
-  FRAGMENT: 'must not contain a fragment',
+  ...sharedUriProblems(MAX_BACKCHANNEL_LOGOUT_URI_LENGTH),
   NOT_ABSOLUTE: 'must be an absolute URL',
-  CREDENTIALS: 'must not contain credentials',
   NOT_HTTPS: 'must use https',
   PRIVATE_ADDRESS: 'must not name a loopback, private, link-local or other non-public address',
   INTERNAL_HOST:
@@ -135,9 +133,8 @@ export function backchannelLogoutUriProblemCode(
   uri: string,
   allowedHosts: readonly string[] = [],
 ): BackchannelLogoutUriProblemCode | null {
-  if (uri.length === 0 || uri.length > MAX_BACKCHANNEL_LOGOUT_URI_LENGTH) return 'LENGTH';
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'WHITE_SPACE';
+  const text = uriTextProblemCode(uri, MAX_BACKCHANNEL_LOGOUT_URI_LENGTH);
+  if (text !== null) return text;
   // Back-Channel Logout 1.0 §2.2: the URI must not include a fragment.
   if (uri.includes('#')) return 'FRAGMENT';
   if (!URL.canParse(uri)) return 'NOT_ABSOLUTE';

@@ -1,4 +1,5 @@
 import { AccountError } from './account-errors.ts';
+import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
 const MAX_CLIENT_DISPLAY_URI_LENGTH = 2000;
 
@@ -13,12 +14,13 @@ export type ClientDisplayUriField = (typeof CLIENT_DISPLAY_URI_FIELDS)[number];
 export type ClientDisplayUriProblemCode =
   'LENGTH' | 'WHITE_SPACE' | 'MARKUP' | 'NOT_ABSOLUTE' | 'CREDENTIALS' | 'NOT_HTTPS';
 
+const shared = sharedUriProblems(MAX_CLIENT_DISPLAY_URI_LENGTH);
 const CLIENT_DISPLAY_URI_PROBLEMS: Record<ClientDisplayUriProblemCode, string> = {
-  LENGTH: `must have 1 to ${MAX_CLIENT_DISPLAY_URI_LENGTH} characters`,
-  WHITE_SPACE: 'must not contain white space or control characters',
+  LENGTH: shared.LENGTH,
+  WHITE_SPACE: shared.WHITE_SPACE,
   MARKUP: 'must not contain < > " \' or `',
   NOT_ABSOLUTE: 'must be an absolute URL with a host',
-  CREDENTIALS: 'must not contain credentials',
+  CREDENTIALS: shared.CREDENTIALS,
   NOT_HTTPS: 'must use https',
 };
 
@@ -36,9 +38,8 @@ const FIELD_NAMES: Record<ClientDisplayUriField, string> = {
  * though the page escapes them: whoever registers `"><script>` means no good.
  */
 export function clientDisplayUriProblemCode(uri: string): ClientDisplayUriProblemCode | null {
-  if (uri.length === 0 || uri.length > MAX_CLIENT_DISPLAY_URI_LENGTH) return 'LENGTH';
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'WHITE_SPACE';
+  const text = uriTextProblemCode(uri, MAX_CLIENT_DISPLAY_URI_LENGTH);
+  if (text !== null) return text;
   if (/[<>"'`]/.test(uri)) return 'MARKUP';
   if (!URL.canParse(uri)) return 'NOT_ABSOLUTE';
   const url = new URL(uri);

@@ -10,6 +10,7 @@ import {
   CLIENT_NAME_MARKUP,
 } from './client-display-uris.ts';
 import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
+import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
 export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
 // Not exported: packages/schemas owns the names OAuthScope and OAuthGrantType (docs/design.md §7.2).
@@ -102,12 +103,9 @@ export type RedirectUriProblemCode =
   | 'PRIVATE_SCHEME_CONFIDENTIAL';
 
 const REDIRECT_URI_PROBLEMS: Record<RedirectUriProblemCode, string> = {
-  LENGTH: `must have 1 to ${MAX_REDIRECT_URI_LENGTH} characters`,
-  WHITE_SPACE: 'must not contain white space or control characters',
+  ...sharedUriProblems(MAX_REDIRECT_URI_LENGTH),
   WILDCARD: 'must not contain a wildcard',
-  FRAGMENT: 'must not contain a fragment',
   NOT_ABSOLUTE: 'must be an absolute URL',
-  CREDENTIALS: 'must not contain credentials',
   NO_HOST: 'must name a host',
   NOT_HTTPS: 'must use https (http only on a loopback host)',
   UNSAFE_SCHEME:
@@ -158,9 +156,8 @@ export function redirectUriProblemCode(
   uri: string,
   client?: { confidential: boolean },
 ): RedirectUriProblemCode | null {
-  if (uri.length === 0 || uri.length > MAX_REDIRECT_URI_LENGTH) return 'LENGTH';
-  // eslint-disable-next-line no-control-regex
-  if (/[\s\u0000-\u001f\u007f]/.test(uri)) return 'WHITE_SPACE';
+  const text = uriTextProblemCode(uri, MAX_REDIRECT_URI_LENGTH);
+  if (text !== null) return text;
   if (uri.includes('*')) return 'WILDCARD';
   if (uri.includes('#')) return 'FRAGMENT';
   if (!URL.canParse(uri)) return 'NOT_ABSOLUTE';
