@@ -1,11 +1,12 @@
 // `pnpm bench`: the performance harness. For each data size it starts the real stack (as
-// `pnpm start` does, in a child process) and the reference servers (bare libraries, another
-// child), then measures every scenario with autocannon on loopback and prints a table: req/s,
-// p50 and p99 latency, the ratio to the matching reference, and large/small. Figures, not a
-// pass/fail; JSON of the run is written for comparisons.
+// `pnpm start` does, in a child process), the reference servers (bare libraries, another
+// child) and the bench peer (node-oidc-provider, for the OAuth endpoints), then measures every
+// scenario with autocannon on loopback and prints a table: req/s, p50 and p99 latency, the
+// ratio to the matching reference, ours ÷ peer, and large/small. Figures, not a pass/fail;
+// JSON of the run is written for comparisons.
 //
 //   pnpm bench [--sizes small,large] [--rounds 3] [--duration 2] [--warmup 0.5]
-//              [--connections 16] [--scale 1] [--only TEXT] [--reuse] [--json FILE]
+//              [--connections 16] [--scale 1] [--only TEXT] [--reuse] [--no-peer] [--json FILE]
 //   pnpm bench --profile [--duration 5] [--warmup 1] [...]
 //   pnpm bench --against DIR [--rounds 6] [--duration 2] [--warmup 0.5] [...]
 //   pnpm bench --table FILE   the table of an earlier run's JSON
@@ -19,6 +20,10 @@
 //                once, for 5 s unless --duration says otherwise (2 s with --against), against
 //                the reference's row
 //   --reuse      keep fs_bench_large when it exists (growing takes about two minutes)
+//   --no-peer    leave out the bench peer: node-oidc-provider doing the work of our token
+//                endpoint, userinfo, JWKS and discovery (scripts/bench/peer-server.ts), measured
+//                in the same rounds as those scenarios and printed beside them as ours ÷ peer
+//                (on by default when --only selects one of them; not with --profile, --against)
 //   --profile    a CPU profile of the stack per scenario, its measured seconds only, under
 //                .data/bench/profile-<time>-<size>/ (through the stack's inspector, on loopback);
 //                one round
@@ -35,7 +40,7 @@ import { parseArgs } from 'node:util';
 import { growDemoData, openOrm, prepareDemoDatabase } from '@foodshare/domain';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, withDatabaseName } from '@foodshare/testing';
 import pg from 'pg';
-import { comparePaired, formatComparison, summarize } from './bench/compare.ts';
+import { comparePaired, formatComparison, measureInTurns, summarize } from './bench/compare.ts';
 import {
   formatTable,
   measure,
@@ -46,16 +51,27 @@ import {
 } from './bench/measure.ts';
 import { mergeReferenceRounds } from './bench/reference-rounds.ts';
 import { REFERENCES } from './bench/reference-server.ts';
+import { rememberPeerConsent } from './bench/peer-consent.ts';
+import { peerShares } from './bench/peer-rounds.ts';
 import {
   oauthScenarios,
+  peerNameOf,
+  peerScenarios,
   readScenarios,
   referenceScenarios,
   writeScenarios,
   type DemoIds,
+  type OAuthContext,
   type ScenarioContext,
 } from './bench/scenarios.ts';
-import { exchange, issueCodes, login, rememberConsent } from './bench/sessions.ts';
-import { startReference, startStack, type Child } from './bench/stack.ts';
+import {
+  exchange,
+  issueCodes,
+  login,
+  rememberConsent,
+  type OAuthInputs,
+} from './bench/sessions.ts';
+import { startPeer, startReference, startStack, type Child } from './bench/stack.ts';
 
 function parseOptions() {
   try {
@@ -68,6 +84,7 @@ function parseOptions() {
         scale: { type: 'string', default: '1' },
         only: { type: 'string' },
         reuse: { type: 'boolean', default: false },
+        peer: { type: 'boolean', default: true },
         profile: { type: 'boolean', default: false },
         against: { type: 'string' },
         rounds: { type: 'string' },
@@ -75,6 +92,7 @@ function parseOptions() {
         table: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
+      allowNegative: true,
     }).values;
   } catch (error) {
     // A mistyped option: say so in one line, not with a stack trace.
@@ -222,6 +240,22 @@ function fileNameOf(name: string): string {
   return name.replace(/[^\w.-]+/g, '-').replace(/^-+|-+$/g, '');
 }
 
+/** The OAuth scenarios' inputs on the server at `origin`, its refresh tokens made on demand. */
+function oauthContextOn(origin: string, oauth: OAuthInputs, accessToken: string): OAuthContext {
+  const refreshTokens: string[] = [];
+  // A run that ends with answers in flight loses the rotated tokens they carried: each run
+  // of the refresh scenario (once per round) starts from a full pool, filled by the
+  // scenario's `prepare`.
+  const refillRefreshTokens = async () => {
+    const missing = 2 * connections - refreshTokens.length;
+    if (missing <= 0) return;
+    for (const code of await issueCodes(oauth, missing)) {
+      refreshTokens.push((await exchange(origin, oauth, code)).refresh_token);
+    }
+  };
+  return { origin, oauth, codes: [], refreshTokens, refillRefreshTokens, accessToken };
+}
+
 /** Logs the demo users in on `stack` and gets alice's remembered consent, codes and tokens. */
 async function scenarioContext(
   stack: Child,
@@ -234,29 +268,24 @@ async function scenarioContext(
   const oauth = await rememberConsent(stack.origin);
   const [first] = await issueCodes(oauth, 1);
   const tokens = await exchange(stack.origin, oauth, first!);
-  const refreshTokens: string[] = [];
-  // A run that ends with answers in flight loses the rotated tokens they carried: each run
-  // of the refresh scenario (once per round) starts from a full pool, filled by the
-  // scenario's `prepare`.
-  const refillRefreshTokens = async () => {
-    const missing = 2 * connections - refreshTokens.length;
-    if (missing <= 0) return;
-    for (const code of await issueCodes(oauth, missing)) {
-      refreshTokens.push((await exchange(stack.origin, oauth, code)).refresh_token);
-    }
-  };
   return {
-    origin: stack.origin,
+    ...oauthContextOn(stack.origin, oauth, tokens.access_token),
     referenceOrigin: reference.origin,
     referenceToken: reference.token,
     sessions: { alice: alice!, orga: orga!, kim: kim!, dana: dana!, carla: carla! },
     ids: await demoIds(databaseUrl),
-    oauth,
-    codes: [],
-    refreshTokens,
-    refillRefreshTokens,
-    accessToken: tokens.access_token,
   };
+}
+
+/**
+ * alice's session on the bench peer: codes whose access tokens are JWTs (exchange, refresh), and
+ * for userinfo an opaque access token, the only kind the peer answers there.
+ */
+async function peerContext(peer: Child, alice: number): Promise<OAuthContext> {
+  const inputs = await rememberPeerConsent(peer.origin, alice);
+  const [code] = await issueCodes(inputs.userinfo, 1);
+  const tokens = await exchange(peer.origin, inputs.userinfo, code!);
+  return oauthContextOn(peer.origin, inputs.jwt, tokens.access_token);
 }
 
 /** The scenarios --only selects (and the references), in the table's order. */
@@ -277,7 +306,7 @@ function scenariosOf(context: ScenarioContext): Scenario[] {
 /** One scenario on `server`; single-use codes are issued from `context` just before. */
 async function measureOn(
   server: Child,
-  context: ScenarioContext,
+  context: OAuthContext,
   scenario: Scenario,
   extra: Partial<MeasureOptions> = {},
 ): Promise<Figures> {
@@ -324,6 +353,7 @@ async function runSize(size: string): Promise<SizeRun> {
   const profileDir = path.join(outputDir, `profile-${stamp}-${size}`);
   const reference = await startReference(backends);
   const stack = await startStack(backends);
+  let peer: Child | undefined;
   const figures: Figures[] = [];
   try {
     const context = await scenarioContext(stack, reference, databaseUrl);
@@ -333,50 +363,91 @@ async function runSize(size: string): Promise<SizeRun> {
       rounds > 1 && scenario.reference
         ? scenarios.find((candidate) => candidate.name === `reference: ${scenario.reference}`)
         : undefined;
-    const measurements = scenarios.reduce(
-      (total, scenario) => total + (pairedReferenceOf(scenario) ? 2 * rounds : 1),
-      0,
-    );
+    // The peer runs only when a scenario it has a twin of is measured (its own child process).
+    const twinNames = new Set(peerScenarios(context).map((scenario) => scenario.name));
+    const peered =
+      args.peer &&
+      !args.profile &&
+      scenarios.some((scenario) => twinNames.has(peerNameOf(scenario.name)));
+    // The servers of the other sides (ours: `server` below, the stack but for the reference rows).
+    const servers: Record<string, Child> = { reference };
+    const contexts: Record<string, OAuthContext> = { ours: context, reference: context };
+    let twins: Scenario[] = [];
+    if (peered) {
+      peer = await startPeer(backends);
+      servers.peer = peer;
+      contexts.peer = await peerContext(peer, context.ids.alice);
+      twins = peerScenarios(contexts.peer);
+    }
+    const twinOf = (scenario: Scenario) =>
+      twins.find((twin) => twin.name === peerNameOf(scenario.name));
+    const measurements = scenarios.reduce((total, scenario) => {
+      const sides = 1 + (pairedReferenceOf(scenario) ? 1 : 0) + (twinOf(scenario) ? 1 : 0);
+      return total + (pairedReferenceOf(scenario) ? rounds : 1) * sides;
+    }, 0);
     log(
-      `${size}: ${scenarios.length} scenarios, ${rounds > 1 ? `${rounds} rounds beside their references, ` : ''}` +
+      `${size}: ${scenarios.length} scenarios, ${rounds > 1 ? `${rounds} rounds beside their references${peered ? ' (and the peer)' : ''}, ` : ''}` +
         `${seconds} s each at ${connections} connections ` +
         `(about ${Math.ceil((measurements * (seconds + warmupSeconds)) / 60)} min)`,
     );
-    const measureScenario = async (scenario: Scenario): Promise<Figures> => {
+    /** The scenario's row, and its peer twin's where it has one. */
+    const measureScenario = async (scenario: Scenario): Promise<Figures[]> => {
       const server = scenario.name.startsWith('reference:') ? reference : stack;
       const referenceScenario = pairedReferenceOf(scenario);
-      if (!referenceScenario) {
-        return measureOn(
-          server,
-          context,
-          scenario,
-          profiledMeasurement(server, profileDir, scenario),
-        );
+      const twin = twinOf(scenario);
+      if (!referenceScenario && !twin) {
+        return [
+          await measureOn(
+            server,
+            context,
+            scenario,
+            profiledMeasurement(server, profileDir, scenario),
+          ),
+        ];
       }
-      const [comparison] = await comparePaired(
-        [{ ours: scenario, theirs: referenceScenario }],
-        rounds,
-        (measured, side) => measureOn(side === 'ours' ? server : reference, context, measured),
+      // In turns: the scenario, its reference, its twin on the peer (one round without rounds).
+      const sides: Record<string, Scenario> = {
+        ours: scenario,
+        ...(referenceScenario ? { reference: referenceScenario } : {}),
+        ...(twin ? { peer: twin } : {}),
+      };
+      const measured = await measureInTurns(sides, referenceScenario ? rounds : 1, (each, side) =>
+        measureOn(side === 'ours' ? server : servers[side]!, contexts[side]!, each),
       );
-      return mergeReferenceRounds(comparison!);
+      const against = (side: string, other: string) =>
+        measured.map((round) => ({ ours: round[side]!, theirs: round[other]! }));
+      const merged = (side: string) =>
+        referenceScenario
+          ? mergeReferenceRounds({ name: sides[side]!.name, rounds: against(side, 'reference') })
+          : measured[0]![side]!;
+      if (!twin) return [merged('ours')];
+      return [{ ...merged('ours'), peer: peerShares(against('ours', 'peer')) }, merged('peer')];
     };
     for (const scenario of scenarios) {
-      const result = await measureScenario(scenario);
-      figures.push(result);
-      const share = result.shares?.cpu
-        ? `, ${Math.round(result.shares.cpu.median * 100)} % of its reference's CPU`
-        : '';
-      if (result.shares?.referenceErrors) {
-        log(`${size} ${result.name}: its reference failed ${result.shares.referenceErrors} times`);
+      for (const result of await measureScenario(scenario)) {
+        figures.push(result);
+        const share = result.shares?.cpu
+          ? `, ${Math.round(result.shares.cpu.median * 100)} % of its reference's CPU`
+          : '';
+        const overPeer = result.peer
+          ? `; ours ÷ peer: req/s ${result.peer.rate?.median.toFixed(2) ?? '–'}, ` +
+            `CPU/req ${result.peer.cpu?.median.toFixed(2) ?? '–'}`
+          : '';
+        if (result.shares?.referenceErrors) {
+          log(
+            `${size} ${result.name}: its reference failed ${result.shares.referenceErrors} times`,
+          );
+        }
+        log(
+          `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
+            `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req${share}${overPeer}`,
+        );
       }
-      log(
-        `${size} ${result.name}: ${result.requestsPerSecond} req/s, p50 ${result.p50} ms, ` +
-          `p99 ${result.p99} ms, errors ${result.errors}, ${result.cpuMicrosPerRequest ?? '–'} µs CPU/req${share}`,
-      );
     }
   } finally {
     await stack.stop();
     await reference.stop();
+    await peer?.stop();
   }
   return { size, figures };
 }
@@ -489,6 +560,13 @@ console.log(
     .map(([name, what]) => `${name} = ${what}`)
     .join('; ')}.`,
 );
+if (runs.some((run) => run.figures.some((figures) => figures.peer))) {
+  console.log(
+    'Peer: node-oidc-provider doing the same work (docs/benchmarks.md §1.1), measured in the ' +
+      "same rounds; req/s ÷ peer and cpu ÷ peer are ours over the peer's, the median of the " +
+      'rounds with the lowest and highest (req/s above 1 and CPU below 1: ours ahead).',
+  );
+}
 const jsonPath = args.json ?? path.join(outputDir, `bench-${stamp}.json`);
 writeFileSync(
   jsonPath,

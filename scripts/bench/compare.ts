@@ -95,9 +95,26 @@ export function formatComparison(size: string, rounds: number, summaries: Paired
 }
 
 /**
- * Runs `measureOne` on each pair `rounds` times, the two sides in turns whose order flips each
- * round (so that neither always follows the other's load).
+ * Measures each side once per round, `rounds` times, in an order that turns by one side every
+ * round (for two sides: flips), so that no side always follows the same other side's load.
  */
+export async function measureInTurns<Side extends string>(
+  sides: Record<Side, Scenario>,
+  rounds: number,
+  measureOne: (scenario: Scenario, side: Side) => Promise<Figures>,
+): Promise<Record<Side, Figures>[]> {
+  const names = Object.keys(sides) as Side[];
+  const measured: Record<Side, Figures>[] = [];
+  for (let round = 0; round < rounds; round += 1) {
+    const order = names.map((_, index) => names[(index + round) % names.length]!);
+    const figures: Partial<Record<Side, Figures>> = {};
+    for (const side of order) figures[side] = await measureOne(sides[side], side);
+    measured.push(figures as Record<Side, Figures>);
+  }
+  return measured;
+}
+
+/** Runs `measureOne` on each pair `rounds` times, the two sides in turns (`measureInTurns`). */
 export async function comparePaired(
   pairs: { ours: Scenario; theirs: Scenario }[],
   rounds: number,
@@ -105,14 +122,10 @@ export async function comparePaired(
 ): Promise<Comparison[]> {
   const comparisons: Comparison[] = [];
   for (const pair of pairs) {
-    const comparison: Comparison = { name: pair.ours.name, rounds: [] };
-    for (let round = 0; round < rounds; round += 1) {
-      const order = round % 2 === 0 ? (['ours', 'theirs'] as const) : (['theirs', 'ours'] as const);
-      const figures: Partial<Record<'ours' | 'theirs', Figures>> = {};
-      for (const side of order) figures[side] = await measureOne(pair[side], side);
-      comparison.rounds.push({ ours: figures.ours!, theirs: figures.theirs! });
-    }
-    comparisons.push(comparison);
+    comparisons.push({
+      name: pair.ours.name,
+      rounds: await measureInTurns(pair, rounds, measureOne),
+    });
   }
   return comparisons;
 }

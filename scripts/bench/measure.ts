@@ -47,6 +47,8 @@ export interface Figures {
    * (reference-rounds.ts); without it, the table divides by the reference's own row.
    */
   shares?: ReferenceShares;
+  /** Ours over the bench peer's, when it was measured in rounds beside the peer (peer-rounds.ts). */
+  peer?: PeerShares;
 }
 
 /** Each a median, lowest and highest over the rounds, each round's pair on its own. */
@@ -57,6 +59,20 @@ export interface ReferenceShares {
   /** The scenario's req/s over its reference's (null: the reference answered nothing). */
   rate: Spread | null;
   /** The reference's CPU per request over the scenario's (null where the kernel does not say). */
+  cpu: Spread | null;
+}
+
+/**
+ * The scenario against the same work on node-oidc-provider (peer-server.ts), measured in the
+ * same rounds: each a median, lowest and highest of the rounds, each round's pair on its own.
+ */
+export interface PeerShares {
+  rounds: number;
+  /** Answers of the peer's rounds that failed. */
+  peerErrors: number;
+  /** Our req/s over the peer's: above 1, ours serves more. */
+  rate: Spread | null;
+  /** Our CPU per request over the peer's: below 1, ours costs less. */
   cpu: Spread | null;
 }
 
@@ -173,12 +189,22 @@ function cpuShareCell(figures: Figures, share: number | null): string {
 }
 const ratio = (value: number | null) => (value === null ? '–' : value.toFixed(2));
 
+/** Ours over the peer's, with the lowest and highest round where there were rounds. */
+function peerCell(shares: PeerShares | undefined, value: Spread | null | undefined): string {
+  if (!shares || !value) return '–';
+  if (shares.rounds < 2) return ratio(value.median);
+  return `${ratio(value.median)} (${ratio(value.low)}–${ratio(value.high)})`;
+}
+
 /** The table: per size req/s, p50, p99, % of the reference; then large/small. */
 export function formatTable(runs: SizeRun[]): string {
   const names = [...new Set(runs.flatMap((run) => run.figures.map((f) => f.name)))];
   const header = ['Scenario', 'ref'];
+  // Two more columns per size where a scenario was measured beside the bench peer.
+  const withPeer = runs.some((run) => run.figures.some((figures) => figures.peer));
   for (const run of runs) {
     header.push(`${run.size} req/s`, 'p50', 'p99', '% ref', 'err', 'µs/req', 'cpu % ref', 'B/ans');
+    if (withPeer) header.push('req/s ÷ peer', 'cpu ÷ peer');
   }
   // The second ratio divides out the machine: the same quotient of the shares of the reference,
   // which a busy machine (other work between the two sizes) does not skew.
@@ -190,7 +216,7 @@ export function formatTable(runs: SizeRun[]): string {
     for (const [index, run] of runs.entries()) {
       const figures = first[index];
       if (!figures) {
-        cells.push('–', '–', '–', '–', '–', '–', '–', '–');
+        cells.push('–', '–', '–', '–', '–', '–', '–', '–', ...(withPeer ? ['–', '–'] : []));
         continue;
       }
       const shares = sharesOf(run, figures);
@@ -205,6 +231,12 @@ export function formatTable(runs: SizeRun[]): string {
         cpuShareCell(figures, shares.cpu),
         figures.bytesPerResponse === undefined ? '–' : String(figures.bytesPerResponse),
       );
+      if (withPeer) {
+        cells.push(
+          peerCell(figures.peer, figures.peer?.rate),
+          peerCell(figures.peer, figures.peer?.cpu),
+        );
+      }
     }
     if (runs.length === 2) {
       const [small, large] = first;

@@ -18,12 +18,9 @@ export interface DemoIds {
   questionId: number;
 }
 
-export interface ScenarioContext {
+/** What the OAuth scenarios send, on our stack or on the bench peer. */
+export interface OAuthContext {
   origin: string;
-  referenceOrigin: string;
-  referenceToken: string;
-  sessions: Record<'alice' | 'orga' | 'kim' | 'dana' | 'carla', Session>;
-  ids: DemoIds;
   oauth: OAuthInputs;
   /** Single-use codes for the code exchange; taken from the end. */
   codes: string[];
@@ -34,7 +31,15 @@ export interface ScenarioContext {
   refreshTokens: string[];
   /** Fills `refreshTokens` up again, with tokens of new code exchanges. */
   refillRefreshTokens: () => Promise<void>;
+  /** A bearer token userinfo answers. */
   accessToken: string;
+}
+
+export interface ScenarioContext extends OAuthContext {
+  referenceOrigin: string;
+  referenceToken: string;
+  sessions: Record<'alice' | 'orga' | 'kim' | 'dana' | 'carla', Session>;
+  ids: DemoIds;
 }
 
 const DAY = 86_400_000;
@@ -327,7 +332,7 @@ export function writeScenarios(context: ScenarioContext): Scenario[] {
   ];
 }
 
-export function oauthScenarios(context: ScenarioContext): Scenario[] {
+export function oauthScenarios(context: OAuthContext): Scenario[] {
   const { origin, oauth, codes, refreshTokens, refillRefreshTokens } = context;
   const form = { 'content-type': 'application/x-www-form-urlencoded' };
   return [
@@ -395,4 +400,17 @@ export function oauthScenarios(context: ScenarioContext): Scenario[] {
       url: `${origin}/.well-known/openid-configuration`,
     },
   ];
+}
+
+/** The name of a scenario's twin on the bench peer. */
+export const peerNameOf = (name: string) => `peer: ${name}`;
+
+/**
+ * The OAuth scenarios the bench peer (peer-server.ts) serves the same way, on the peer: all but
+ * authorize, whose sign-in the peer does not have.
+ */
+export function peerScenarios(context: OAuthContext): Scenario[] {
+  return oauthScenarios(context)
+    .filter((scenario) => !scenario.name.startsWith('GET /oauth/authorize'))
+    .map((scenario) => ({ ...scenario, name: peerNameOf(scenario.name) }));
 }

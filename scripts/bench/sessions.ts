@@ -52,31 +52,33 @@ export interface OAuthInputs {
   refreshForm: (refreshToken: string) => string;
 }
 
-/** alice logs in on the authorization page and allows demo-confidential, remembering it. */
-export async function rememberConsent(origin: string): Promise<OAuthInputs> {
-  const authorizeUrl =
+/** The authorization request the bench's codes come from, on `origin`. */
+export function authorizeUrlOf(
+  origin: string,
+  scope: string,
+  extra: Record<string, string> = {},
+): string {
+  return (
     `${origin}/oauth/authorize?` +
     new URLSearchParams({
       response_type: 'code',
       client_id: DemoClientId.confidential,
       redirect_uri: DEMO_REDIRECT_URI,
-      scope: 'openid profile email regions',
+      scope,
       state: 'bench',
       code_challenge: CODE_CHALLENGE,
       code_challenge_method: 'S256',
-    }).toString();
-  const browser = new FormBrowser(origin);
-  await browser.authorize(authorizeUrl, (page: ShownPage) => {
-    if (page.kind === 'login') return page.login(DemoUserEmail.alice, DEMO_PASSWORD);
-    if (page.kind === 'consent') return page.decide('allow', true);
-    throw new Error(`unexpected page on the way to consent:\n${page.html}`);
-  });
-  const session = browser.cookie('fs_session');
-  if (!session) throw new Error('no session cookie after logging in on the authorization page');
+      ...extra,
+    }).toString()
+  );
+}
+
+/** The inputs of codes from `authorizeUrl` with the session `cookie`: demo-confidential's forms. */
+export function oauthInputs(authorizeUrl: string, cookie: string): OAuthInputs {
   const client = { client_id: DemoClientId.confidential, client_secret: DEMO_CLIENT_SECRET };
   return {
     authorizeUrl,
-    cookie: `fs_session=${session}`,
+    cookie,
     exchangeForm: (code) =>
       new URLSearchParams({
         ...client,
@@ -92,6 +94,20 @@ export async function rememberConsent(origin: string): Promise<OAuthInputs> {
         refresh_token: refreshToken,
       }).toString(),
   };
+}
+
+/** alice logs in on the authorization page and allows demo-confidential, remembering it. */
+export async function rememberConsent(origin: string): Promise<OAuthInputs> {
+  const authorizeUrl = authorizeUrlOf(origin, 'openid profile email regions');
+  const browser = new FormBrowser(origin);
+  await browser.authorize(authorizeUrl, (page: ShownPage) => {
+    if (page.kind === 'login') return page.login(DemoUserEmail.alice, DEMO_PASSWORD);
+    if (page.kind === 'consent') return page.decide('allow', true);
+    throw new Error(`unexpected page on the way to consent:\n${page.html}`);
+  });
+  const session = browser.cookie('fs_session');
+  if (!session) throw new Error('no session cookie after logging in on the authorization page');
+  return oauthInputs(authorizeUrl, `fs_session=${session}`);
 }
 
 /** `count` fresh codes from the remembered consent, `parallel` requests at a time. */

@@ -1,5 +1,6 @@
 // The processes `pnpm bench` measures: the real stack as `pnpm start` runs it (both services
-// behind one loopback origin, in a child process) and the reference server (another child).
+// behind one loopback origin, in a child process), the reference server and the bench peer
+// (node-oidc-provider), each another child.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -192,25 +193,41 @@ export async function startStack(options: StackOptions): Promise<Child> {
   };
 }
 
-export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
+/**
+ * A server of this directory (`<name>-server.ts`) as a child on the bench's database and Redis,
+ * its keys under `<keyPrefix><name>:`; ready once it prints its JSON line, `{"port": ...}`.
+ */
+async function startServerScript(name: 'reference' | 'peer', options: StackOptions) {
   const { child, line } = await spawnNode(
-    'reference',
+    name,
     root,
-    ['scripts/bench/reference-server.ts'],
+    [`scripts/bench/${name}-server.ts`],
     {
       DATABASE_URL: options.databaseUrl,
       REDIS_URL: options.redisUrl,
-      REDIS_KEY_PREFIX: `${options.keyPrefix}reference:`,
+      REDIS_KEY_PREFIX: `${options.keyPrefix}${name}:`,
     },
     /^\{"port":/,
     60_000,
   );
-  const { port, token } = JSON.parse(line) as { port: number; token: string };
-  return {
-    origin: `http://127.0.0.1:${port}`,
+  // The reference server prints a bearer token beside its port.
+  const printed = JSON.parse(line) as { port: number; token?: string };
+  const server: Child = {
+    origin: `http://127.0.0.1:${printed.port}`,
     line,
-    token,
     cpuMicros: cpuMicrosOf(child),
     stop: stopper(child),
   };
+  return { server, printed };
+}
+
+export async function startReference(options: StackOptions): Promise<Child & { token: string }> {
+  const { server, printed } = await startServerScript('reference', options);
+  if (printed.token === undefined) throw new Error('the reference server printed no token');
+  return { ...server, token: printed.token };
+}
+
+/** The bench peer (peer-server.ts), node-oidc-provider on the same database and Redis. */
+export async function startPeer(options: StackOptions): Promise<Child> {
+  return (await startServerScript('peer', options)).server;
 }
