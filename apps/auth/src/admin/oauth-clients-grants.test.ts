@@ -20,8 +20,7 @@ import {
   tokensFor,
   userinfoRequest,
 } from '../test-support/token-helpers.ts';
-import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
-import { newTokenId } from '../stores/refresh-families.store.ts';
+import { clientGrantCutoffKey, newTokenId, parseCutoff } from '@foodshare/server-kit/oauth-grants';
 import { loadTokenSubject } from '../oauth/token-subject.ts';
 
 const ids = inject('demoIds');

@@ -4,14 +4,13 @@ import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gat
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
 import { sessionSid } from './session-sid.ts';
 import { accessDenied, consentRequired, loginRequired, type OAuthError } from './oauth-errors.ts';
-import type { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
+import type { AuthorizationCodeStore, ConsentStore } from '@foodshare/server-kit/oauth-grants';
 import {
   type AuthorizationRequest,
   type AuthorizationRequestStore,
   type PendingAuthorizationRequest,
   sessionFingerprint,
 } from '../stores/authorization-requests.store.ts';
-import type { ConsentStore } from '../stores/consents.store.ts';
 import type { AuditEvent } from '../plugins/oauth-core.ts';
 
 /** What the authorization endpoint does next with a request. */

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { AuthorizationRequestStore } from '../stores/authorization-requests.store.ts';
-import { ConsentStore } from '../stores/consents.store.ts';
+import { ConsentStore } from '@foodshare/server-kit/oauth-grants';
 import { PushedAuthorizationRequestStore } from '../stores/pushed-authorization-requests.store.ts';
 
 declare module 'fastify' {

@@ -11,7 +11,7 @@ import type { AuthConfig } from '../config.ts';
 import { KeyRing } from '../keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from '../observability/audit.ts';
 import { AuthMetrics } from '../observability/metrics.ts';
-import { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
+import { AuthorizationCodeStore } from '@foodshare/server-kit/oauth-grants';
 
 export type { AuditEvent } from '../observability/audit.ts';
 export { AUDIT_EVENTS } from '../observability/audit.ts';

@@ -5,10 +5,10 @@ import { RefreshTokenCodec } from '../oauth/refresh-token-codec.ts';
 import {
   AccessTokenDenyList,
   type AccessTokenState,
-} from '../stores/access-token-deny-list.store.ts';
-import { clientGrantCutoffs } from '../stores/client-grant-cutoffs.store.ts';
-import { RefreshFamilyStore } from '../stores/refresh-families.store.ts';
-import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
+  clientGrantCutoffs,
+  RefreshFamilyStore,
+  RevocationLedger,
+} from '@foodshare/server-kit/oauth-grants';
 
 /** Token state the endpoints and pages share (owner: token endpoint). */
 export interface TokenState {

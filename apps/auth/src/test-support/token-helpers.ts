@@ -9,7 +9,7 @@ import {
 } from '@foodshare/domain';
 import { expect } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { codeKey, type AuthorizationCodeGrant } from '../stores/authorization-codes.store.ts';
+import { type AuthorizationCodeGrant, codeKey } from '@foodshare/server-kit/oauth-grants';
 import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
 import { pkcePair } from './authorization-helpers.ts';
 import { backchannelLogoutAllowedHosts } from '../config.ts';

@@ -10,7 +10,7 @@ import { SessionStore } from '@foodshare/server-kit';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';
+import { type AuthorizationCodeGrant, codeKey } from '@foodshare/server-kit/oauth-grants';
 import {
   allowOnConsentPage,
   authorizationParams,

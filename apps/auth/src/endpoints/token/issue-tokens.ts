@@ -2,11 +2,11 @@ import { hash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { userClaims, type UserClaimsRow } from '../../claims/user-claims.ts';
 import {
-  newTokenId,
   type IssuedToken,
+  newTokenId,
   type RefreshFamily,
   type RefreshFamilyStore,
-} from '../../stores/refresh-families.store.ts';
+} from '@foodshare/server-kit/oauth-grants';
 
 /** RFC 6749 5.1 successful response, with OIDC Core 3.1.3.3's id_token. */
 export interface TokenResponse {

@@ -1,6 +1,5 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes.store.ts';
-import { newTokenId } from '../../../stores/refresh-families.store.ts';
+import { type AuthorizationCodeGrant, newTokenId } from '@foodshare/server-kit/oauth-grants';
 import { invalidGrant } from '../../../oauth/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';

@@ -2,7 +2,7 @@ import { mayHoldScope, type RegisteredClient } from '../../../clients/registered
 import { grantStanding } from '../../../oauth/grant-standing.ts';
 import type { TokenSubject } from '../../../oauth/token-subject.ts';
 import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
-import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
+import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 
