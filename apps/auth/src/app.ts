@@ -14,11 +14,11 @@ import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
-import { backchannelLogoutPlugin } from './plugins/backchannel-logout.ts';
+import { backchannelLogoutPlugin } from './backchannel-logout/backchannel-logout.ts';
 import { consentsPlugin } from './plugins/consents.ts';
-import { oauthCorePlugin } from './plugins/oauth-core.ts';
+import { oauthCorePlugin } from './auth-services.ts';
 import { pagesPlugin } from './plugins/pages.ts';
-import { tokenStatePlugin } from './plugins/token-state.ts';
+import { tokenStatePlugin } from './tokens/grant-revocation.ts';
 
 /**
  * The authorization server (/oauth, /.well-known, /admin and its pages). It reads the

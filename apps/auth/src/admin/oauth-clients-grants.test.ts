@@ -21,7 +21,7 @@ import {
   userinfoRequest,
 } from '../test-support/token-helpers.ts';
 import { clientGrantCutoffKey, newTokenId, parseCutoff } from '@foodshare/server-kit/oauth-grants';
-import { loadTokenSubject } from '../oauth/token-subject.ts';
+import { loadTokenSubject } from '../tokens/token-subject.ts';
 
 const ids = inject('demoIds');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

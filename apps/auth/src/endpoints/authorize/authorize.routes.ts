@@ -1,21 +1,21 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
-import { OAuthError } from '../../oauth/oauth-errors.ts';
-import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
+import { OAuthError } from '../../errors/oauth-errors.ts';
+import { limitInteractionsPerAddress } from '../../authorization/interaction-rate-limit.ts';
 import { sendExpiredRequestPage, sendInvalidRedirectPage } from '../../pages/error.page.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import {
   AuthorizationParamsSchema,
   readParams,
   type AuthorizationParams,
-} from '../../oauth/authorization-params.ts';
-import { advance } from '../../oauth/authorization-flow.ts';
-import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
+} from '../../authorization/authorization-params.ts';
+import { advance } from '../../authorization/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
 import {
   redirectTarget,
   validateAuthorizationRequest,
-} from '../../oauth/validate-authorization-request.ts';
+} from '../../authorization/validate-authorization-request.ts';
 import { pushedParams } from './pushed-request.ts';
 
 /**

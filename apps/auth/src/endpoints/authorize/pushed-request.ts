@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { singleParam, type AuthorizationParams } from '../../oauth/authorization-params.ts';
+import { singleParam, type AuthorizationParams } from '../../authorization/authorization-params.ts';
 
 /**
  * RFC 9126 4: an authorization request naming a request_uri of /oauth/par stands for the pushed

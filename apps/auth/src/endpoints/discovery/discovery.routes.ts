@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { providerMetadata, ProviderMetadataSchema } from './provider-metadata.ts';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 
 // Short: clients re-read it now and then, and it only changes with a deployment.
 const CACHE_CONTROL = 'public, max-age=300';

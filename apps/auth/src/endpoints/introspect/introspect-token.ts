@@ -1,11 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { introspectionResourceServers } from '../../config.ts';
-import { verifyAccessToken, type AccessTokenGrant } from '../../oauth/access-token.ts';
-import { whyGrantNoLongerHolds } from '../../oauth/grant-standing.ts';
-import { OAuthError } from '../../oauth/oauth-errors.ts';
-import { isCompactJwe } from '../../oauth/refresh-token-codec.ts';
-import { loadTokenSubject } from '../../oauth/token-subject.ts';
+import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
+import { whyGrantNoLongerHolds } from '../../tokens/grant-holder-check.ts';
+import { OAuthError } from '../../errors/oauth-errors.ts';
+import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
+import { loadTokenSubject } from '../../tokens/token-subject.ts';
 import type { IntrospectionResponse } from './introspection.schemas.ts';
 
 /** RFC 7662 2.2: whatever the reason, the answer is this and nothing more. */

@@ -2,7 +2,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   basicAuth,

@@ -1,9 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidClient, invalidRequest } from '../../oauth/oauth-errors.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { authenticateClientForm } from '../../oauth/client-form-request.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
-import { enforceIntrospectionRateLimit } from '../../oauth/client-rate-limits.ts';
+import { invalidClient, invalidRequest } from '../../errors/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { authenticateClientForm } from '../../clients/client-form-request.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
+import { enforceIntrospectionRateLimit } from '../../clients/client-rate-limits.ts';
 import { introspectToken } from './introspect-token.ts';
 import {
   IntrospectionRequestSchema,

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 
 /** RFC 7517 5 with RSA public members only (RFC 7518 6.3.1): no private member can slip out. */
 const JwksSchema = Type.Object(

@@ -2,7 +2,7 @@ import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
 import type { FastifyInstance } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
-import { InvalidTokenError } from '../../plugins/oauth-core.ts';
+import { InvalidTokenError } from '../../auth-services.ts';
 import { present } from './logout-params.ts';
 
 /** Why a logout request is refused; the page says so and never redirects. */

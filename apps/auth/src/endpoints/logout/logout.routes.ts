@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clientRedirectUrl } from '../../oauth/authorization-responses.ts';
-import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
+import { clientRedirectUrl } from '../../authorization/authorization-responses.ts';
+import { limitInteractionsPerAddress } from '../../authorization/interaction-rate-limit.ts';
 import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickUiLocale, type Locale } from '../../pages/locale.ts';

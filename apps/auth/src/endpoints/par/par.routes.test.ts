@@ -2,8 +2,8 @@ import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
-import { PUSHED_REQUEST_REQUIRED } from '../../oauth/validate-authorization-request.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
+import { PUSHED_REQUEST_REQUIRED } from '../../authorization/validate-authorization-request.ts';
 import {
   authorizationParams,
   authorizeUrl,

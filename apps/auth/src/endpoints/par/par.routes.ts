@@ -6,20 +6,20 @@ import {
   readParams,
   singleParam,
   type AuthorizationParams,
-} from '../../oauth/authorization-params.ts';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+} from '../../authorization/authorization-params.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import {
   authenticateClientWithinLimits,
   enforceTokenRateLimit,
-} from '../../oauth/client-rate-limits.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
-import { invalidRequest } from '../../oauth/oauth-errors.ts';
+} from '../../clients/client-rate-limits.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
+import { assertFormEncoded, invalidForm } from '../../clients/form-request.ts';
+import { invalidRequest } from '../../errors/oauth-errors.ts';
 import {
   redirectTarget,
   validateAuthorizationRequest,
-} from '../../oauth/validate-authorization-request.ts';
+} from '../../authorization/validate-authorization-request.ts';
 
 export const PAR_PATH = '/oauth/par';
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidTokenError } from '../../plugins/oauth-core.ts';
-import type { AuthenticatedClient } from '../../oauth/client-authentication.ts';
-import { isCompactJwe } from '../../oauth/refresh-token-codec.ts';
+import { InvalidTokenError } from '../../auth-services.ts';
+import type { AuthenticatedClient } from '../../clients/client-authentication.ts';
+import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
 
 async function revokeRefreshToken(
   app: FastifyInstance,

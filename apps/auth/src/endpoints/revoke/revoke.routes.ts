@@ -1,10 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { invalidRequest } from '../../oauth/oauth-errors.ts';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { authenticateClientForm } from '../../oauth/client-form-request.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
+import { invalidRequest } from '../../errors/oauth-errors.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { authenticateClientForm } from '../../clients/client-form-request.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
 import { revokeToken } from './revoke-token.ts';
 
 const RevocationRequestSchema = Type.Object(

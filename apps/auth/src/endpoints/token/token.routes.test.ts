@@ -2,7 +2,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
 import {
   basicAuth,
   confidentialBasic,

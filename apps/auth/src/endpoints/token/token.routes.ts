@@ -3,15 +3,15 @@ import {
   invalidRequest,
   unauthorizedClient,
   unsupportedGrantType,
-} from '../../oauth/oauth-errors.ts';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
+} from '../../errors/oauth-errors.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
+import { assertFormEncoded, invalidForm } from '../../clients/form-request.ts';
 import {
   authenticateClientWithinLimits,
   enforceTokenRateLimit,
-} from '../../oauth/client-rate-limits.ts';
+} from '../../clients/client-rate-limits.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import { arrivedAtMs, type Grant } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';

@@ -3,13 +3,13 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { loadUserClaims } from '../../claims/user-claims.ts';
-import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../errors/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import {
   assertAccessTokenLive,
   bearerToken,
   verifySignedAccessToken,
-} from '../../oauth/access-token.ts';
+} from '../../tokens/access-token.ts';
 
 // docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are
 // involved (the token travels in a header), so `*` is safe; the challenge header must be readable.

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserEntity } from '@foodshare/domain';
 import { Type } from 'typebox';
 import { clientPresentation } from '../../clients/registered-clients.ts';
-import { advance, clientOfPending, decide } from '../../oauth/authorization-flow.ts';
-import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
+import { advance, clientOfPending, decide } from '../../authorization/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,

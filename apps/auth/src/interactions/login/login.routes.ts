@@ -2,9 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticate, Problem } from '@foodshare/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { advance, clientOfPending } from '../../oauth/authorization-flow.ts';
-import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
-import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
+import { advance, clientOfPending } from '../../authorization/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
+import { limitInteractionsPerAddress } from '../../authorization/interaction-rate-limit.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,

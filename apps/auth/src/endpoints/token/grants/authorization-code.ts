@@ -1,9 +1,9 @@
 import { hash, timingSafeEqual } from 'node:crypto';
 import { type AuthorizationCodeGrant, newTokenId } from '@foodshare/server-kit/oauth-grants';
-import { invalidGrant } from '../../../oauth/oauth-errors.ts';
-import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
+import { invalidGrant } from '../../../errors/oauth-errors.ts';
+import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../../../oauth/token-subject.ts';
+import { loadTokenSubject } from '../../../tokens/token-subject.ts';
 import { mayHoldScope } from '../../../clients/registered-clients.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';
 

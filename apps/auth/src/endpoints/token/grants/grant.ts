@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidRequest } from '../../../oauth/oauth-errors.ts';
-import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
+import { invalidRequest } from '../../../errors/oauth-errors.ts';
+import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 
 /** The form fields of a token request this server reads (others are ignored, RFC 6749 3.2). */

@@ -1,7 +1,7 @@
 import { mayHoldScope, type RegisteredClient } from '../../../clients/registered-clients.ts';
-import { grantStanding } from '../../../oauth/grant-standing.ts';
-import type { TokenSubject } from '../../../oauth/token-subject.ts';
-import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
+import { grantStanding } from '../../../tokens/grant-holder-check.ts';
+import type { TokenSubject } from '../../../tokens/token-subject.ts';
+import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
 import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import { requiredParam, type Grant, type GrantContext } from './grant.ts';

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { backchannelLogoutTargets } from '../clients/registered-clients.ts';
-import { BackchannelLogoutSender, type LogoutNotice } from '../oauth/backchannel-logout.ts';
+import { BackchannelLogoutSender, type LogoutNotice } from './backchannel-logout-sender.ts';
 import { backchannelLogoutAllowedHosts } from '../config.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto';
 import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OAuthError, tooManyRequests } from './oauth-errors.ts';
+import { OAuthError, tooManyRequests } from '../errors/oauth-errors.ts';
 import {
   authenticateClient,
   claimedClientId,

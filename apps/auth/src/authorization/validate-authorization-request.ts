@@ -4,7 +4,7 @@ import {
   OFFLINE_ACCESS,
   type RegisteredClient,
 } from '../clients/registered-clients.ts';
-import { invalidRequest, invalidScope, unsupportedResponseType } from './oauth-errors.ts';
+import { invalidRequest, invalidScope, unsupportedResponseType } from '../errors/oauth-errors.ts';
 import type { AuthorizationRequest, Prompt } from '../stores/authorization-requests.store.ts';
 import { PARAM_MAX_LENGTHS, type ReadParams } from './authorization-params.ts';
 

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { InvalidTokenError } from '../plugins/oauth-core.ts';
-import { bearerTokenMissing, invalidToken } from './oauth-errors.ts';
+import { InvalidTokenError } from '../auth-services.ts';
+import { bearerTokenMissing, invalidToken } from '../errors/oauth-errors.ts';
 
 /** The parts of a verified access token a resource needs. */
 export interface AccessTokenGrant {

@@ -2,8 +2,8 @@ import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
 import {
   findActiveClientWithSecrets,
   type RegisteredClient,
-} from '../clients/registered-clients.ts';
-import { invalidClient, invalidRequest } from './oauth-errors.ts';
+} from './registered-clients.ts';
+import { invalidClient, invalidRequest } from '../errors/oauth-errors.ts';
 
 export type ClientAuthenticationMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 

@@ -1,6 +1,6 @@
 import { NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { invalidRequest, type OAuthError } from './oauth-errors.ts';
+import { invalidRequest, type OAuthError } from '../errors/oauth-errors.ts';
 
 /** RFC 6749 3.2 / RFC 7009 2.1: parameters are sent as application/x-www-form-urlencoded. */
 export function assertFormEncoded(request: FastifyRequest): void {

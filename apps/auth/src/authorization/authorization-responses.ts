@@ -3,7 +3,7 @@ import { sendExpiredRequestPage } from '../pages/error.page.ts';
 import { sendRegionRefusalPage } from '../pages/region-refusal.page.ts';
 import type { Locale } from '../pages/locale.ts';
 import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
-import type { OAuthError } from './oauth-errors.ts';
+import type { OAuthError } from '../errors/oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
 
 export function authorizationContext(

@@ -7,17 +7,17 @@ import {
 import { metricsPlugin } from '@foodshare/server-kit';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { AuthConfig } from '../config.ts';
-import { KeyRing } from '../keys/key-ring.ts';
-import { writeAudit, type AuditEvent } from '../observability/audit.ts';
-import { AuthMetrics } from '../observability/metrics.ts';
+import type { AuthConfig } from './config.ts';
+import { KeyRing } from './keys/key-ring.ts';
+import { writeAudit, type AuditEvent } from './observability/audit.ts';
+import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationCodeStore } from '@foodshare/server-kit/oauth-grants';
 
-export type { AuditEvent } from '../observability/audit.ts';
-export { AUDIT_EVENTS } from '../observability/audit.ts';
-export { InvalidTokenError, KeyRing, NoSigningKeyError } from '../keys/key-ring.ts';
-export type { InvalidTokenReason, PublishedJwk } from '../keys/key-ring.ts';
-export type { AuthMetrics } from '../observability/metrics.ts';
+export type { AuditEvent } from './observability/audit.ts';
+export { AUDIT_EVENTS } from './observability/audit.ts';
+export { InvalidTokenError, KeyRing, NoSigningKeyError } from './keys/key-ring.ts';
+export type { InvalidTokenReason, PublishedJwk } from './keys/key-ring.ts';
+export type { AuthMetrics } from './observability/metrics.ts';
 
 export interface OAuthSecrets {
   /** 32 bytes: encrypts the signing keys' private parts at rest (and may key refresh-token JWE). */

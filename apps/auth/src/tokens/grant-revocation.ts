@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { OFFLINE_ACCESS } from '../clients/registered-clients.ts';
-import { RefreshTokenCodec } from '../oauth/refresh-token-codec.ts';
+import { RefreshTokenCodec } from './refresh-token-codec.ts';
 import {
   AccessTokenDenyList,
   type AccessTokenState,

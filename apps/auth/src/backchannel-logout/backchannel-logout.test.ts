@@ -19,7 +19,7 @@ import {
   tokensFor,
 } from '../test-support/token-helpers.ts';
 import { publicOnlyLookup, RefusedLogoutTarget } from './backchannel-logout-delivery.ts';
-import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout.ts';
+import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout-sender.ts';
 
 const ids = inject('demoIds');
 const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];

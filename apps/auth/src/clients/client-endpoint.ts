@@ -1,4 +1,4 @@
-import { OAuthErrorBodySchema } from './oauth-errors.ts';
+import { OAuthErrorBodySchema } from '../errors/oauth-errors.ts';
 
 /**
  * The error answers of the endpoints a client calls with its credentials (token, revocation,
