@@ -3,7 +3,12 @@ import type { Session } from '@foodshare/server-kit';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
 import { sessionSid } from './session-sid.ts';
-import { accessDenied, consentRequired, loginRequired, type OAuthError } from '../errors/oauth-errors.ts';
+import {
+  accessDenied,
+  consentRequired,
+  loginRequired,
+  type OAuthError,
+} from '../errors/oauth-errors.ts';
 import type { AuthorizationCodeStore, ConsentStore } from '@foodshare/server-kit/oauth-grants';
 import {
   type AuthorizationRequest,
@@ -11,7 +16,7 @@ import {
   type PendingAuthorizationRequest,
   sessionFingerprint,
 } from '../stores/authorization-requests.store.ts';
-import type { AuditEvent } from '../auth-services.ts';
+import type { AuditEvent } from '../observability/audit.ts';
 
 /** What the authorization endpoint does next with a request. */
 export type AuthorizationOutcome =

@@ -1,6 +1,6 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { AuthenticatedClient } from './client-authentication.ts';
-import { authenticateClientWithinLimits } from './client-rate-limits.ts';
+import { authenticateClientWithinLimits, type ClientLimitServices } from './client-rate-limits.ts';
 import { assertFormEncoded, invalidForm } from './form-request.ts';
 
 /** The parameters every form of a token-handling client endpoint carries. */
@@ -18,13 +18,13 @@ export interface ClientTokenForm {
  * token named, which each endpoint checks where its RFC puts that check.
  */
 export async function authenticateClientForm(
-  app: FastifyInstance,
+  services: ClientLimitServices,
   request: FastifyRequest & { body: ClientTokenForm },
 ): Promise<{ client: AuthenticatedClient; token: string | undefined }> {
   assertFormEncoded(request);
   if (request.validationError) throw invalidForm(request.validationError);
   const { token, client_id: clientId, client_secret: clientSecret } = request.body;
-  const client = await authenticateClientWithinLimits(app, request, {
+  const client = await authenticateClientWithinLimits(services, request, {
     authorization: request.headers.authorization,
     clientId,
     clientSecret,

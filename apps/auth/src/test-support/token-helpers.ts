@@ -1,3 +1,4 @@
+import { servicesOf } from './build-test-app.ts';
 import { randomBytes } from 'node:crypto';
 import {
   createOAuthClient,
@@ -56,7 +57,7 @@ function codeGrant(options: CodeOptions): Omit<AuthorizationCodeGrant, 'issuedAt
 
 /** A code as /oauth/authorize would issue it. */
 export function issueCode(app: AuthApp, options: CodeOptions): Promise<string> {
-  return app.oauth.codes.issue(codeGrant(options));
+  return servicesOf(app).codes.issue(codeGrant(options));
 }
 
 /** A code issued `ageMs` ago: an expired code without waiting for one to expire. */
@@ -189,7 +190,7 @@ export async function registerTestClient(
   secret?: string,
 ): Promise<void> {
   const em = app.orm.em.fork();
-  const pepper = app.oauth.secrets.clientSecretPepper;
+  const pepper = servicesOf(app).secrets.clientSecretPepper;
   await createOAuthClient(
     em,
     {
@@ -202,7 +203,7 @@ export async function registerTestClient(
     },
     {
       pepper,
-      backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
+      backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(servicesOf(app).config),
     },
   );
   if (secret !== undefined) {

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
@@ -24,7 +25,7 @@ import { pushedParams } from './pushed-request.ts';
  * redirect URI or request_uri gets an error page, every other problem an error redirect, and
  * a valid request goes on to login, region gate, consent and a code.
  */
-export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   async function authorize(
     request: FastifyRequest,
     reply: FastifyReply,
@@ -32,16 +33,17 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
     afterPost: boolean,
   ) {
     const locale = pickLocale(request.headers['accept-language']);
-    const pushed = await pushedParams(app, raw);
+    const pushed = await pushedParams(services, raw);
     if (pushed === 'invalid') {
-      app.oauth.metrics.oauthError('invalid_request');
+      services.metrics.oauthError('invalid_request');
       return sendExpiredRequestPage(reply, locale);
     }
     const params = readParams(pushed ?? raw);
     const client =
       params.clientId === undefined ? null : await findActiveClient(request.em, params.clientId);
     const redirectUri = redirectTarget(client, params);
-    if (!client || redirectUri === null) return sendInvalidRedirectPage(reply, locale);
+    if (!client || redirectUri === null)
+      return sendInvalidRedirectPage(reply, locale, services.metrics);
 
     const target = { redirectUri, state: params.state ?? null };
     const options = { target, afterPost, locale };
@@ -52,17 +54,17 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       });
     } catch (error) {
       if (!(error instanceof OAuthError)) throw error;
-      return sendOutcome(app, reply, { kind: 'error', error }, options);
+      return sendOutcome(services, reply, { kind: 'error', error }, options);
     }
-    const context = authorizationContext(app, request);
+    const context = authorizationContext(services, request);
     const outcome = await advance(context, client, authorization, request.session);
-    return sendOutcome(app, reply, outcome, options);
+    return sendOutcome(services, reply, outcome, options);
   }
 
   app.get(
     '/oauth/authorize',
     {
-      onRequest: limitInteractionsPerAddress,
+      onRequest: limitInteractionsPerAddress(services),
       schema: { tags: ['oauth'], querystring: AuthorizationParamsSchema },
     },
     (request, reply) => authorize(request, reply, request.query, false),
@@ -74,7 +76,7 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // The same request as the GET, only form-posted by the client's page (OIDC Core 3.1.2.1):
       // it changes nothing a GET could not, and a client's page cannot know our CSRF token.
       config: { csrf: false },
-      onRequest: limitInteractionsPerAddress,
+      onRequest: limitInteractionsPerAddress(services),
       schema: { tags: ['oauth'], body: AuthorizationParamsSchema },
     },
     (request, reply) => authorize(request, reply, request.body, true),

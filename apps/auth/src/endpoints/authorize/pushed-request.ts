@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { AuthServices } from '../../auth-services.ts';
 import { singleParam, type AuthorizationParams } from '../../authorization/authorization-params.ts';
 
 /**
@@ -8,7 +8,7 @@ import { singleParam, type AuthorizationParams } from '../../authorization/autho
  * the request's client_id: nothing in the request can then be trusted to redirect to.
  */
 export async function pushedParams(
-  app: FastifyInstance,
+  services: AuthServices,
   raw: AuthorizationParams,
 ): Promise<AuthorizationParams | null | 'invalid'> {
   const requestUri = singleParam(raw, 'request_uri');
@@ -16,7 +16,7 @@ export async function pushedParams(
   if (typeof requestUri !== 'string') return 'invalid';
   // Taken before the client is compared: a request_uri presented with the wrong client_id is
   // burnt rather than left for more guesses.
-  const pushed = await app.pushedRequests.take(requestUri);
+  const pushed = await services.pushedRequests.take(requestUri);
   if (!pushed || pushed.clientId !== singleParam(raw, 'client_id')) return 'invalid';
   return pushed.params;
 }

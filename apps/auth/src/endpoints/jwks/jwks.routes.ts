@@ -1,3 +1,4 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
@@ -26,14 +27,14 @@ const JwksSchema = Type.Object(
 // by an hour by default); verifiers also re-fetch when they meet an unknown kid.
 const CACHE_CONTROL = 'public, max-age=60';
 
-export const jwksRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const jwksRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   allowAnyOrigin(app);
   app.get(
     '/.well-known/jwks.json',
     { schema: { tags: ['discovery'], response: { 200: JwksSchema } } },
     async (_request, reply) => {
       reply.header('cache-control', CACHE_CONTROL);
-      return app.oauth.keys.publicJwks();
+      return services.keys.publicJwks();
     },
   );
 };
