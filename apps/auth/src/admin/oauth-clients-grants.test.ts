@@ -22,7 +22,7 @@ import {
   userinfoRequest,
 } from '../test-support/token-helpers.ts';
 import { clientGrantCutoffKey, newTokenId, parseCutoff } from '@foodshare/server-kit/oauth-grants';
-import { loadTokenSubject } from '../tokens/token-subject.ts';
+import { loadTokenSubject } from '../claims/user-claims.ts';
 
 const ids = inject('demoIds');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

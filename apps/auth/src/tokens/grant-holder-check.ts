@@ -2,7 +2,7 @@ import type { EntityManager } from '@foodshare/domain';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import type { RegisteredClient } from '../clients/registered-clients.ts';
 import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
-import { loadTokenSubject, type TokenSubject } from './token-subject.ts';
+import { loadTokenSubject, type TokenSubject } from '../claims/user-claims.ts';
 
 /** Whether the user may still hold a grant (`grantStanding`), and the user as read for it. */
 export type GrantStanding =

@@ -9,15 +9,13 @@ import { pickLocale } from '../../pages/locale.ts';
 import {
   AuthorizationParamsSchema,
   readParams,
+  redirectTarget,
+  singleParam,
+  validateAuthorizationRequest,
   type AuthorizationParams,
-} from '../../authorization/authorization-params.ts';
+} from '../../authorization/authorization-request.ts';
 import { advance } from '../../authorization/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
-import {
-  redirectTarget,
-  validateAuthorizationRequest,
-} from '../../authorization/validate-authorization-request.ts';
-import { pushedParams } from './pushed-request.ts';
 
 /**
  * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST, with
@@ -82,3 +80,23 @@ export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (a
     (request, reply) => authorize(request, reply, request.body, true),
   );
 };
+
+/**
+ * RFC 9126 4: an authorization request naming a request_uri of /oauth/par stands for the pushed
+ * parameters, and only those (docs/oauth.md §8.2). Null when the request names none; 'invalid'
+ * when it names one that is unknown, expired, used already, or pushed by another client than
+ * the request's client_id: nothing in the request can then be trusted to redirect to.
+ */
+async function pushedParams(
+  services: AuthServices,
+  raw: AuthorizationParams,
+): Promise<AuthorizationParams | null | 'invalid'> {
+  const requestUri = singleParam(raw, 'request_uri');
+  if (requestUri === undefined || requestUri === '') return null;
+  if (typeof requestUri !== 'string') return 'invalid';
+  // Taken before the client is compared: a request_uri presented with the wrong client_id is
+  // burnt rather than left for more guesses.
+  const pushed = await services.pushedRequests.take(requestUri);
+  if (!pushed || pushed.clientId !== singleParam(raw, 'client_id')) return 'invalid';
+  return pushed.params;
+}

@@ -6,7 +6,7 @@ import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-to
 import { whyGrantNoLongerHolds } from '../../tokens/grant-holder-check.ts';
 import { OAuthError } from '../../errors/oauth-errors.ts';
 import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
-import { loadTokenSubject } from '../../tokens/token-subject.ts';
+import { loadTokenSubject } from '../../claims/user-claims.ts';
 import type { IntrospectionResponse } from './introspection.schemas.ts';
 
 /** RFC 7662 2.2: whatever the reason, the answer is this and nothing more. */

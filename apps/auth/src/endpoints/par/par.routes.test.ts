@@ -4,7 +4,7 @@ import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { clientRateKeys } from '../../clients/client-rate-limits.ts';
-import { PUSHED_REQUEST_REQUIRED } from '../../authorization/validate-authorization-request.ts';
+import { PUSHED_REQUEST_REQUIRED } from '../../authorization/authorization-request.ts';
 import {
   authorizationParams,
   authorizeUrl,

@@ -7,7 +7,7 @@ import {
   readParams,
   singleParam,
   type AuthorizationParams,
-} from '../../authorization/authorization-params.ts';
+} from '../../authorization/authorization-request.ts';
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import {
   authenticateClientWithinLimits,
@@ -15,12 +15,12 @@ import {
 } from '../../clients/client-rate-limits.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../clients/form-request.ts';
+import { assertFormEncoded, invalidForm } from '../../clients/client-endpoint.ts';
 import { invalidRequest } from '../../errors/oauth-errors.ts';
 import {
   redirectTarget,
   validateAuthorizationRequest,
-} from '../../authorization/validate-authorization-request.ts';
+} from '../../authorization/authorization-request.ts';
 
 export const PAR_PATH = '/oauth/par';
 

@@ -4,7 +4,7 @@ import { Type } from 'typebox';
 import { invalidRequest } from '../../errors/oauth-errors.ts';
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
-import { authenticateClientForm } from '../../clients/client-form-request.ts';
+import { authenticateClientForm } from '../../clients/client-endpoint.ts';
 import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
 import { revokeToken } from './revoke-token.ts';
 

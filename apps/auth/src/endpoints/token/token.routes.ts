@@ -7,7 +7,7 @@ import {
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../clients/form-request.ts';
+import { assertFormEncoded, invalidForm } from '../../clients/client-endpoint.ts';
 import {
   authenticateClientWithinLimits,
   enforceTokenRateLimit,

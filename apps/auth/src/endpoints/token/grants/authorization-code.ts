@@ -3,7 +3,7 @@ import { type AuthorizationCodeGrant, newTokenId } from '@foodshare/server-kit/o
 import { invalidGrant } from '../../../errors/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../../../tokens/token-subject.ts';
+import { loadTokenSubject } from '../../../claims/user-claims.ts';
 import { mayHoldScope } from '../../../clients/registered-clients.ts';
 import { requiredParam, type Grant, type GrantRequest, type TokenServices } from './grant.ts';
 

@@ -1,6 +1,6 @@
 import { mayHoldScope, type RegisteredClient } from '../../../clients/registered-clients.ts';
 import { grantStanding } from '../../../tokens/grant-holder-check.ts';
-import type { TokenSubject } from '../../../tokens/token-subject.ts';
+import type { TokenSubject } from '../../../claims/user-claims.ts';
 import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
 import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
