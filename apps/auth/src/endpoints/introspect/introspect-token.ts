@@ -3,7 +3,7 @@ import type { FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { introspectionResourceServers } from '../../config.ts';
 import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
-import { whyGrantNoLongerHolds } from '../../tokens/grant-holder-check.ts';
+import { grantHolderRefusal } from '../../tokens/grant-holder-check.ts';
 import { OAuthError } from '../../errors/oauth-errors.ts';
 import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
 import { loadTokenSubject } from '../../claims/user-claims.ts';
@@ -81,7 +81,7 @@ async function introspectRefreshToken(
   if (!(await families.isRefreshTokenLive(family.id, claims.jti))) return INACTIVE;
   const client = await findActiveClient(request.em, family.clientId);
   if (!client) return INACTIVE;
-  if ((await whyGrantNoLongerHolds(request.em, family, client)) !== null) return INACTIVE;
+  if ((await grantHolderRefusal(request.em, family, client)) !== null) return INACTIVE;
   const scopes = family.scopes.filter((scope) => client.scopes.includes(scope));
   if (scopes.length === 0) return INACTIVE;
   return {

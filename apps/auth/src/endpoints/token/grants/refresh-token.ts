@@ -1,5 +1,5 @@
 import { mayHoldScope, type RegisteredClient } from '../../../clients/registered-clients.ts';
-import { grantStanding } from '../../../tokens/grant-holder-check.ts';
+import { checkGrantHolder } from '../../../tokens/grant-holder-check.ts';
 import type { TokenSubject } from '../../../claims/user-claims.ts';
 import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
 import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
@@ -36,7 +36,7 @@ function narrowedScopes(
 }
 
 /**
- * A grant the user may no longer hold (grantStanding) is revoked, not just refused. The user as
+ * A grant the user may no longer hold (checkGrantHolder) is revoked, not just refused. The user as
  * read for it, with the claims of `scopes`, when it holds.
  */
 async function assertGrantStillHolds(
@@ -45,9 +45,9 @@ async function assertGrantStillHolds(
   family: RefreshFamily,
   scopes: string[],
 ): Promise<TokenSubject> {
-  const standing = await grantStanding(request.em, family, client, scopes);
-  if (standing.holds) return standing.subject;
-  const { reason } = standing;
+  const check = await checkGrantHolder(request.em, family, client, scopes);
+  if (check.holds) return check.subject;
+  const { reason } = check;
   await services.families.revoke(family.id);
   services.audit(request, 'tokens_revoked', {
     clientId: client.clientId,
