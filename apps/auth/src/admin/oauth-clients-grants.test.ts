@@ -186,9 +186,9 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     // before the deactivation committed issues its grants a moment later. Here, once right after
     // the commit, before the cutoff is written again, and once after the admin's request ended.
     const late: Awaited<ReturnType<typeof issueGrantsDirectly>>[] = [];
-    const tokenState = servicesOf(app).grantRevocation;
-    const endClientGrants = tokenState.endClientGrants.bind(tokenState);
-    tokenState.endClientGrants = async (endedId, databaseNow) => {
+    const grantRevocation = servicesOf(app).grantRevocation;
+    const endClientGrants = grantRevocation.endClientGrants.bind(grantRevocation);
+    grantRevocation.endClientGrants = async (endedId, databaseNow) => {
       if ((await findClientRow(app, endedId))?.active === false) {
         late.push(await issueGrantsDirectly(clientId));
       }
@@ -197,7 +197,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     try {
       await admin303(`/admin/oauthclients/${rowId}/deactivate`);
     } finally {
-      tokenState.endClientGrants = endClientGrants;
+      grantRevocation.endClientGrants = endClientGrants;
     }
     late.push(await issueGrantsDirectly(clientId));
     // Reactivated at once: the client is known again, its grants of before are not.

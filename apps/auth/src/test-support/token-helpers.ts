@@ -96,7 +96,7 @@ export function postForm(
 
 /**
  * A form endpoint where a client authenticates with the token it names (revocation,
- * introspection: oauth/client-form-request.ts). `post` sends fields form-encoded; `postRaw` a
+ * introspection: clients/client-endpoint.ts). `post` sends fields form-encoded; `postRaw` a
  * form body as written (a parameter sent twice); `postJson` the fields as JSON, which such an
  * endpoint refuses (RFC 6749 3.2).
  */
