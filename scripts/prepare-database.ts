@@ -32,7 +32,7 @@ export async function prepareDatabase(
 }
 
 /**
- * The auth service's key-encryption key (plugins/oauth-core): KEY_ENCRYPTION_KEY, or else the
+ * The auth service's key-encryption key (apps/auth/src/auth-services.ts): KEY_ENCRYPTION_KEY, or else the
  * development key of this checkout (`.data/`), which another checkout does not share.
  */
 function keyEncryptionKey(auth: { KEY_ENCRYPTION_KEY?: string | undefined }): Uint8Array {

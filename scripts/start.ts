@@ -206,7 +206,7 @@ async function start(): Promise<void> {
   if (database.embedded) stopDatabase = await startEmbedded(database.embedded);
   // The demo clients' secret is hashed with the pepper the auth service verifies with: the
   // configured CLIENT_SECRET_PEPPER, or the development one it falls back to
-  // (plugins/oauth-core).
+  // (apps/auth/src/auth-services.ts).
   const demoData = {
     clientSecretPepper: authConfig.CLIENT_SECRET_PEPPER ?? DEVELOPMENT_CLIENT_SECRET_PEPPER,
   };

@@ -1,6 +1,7 @@
 import formBody from '@fastify/formbody';
 import { createServiceApp, serviceRelease, type SharedInfrastructure } from '@foodshare/server-kit';
 import { oauthClientsAdminRoutes } from './admin/oauth-clients.routes.ts';
+import { authServicesPlugin, buildAuthServices, type AuthServices } from './auth-services.ts';
 import type { AuthConfig } from './config.ts';
 import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
 import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
@@ -14,46 +15,48 @@ import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
-import { backchannelLogoutPlugin } from './plugins/backchannel-logout.ts';
-import { consentsPlugin } from './plugins/consents.ts';
-import { oauthCorePlugin } from './plugins/oauth-core.ts';
 import { pagesPlugin } from './plugins/pages.ts';
-import { tokenStatePlugin } from './plugins/token-state.ts';
 
 /**
  * The authorization server (/oauth, /.well-known, /admin and its pages). It reads the
  * same sessions as the REST service, so a user logged in there is logged in here.
- * Builds everything, never listens (server.ts does).
+ * Builds everything, never listens (server.ts does). Answers the services too, for tests.
  */
-export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
+export async function buildAuthServer(
+  config: AuthConfig,
+  shared: SharedInfrastructure = {},
+): Promise<{ app: AuthApp; services: AuthServices }> {
   const release = serviceRelease(
     new URL('../package.json', import.meta.url),
     config.RELEASE_COMMIT,
   );
   const app = await createServiceApp('auth', config, shared, release);
+  const services = buildAuthServices(config, { orm: app.orm, kv: app.kv, log: app.log });
   // The token endpoint and the pages' forms are application/x-www-form-urlencoded.
   await app.register(formBody);
-  await app.register(oauthCorePlugin, { config });
-  await app.register(tokenStatePlugin);
-  await app.register(backchannelLogoutPlugin);
-  await app.register(consentsPlugin);
-  // Protocol endpoints.
-  await app.register(discoveryRoutes);
-  await app.register(jwksRoutes);
-  await app.register(authorizeRoutes);
-  await app.register(parRoutes);
-  await app.register(tokenRoutes);
-  await app.register(userinfoRoutes);
-  await app.register(revokeRoutes);
-  await app.register(introspectRoutes);
-  await app.register(logoutRoutes);
+  await app.register(authServicesPlugin, services);
+  // Protocol endpoints, each given the services it uses.
+  await app.register(discoveryRoutes, services);
+  await app.register(jwksRoutes, services);
+  await app.register(authorizeRoutes, services);
+  await app.register(parRoutes, services);
+  await app.register(tokenRoutes, services);
+  await app.register(userinfoRoutes, services);
+  await app.register(revokeRoutes, services);
+  await app.register(introspectRoutes, services);
+  await app.register(logoutRoutes, services);
   // Pages a person sees.
   await app.register(pagesPlugin, { config });
-  await app.register(loginRoutes);
-  await app.register(consentRoutes);
-  await app.register(connectedAppsRoutes);
-  await app.register(oauthClientsAdminRoutes);
-  return app;
+  await app.register(loginRoutes, services);
+  await app.register(consentRoutes, services);
+  await app.register(connectedAppsRoutes, services);
+  await app.register(oauthClientsAdminRoutes, services);
+  return { app, services };
 }
 
-export type AuthApp = Awaited<ReturnType<typeof buildApp>>;
+/** The authorization server alone (`buildAuthServer`), as server.ts and scripts/start.ts run it. */
+export async function buildApp(config: AuthConfig, shared: SharedInfrastructure = {}) {
+  return (await buildAuthServer(config, shared)).app;
+}
+
+export type AuthApp = Awaited<ReturnType<typeof createServiceApp>>;

@@ -1,3 +1,4 @@
+import { buildTestAuthServer } from './test-support/build-test-app.ts';
 import {
   DEMO_PASSWORD,
   DemoClientId,
@@ -13,7 +14,7 @@ import {
 } from '@foodshare/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type AuthApp, buildApp } from './app.ts';
+import type { AuthApp } from './app.ts';
 import { loadConfig } from './config.ts';
 import {
   authorizeUrl,
@@ -48,7 +49,7 @@ describe('the authorization server when PostgreSQL or Redis fails', () => {
   beforeAll(async () => {
     [postgres, redis] = await Promise.all([startDisposablePostgres(), startDisposableRedis()]);
     ids = await prepareDemoDatabase(postgres.url);
-    app = await buildApp(
+    app = await buildTestAuthServer(
       loadConfig({
         NODE_ENV: 'test',
         LOG_LEVEL: 'silent',

@@ -1,3 +1,4 @@
+import { buildTestAuthServer } from './test-support/build-test-app.ts';
 import { type ApiApp, buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { DEMO_PASSWORD, DemoUserEmail } from '@foodshare/domain';
@@ -10,7 +11,7 @@ import {
 } from '@foodshare/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type AuthApp, buildApp as buildAuthApp } from './app.ts';
+import type { AuthApp } from './app.ts';
 import { loadConfig as loadAuthConfig } from './config.ts';
 import { authorizeUrl } from './test-support/authorization-helpers.ts';
 import {
@@ -49,7 +50,7 @@ describe('both services while Redis refuses writes', () => {
       REDIS_COMMAND_TIMEOUT_MS: '1000',
     };
     api = await buildApiApp(loadApiConfig(faultEnv));
-    auth = await buildAuthApp(loadAuthConfig(faultEnv));
+    auth = await buildTestAuthServer(loadAuthConfig(faultEnv));
     await Promise.all([api.ready(), auth.ready()]);
   }, 60_000);
 

@@ -1,3 +1,4 @@
+import { buildTestAuthServer } from './test-support/build-test-app.ts';
 import { type ApiApp, buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { signInAs } from '@foodshare/server-kit/test-support';
@@ -9,7 +10,7 @@ import {
 } from '@foodshare/testing';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { type AuthApp, buildApp as buildAuthApp } from './app.ts';
+import type { AuthApp } from './app.ts';
 import { loadConfig as loadAuthConfig } from './config.ts';
 import {
   DemoClientId,
@@ -119,7 +120,7 @@ describe('both services when the Redis master fails over', () => {
       REDIS_COMMAND_TIMEOUT_MS: '1000',
     };
     api = await buildApiApp(loadApiConfig(sentinelEnv));
-    auth = await buildAuthApp(loadAuthConfig(sentinelEnv));
+    auth = await buildTestAuthServer(loadAuthConfig(sentinelEnv));
     await Promise.all([api.ready(), auth.ready()]);
   }, 60_000);
 

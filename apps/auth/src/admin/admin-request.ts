@@ -1,7 +1,8 @@
+import type { AuthServices } from '../auth-services.ts';
 import { AccountError } from '@foodshare/domain';
 import { parseIdParam } from '@foodshare/schemas';
 import { requireActor, requireSession } from '@foodshare/server-kit';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditEvent } from '../observability/audit.ts';
 import { Type } from 'typebox';
 import { pickLocale, type Locale } from '../pages/locale.ts';
@@ -39,8 +40,8 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
  * its tokens. Run inside the change's transaction, so the change fails if this does, and again
  * after the commit (OAuthClientEndOptions.endGrants says why).
  */
-export const endGrantsOf = (app: FastifyInstance) => (clientId: string, databaseNow: Date) =>
-  app.tokenState.endClientGrants(clientId, databaseNow);
+export const endGrantsOf = (services: AuthServices) => (clientId: string, databaseNow: Date) =>
+  services.grantRevocation.endClientGrants(clientId, databaseNow);
 
 /** The client was deleted while the admin looked at it. */
 export function isClientGone(error: unknown): boolean {
@@ -72,7 +73,7 @@ export interface ClientChange {
  * The form's CSRF field was checked before the handler ran (`formRoute`).
  */
 export async function changeClient(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest & { params: { id: string } },
   reply: FastifyReply,
   change: (id: number, actorId: number) => Promise<ClientChange>,
@@ -89,7 +90,7 @@ export async function changeClient(
   }
   if (changed.audit) {
     const { event, clientId, fields } = changed.audit;
-    app.oauth.audit(request, event, { clientId, actorId: actor, ...(fields ? { fields } : {}) });
+    services.audit(request, event, { clientId, actorId: actor, ...(fields ? { fields } : {}) });
   }
   await changed.afterwards?.();
   return reply.redirect(changed.redirectTo, 303);

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth-services.ts';
 import { createOAuthClient } from '@foodshare/domain';
 import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -42,7 +43,10 @@ async function sendCreateForm(
 }
 
 /** Registering a client; a confidential one's secret is shown once, on the page after. */
-export const clientCreateRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const clientCreateRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
+  app,
+  services,
+) => {
   const flashes = new SecretFlashStore(app.kv);
 
   app.get(adminPaths.newClient, async (request, reply) =>
@@ -58,15 +62,15 @@ export const clientCreateRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const checked = validateClientForm(
         values,
         texts,
-        backchannelLogoutAllowedHosts(app.oauth.config),
+        backchannelLogoutAllowedHosts(services.config),
       );
       if (!checked.ok) return sendCreateForm(request, reply, values, checked.errors);
       const actor = await actorId(request);
       let created;
       try {
         created = await createOAuthClient(request.em, checked.input, {
-          pepper: app.oauth.secrets.clientSecretPepper,
-          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
+          pepper: services.secrets.clientSecretPepper,
+          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(services.config),
           actorId: actor,
         });
       } catch (error) {
@@ -75,7 +79,7 @@ export const clientCreateRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       const { client, secret } = created;
-      app.oauth.audit(request, 'client_created', { clientId: client.clientId, actorId: actor });
+      services.audit(request, 'client_created', { clientId: client.clientId, actorId: actor });
       if (secret !== null) {
         await flashes.put(requireSession(request).id, client.id, secret);
         return reply.redirect(adminPaths.secret(client.id), 303);

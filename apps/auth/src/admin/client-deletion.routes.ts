@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth-services.ts';
 import { deleteOAuthClient } from '@foodshare/domain';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ADMIN_BASE_PATH, adminPaths, sendAdminPage } from './admin.page.ts';
@@ -15,8 +16,11 @@ import { deleteConfirmBody } from './client-actions.page.ts';
 import { FormBodySchema } from './oauth-client-form.ts';
 
 /** Deleting a client (which ends its grants), after a page that asks to confirm. */
-export const clientDeletionRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const endGrants = endGrantsOf(app);
+export const clientDeletionRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
+  app,
+  services,
+) => {
+  const endGrants = endGrantsOf(services);
   app.get(
     `${ADMIN_BASE_PATH}/:id/delete`,
     { schema: { params: ClientParamsSchema } },
@@ -36,7 +40,7 @@ export const clientDeletionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${ADMIN_BASE_PATH}/:id/delete`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
     (request, reply) =>
-      changeClient(app, request, reply, async (id, actorId) => {
+      changeClient(services, request, reply, async (id, actorId) => {
         const deleted = await deleteOAuthClient(request.em, { id }, { actorId, endGrants });
         return {
           audit: { event: 'client_deleted', clientId: deleted.clientId },

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth-services.ts';
 import { updateOAuthClient } from '@foodshare/domain';
 import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -77,7 +78,7 @@ async function sendEditForm(
 }
 
 /** Reading and changing a client; switching it to confidential shows its new secret once. */
-export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const clientEditRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   const flashes = new SecretFlashStore(app.kv);
 
   app.get(
@@ -109,7 +110,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const checked = validateClientForm(
         values,
         texts,
-        backchannelLogoutAllowedHosts(app.oauth.config),
+        backchannelLogoutAllowedHosts(services.config),
         client.backchannelLogoutUri,
       );
       if (!checked.ok) return sendEditForm(request, reply, client, values, checked.errors);
@@ -119,8 +120,8 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const { clientId: _fixed, ...update } = checked.input;
         updated = await updateOAuthClient(request.em, { id: client.id }, update, {
           actorId: actor,
-          pepper: app.oauth.secrets.clientSecretPepper,
-          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
+          pepper: services.secrets.clientSecretPepper,
+          backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(services.config),
         });
       } catch (error) {
         if (isClientGone(error)) return sendNotFound(request, reply);
@@ -129,7 +130,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox = async (app) => {
         throw error;
       }
       if (updated.changedFields.length > 0) {
-        app.oauth.audit(request, 'client_changed', {
+        services.audit(request, 'client_changed', {
           clientId: client.clientId,
           actorId: actor,
           fields: updated.changedFields,

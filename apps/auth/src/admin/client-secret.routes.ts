@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth-services.ts';
 import {
   AccountError,
   endPreviousOAuthClientSecret,
@@ -22,20 +23,23 @@ import { SecretFlashStore } from './secret-flash.store.ts';
  * A confidential client's secret: a new one (the previous one keeps working for a grace
  * period), the end of that grace period, and the one page view that shows a new secret.
  */
-export const clientSecretRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const clientSecretRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
+  app,
+  services,
+) => {
   const flashes = new SecretFlashStore(app.kv);
 
   app.post(
     `${ADMIN_BASE_PATH}/:id/secret`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
     (request, reply) =>
-      changeClient(app, request, reply, async (id, actorId) => {
+      changeClient(services, request, reply, async (id, actorId) => {
         let regenerated;
         try {
           regenerated = await regenerateOAuthClientSecret(
             request.em,
             { id },
-            { actorId, pepper: app.oauth.secrets.clientSecretPepper },
+            { actorId, pepper: services.secrets.clientSecretPepper },
           );
         } catch (error) {
           // A public client has nothing to regenerate: its page says so.
@@ -58,7 +62,7 @@ export const clientSecretRoutes: FastifyPluginAsyncTypebox = async (app) => {
     `${ADMIN_BASE_PATH}/:id/secret/end-previous`,
     { ...formRoute, schema: { params: ClientParamsSchema, body: FormBodySchema } },
     (request, reply) =>
-      changeClient(app, request, reply, async (id, actorId) => {
+      changeClient(services, request, reply, async (id, actorId) => {
         const result = await endPreviousOAuthClientSecret(request.em, { id }, { actorId });
         const done = result.ended ? 'previousSecretEnded' : 'unchanged';
         return {

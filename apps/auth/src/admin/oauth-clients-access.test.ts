@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { DemoClientId, DemoRegionId, regenerateOAuthClientSecret, Role } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -37,7 +38,7 @@ describe('who may use /admin/oauthclients', () => {
     await regenerateOAuthClientSecret(
       app.orm.em.fork(),
       { id: row.id },
-      { actorId: null, pepper: app.oauth.secrets.clientSecretPepper },
+      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
     );
   });
 

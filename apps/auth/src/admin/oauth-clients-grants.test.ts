@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
@@ -20,9 +21,8 @@ import {
   tokensFor,
   userinfoRequest,
 } from '../test-support/token-helpers.ts';
-import { clientGrantCutoffKey, parseCutoff } from '../stores/client-grant-cutoffs.store.ts';
-import { newTokenId } from '../stores/refresh-families.store.ts';
-import { loadTokenSubject } from '../oauth/token-subject.ts';
+import { clientGrantCutoffKey, newTokenId, parseCutoff } from '@foodshare/server-kit/oauth-grants';
+import { loadTokenSubject } from '../claims/user-claims.ts';
 
 const ids = inject('demoIds');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -60,7 +60,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     await registerTestClient(app, { clientId });
     const row = await findClientRow(app, clientId);
     if (!row) throw new Error('the client was not created');
-    await app.consents.remember(ids.users.alice, clientId, ['openid', 'profile']);
+    await servicesOf(app).consents.remember(ids.users.alice, clientId, ['openid', 'profile']);
     const tokens = await tokensFor(app, { clientId, userId: ids.users.alice });
     // Everything works before: the consent skips the screen, even with prompt=none.
     expect(callbackParams(await authorize(clientId, { prompt: 'none' })).has('code')).toBe(true);
@@ -86,10 +86,10 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
   async function issueGrantsDirectly(clientId: string) {
     const userId = ids.users.alice;
     const scopes = ['openid', 'profile'];
-    await app.consents.remember(userId, clientId, scopes);
+    await servicesOf(app).consents.remember(userId, clientId, scopes);
     const { verifier, challenge } = pkcePair();
     const code = await issueCode(app, { clientId, userId, scopes, codeChallenge: challenge });
-    const family = app.tokenState.families.begin({
+    const family = servicesOf(app).families.begin({
       id: newTokenId(),
       userId,
       clientId,
@@ -97,11 +97,11 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
       authTime: Math.floor(Date.now() / 1000),
       databaseCreatedAt: Date.now(),
     });
-    const tokens = await issueTokens(app, {
+    const tokens = await issueTokens(servicesOf(app), {
       family,
       begins: true,
       scopes,
-      accessToken: planAccessToken(app),
+      accessToken: planAccessToken(servicesOf(app)),
       nonce: null,
       withRefreshToken: true,
       user: (await loadTokenSubject(app.orm.em.fork(), userId, scopes))!.claims,
@@ -113,7 +113,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     clientId: string,
     grants: Awaited<ReturnType<typeof issueGrantsDirectly>>,
   ) {
-    expect(await app.consents.find(ids.users.alice, clientId)).toBeNull();
+    expect(await servicesOf(app).consents.find(ids.users.alice, clientId)).toBeNull();
     const redemption = await tokenRequest(app, {
       grant_type: 'authorization_code',
       code: grants.code,
@@ -141,7 +141,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     const silent = callbackParams(await authorize(clientId, { prompt: 'none' }));
     expect(silent.get('error')).toBe('consent_required');
     expect(silent.has('code')).toBe(false);
-    expect(await app.consents.list(ids.users.alice)).not.toContainEqual(
+    expect(await servicesOf(app).consents.list(ids.users.alice)).not.toContainEqual(
       expect.objectContaining({ clientId }),
     );
     // ... the access token is refused at userinfo ...
@@ -186,9 +186,9 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     // before the deactivation committed issues its grants a moment later. Here, once right after
     // the commit, before the cutoff is written again, and once after the admin's request ended.
     const late: Awaited<ReturnType<typeof issueGrantsDirectly>>[] = [];
-    const tokenState = app.tokenState;
-    const endClientGrants = tokenState.endClientGrants.bind(tokenState);
-    tokenState.endClientGrants = async (endedId, databaseNow) => {
+    const grantRevocation = servicesOf(app).grantRevocation;
+    const endClientGrants = grantRevocation.endClientGrants.bind(grantRevocation);
+    grantRevocation.endClientGrants = async (endedId, databaseNow) => {
       if ((await findClientRow(app, endedId))?.active === false) {
         late.push(await issueGrantsDirectly(clientId));
       }
@@ -197,7 +197,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     try {
       await admin303(`/admin/oauthclients/${rowId}/deactivate`);
     } finally {
-      tokenState.endClientGrants = endClientGrants;
+      grantRevocation.endClientGrants = endClientGrants;
     }
     late.push(await issueGrantsDirectly(clientId));
     // Reactivated at once: the client is known again, its grants of before are not.
@@ -224,7 +224,7 @@ describe('the grants of a deactivated or deleted OAuth client', () => {
     const clientId = `ending-grants-${sequence}`;
     await registerTestClient(app, { clientId }, 'a-secret-of-the-test-client');
     const row = await findClientRow(app, clientId);
-    await app.consents.remember(ids.users.alice, clientId, ['openid', 'profile']);
+    await servicesOf(app).consents.remember(ids.users.alice, clientId, ['openid', 'profile']);
     await admin303(`/admin/oauthclients/${row!.id}/secret`);
     expect(callbackParams(await authorize(clientId, { prompt: 'none' })).has('code')).toBe(true);
   });

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -33,7 +34,7 @@ describe('the OAuth client pages of an administrator', () => {
     await app.close();
   });
 
-  const pepper = () => app.oauth.secrets.clientSecretPepper;
+  const pepper = () => servicesOf(app).secrets.clientSecretPepper;
 
   function nextClientId(): string {
     sequence += 1;
@@ -56,7 +57,7 @@ describe('the OAuth client pages of an administrator', () => {
   }
 
   async function auditCount(event: string): Promise<number> {
-    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Value } from 'typebox/value';
 import { FORM_TOKEN_FIELD, formTokenMatches } from '../pages/form-token.ts';
@@ -20,7 +21,10 @@ import { loginLocation } from './login-location.ts';
  * with the form again (400) when an entry is wrong. Each change and its audit row commit in one
  * transaction (the domain services).
  */
-export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
+  app,
+  services,
+) => {
   // Hooks of this plugin apply to its routes and those of the plugins it registers only (no
   // fastify-plugin wrapper).
   app.addHook('onRequest', async (request, reply) => {
@@ -39,10 +43,10 @@ export const oauthClientsAdminRoutes: FastifyPluginAsyncTypebox = async (app) =>
     return sendAdminMessage(reply, locale, texts.formExpired, 403);
   });
 
-  await app.register(clientListRoutes);
-  await app.register(clientCreateRoutes);
-  await app.register(clientEditRoutes);
-  await app.register(clientActivationRoutes);
-  await app.register(clientDeletionRoutes);
-  await app.register(clientSecretRoutes);
+  await app.register(clientListRoutes, services);
+  await app.register(clientCreateRoutes, services);
+  await app.register(clientEditRoutes, services);
+  await app.register(clientActivationRoutes, services);
+  await app.register(clientDeletionRoutes, services);
+  await app.register(clientSecretRoutes, services);
 };

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash, randomBytes } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -117,7 +118,7 @@ describe('in a real browser (headless Chromium)', () => {
           scopes: ['openid', 'profile'],
           grantTypes: ['authorization_code', 'refresh_token'],
         },
-        { pepper: app.oauth.secrets.clientSecretPepper },
+        { pepper: servicesOf(app).secrets.clientSecretPepper },
       );
       const authorizeUrl = (state: string) =>
         `${origin}/oauth/authorize?${new URLSearchParams({
@@ -179,7 +180,7 @@ describe('in a real browser (headless Chromium)', () => {
           grantTypes: ['authorization_code'],
           requiredRegionIds: [DemoRegionId.Musterstadt],
         },
-        { pepper: app.oauth.secrets.clientSecretPepper },
+        { pepper: servicesOf(app).secrets.clientSecretPepper },
       );
       await giveLegacyClientName(app.orm.em.fork(), clientId, 'Musterstadt <Only> App');
       const page = await newPage();
@@ -268,7 +269,11 @@ describe('in a real browser (headless Chromium)', () => {
         grantTypes: ['authorization_code', 'refresh_token'],
       });
       expect(
-        verifyClientSecret(secret, stored?.secretHash ?? '', app.oauth.secrets.clientSecretPepper),
+        verifyClientSecret(
+          secret,
+          stored?.secretHash ?? '',
+          servicesOf(app).secrets.clientSecretPepper,
+        ),
       ).toBe(true);
 
       await page.reload();

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
@@ -101,7 +102,7 @@ describe('the sign-in pages as a volunteer sees them (headless Chromium)', () =>
         scopes: ['openid', 'profile', 'email'],
         grantTypes: ['authorization_code', 'refresh_token'],
       },
-      { pepper: app.oauth.secrets.clientSecretPepper },
+      { pepper: servicesOf(app).secrets.clientSecretPepper },
     );
     browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
@@ -118,7 +119,8 @@ describe('the sign-in pages as a volunteer sees them (headless Chromium)', () =>
 
   // Each journey sees the consent page: nobody's choice from an earlier one is remembered.
   beforeEach(async () => {
-    for (const user of [ids.users.alice, ids.users.bob]) await app.consents.revoke(user, clientId);
+    for (const user of [ids.users.alice, ids.users.bob])
+      await servicesOf(app).consents.revoke(user, clientId);
   });
 
   function authorizeUrl(overrides: Record<string, string> = {}): string {

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash } from 'node:crypto';
 import { DEMO_REDIRECT_URI, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
@@ -201,7 +202,7 @@ describe('the claims of the tokens', () => {
         }).href,
       );
       expect(logout.status).toBe(303);
-      await app.backchannelLogout.settled();
+      await servicesOf(app).backchannelLogout.settled();
       const delivered = receiver.received
         .slice(before)
         .filter((request) => request.path === '/logout');
@@ -226,7 +227,7 @@ describe('the claims of the tokens', () => {
         client.buildEndSessionUrl(first.config, { id_token_hint: first.tokens.id_token! }).href,
       );
       expect(logout.status).toBe(200);
-      await app.backchannelLogout.settled();
+      await servicesOf(app).backchannelLogout.settled();
       const sids = receiver.received
         .slice(before)
         .filter((request) => request.path === '/logout')
@@ -261,7 +262,7 @@ describe('the claims of the tokens', () => {
 
     it('is kept in the family record as an optional field the previous release reads past', async () => {
       const { tokens, idToken } = await signIn(DemoClientId.public, 'openid');
-      const { familyId } = (await app.tokenState.refreshTokens.open(tokens.refresh_token!))!;
+      const { familyId } = (await servicesOf(app).refreshTokens.open(tokens.refresh_token!))!;
       const record = JSON.parse((await app.kv.get(`oauth:family:${familyId}`))!) as Record<
         string,
         unknown
@@ -360,7 +361,7 @@ describe('the claims of the tokens', () => {
         client.buildEndSessionUrl(online.config, { id_token_hint: online.tokens.id_token! }).href,
       );
       expect(logout.status).toBe(200);
-      await app.backchannelLogout.settled();
+      await servicesOf(app).backchannelLogout.settled();
 
       await expect(
         client.refreshTokenGrant(online.config, online.tokens.refresh_token!),
@@ -383,7 +384,7 @@ describe('the claims of the tokens', () => {
         client.buildEndSessionUrl(later.config, { id_token_hint: later.tokens.id_token! }).href,
       );
       expect(laterLogout.status).toBe(200);
-      await app.backchannelLogout.settled();
+      await servicesOf(app).backchannelLogout.settled();
       const toldAgain = receiver.received
         .slice(beforeLater)
         .filter((request) => request.path === '/offline');

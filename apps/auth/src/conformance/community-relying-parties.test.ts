@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { DEMO_REDIRECT_URI, DemoUserEmail } from '@foodshare/domain';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
@@ -95,7 +96,7 @@ describe('community relying parties: what each one reads', () => {
 
   /** The logout token the receiver got at `path` after a sign-out, verified by the JWKS. */
   async function logoutTokenAt(config: client.Configuration, path: string, clientId: string) {
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     const delivered = receiver.received.filter((request) => request.path === path);
     expect(delivered).toHaveLength(1);
     const { payload } = await jwtVerify(

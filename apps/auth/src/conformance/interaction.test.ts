@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import type * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -26,7 +27,8 @@ describe('conformance with openid-client: login, consent and prompts', () => {
   beforeEach(async () => {
     browser = new FormBrowser(origin);
     for (const user of [ids.users.alice, ids.users.bob]) {
-      for (const clientId of Object.values(DemoClientId)) await app.consents.revoke(user, clientId);
+      for (const clientId of Object.values(DemoClientId))
+        await servicesOf(app).consents.revoke(user, clientId);
     }
   });
 

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { SignJWT } from 'jose';
@@ -112,7 +113,7 @@ describe('conformance with openid-client: token introspection', () => {
       client_id: DemoClientId.public,
       scope: 'openid',
     };
-    const expired = await app.oauth.keys.signJwt(
+    const expired = await servicesOf(app).keys.signJwt(
       { ...claims, jti: 'conformance-expired', iat: now - 3700, exp: now - 100 },
       { typ: 'at+jwt' },
     );

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { KeyEncryptionError, rotateSigningKey, SigningKeyEntity } from '@foodshare/domain';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
@@ -13,8 +14,8 @@ let ring: KeyRing;
 function ringWith(options: { issuer?: string; keyEncryptionKey?: Uint8Array } = {}): KeyRing {
   return new KeyRing({
     orm: app.orm,
-    keyEncryptionKey: options.keyEncryptionKey ?? app.oauth.secrets.keyEncryptionKey,
-    issuer: options.issuer ?? app.oauth.issuer,
+    keyEncryptionKey: options.keyEncryptionKey ?? servicesOf(app).secrets.keyEncryptionKey,
+    issuer: options.issuer ?? servicesOf(app).issuer,
     refreshMs: 60_000,
     log: app.log,
     now: () => clock,
@@ -35,19 +36,19 @@ afterAll(() => app.close());
 describe('the key ring', () => {
   it('has a signing key once the app is ready', async () => {
     expect(await app.orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
-    expect((await app.oauth.keys.publicJwks()).keys).toHaveLength(1);
+    expect((await servicesOf(app).keys.publicJwks()).keys).toHaveLength(1);
   });
 
   it('signs RS256 with the kid of a published key, verifiable with the JWKS alone', async () => {
-    const token = await app.oauth.keys.signJwt(
+    const token = await servicesOf(app).keys.signJwt(
       { sub: '7', aud: 'demo-public', exp: seconds() + 60 },
       { typ: 'at+jwt' },
     );
     const header = decodeProtectedHeader(token);
-    const jwks = await app.oauth.keys.publicJwks();
+    const jwks = await servicesOf(app).keys.publicJwks();
     expect(header).toEqual({ alg: 'RS256', kid: jwks.keys[0]?.kid, typ: 'at+jwt' });
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
-      issuer: app.oauth.issuer,
+      issuer: servicesOf(app).issuer,
       audience: 'demo-public',
       typ: 'at+jwt',
     });
@@ -58,7 +59,7 @@ describe('the key ring', () => {
   it('always sets iss to the issuer and leaves typ out when none is asked for', async () => {
     const token = await ring.signJwt({ iss: 'https://elsewhere.example', exp: seconds() + 60 });
     expect(decodeProtectedHeader(token).typ).toBeUndefined();
-    expect(await ring.verifyJwt(token, {})).toMatchObject({ iss: app.oauth.issuer });
+    expect(await ring.verifyJwt(token, {})).toMatchObject({ iss: servicesOf(app).issuer });
   });
 
   it('verifies its own tokens with typ and audience', async () => {
@@ -118,7 +119,7 @@ describe('the key ring', () => {
           '.',
         );
         const payload = Buffer.from(
-          JSON.stringify({ sub: '2', exp: seconds() + 60, iss: app.oauth.issuer }),
+          JSON.stringify({ sub: '2', exp: seconds() + 60, iss: servicesOf(app).issuer }),
         ).toString('base64url');
         return `${header}.${payload}.${signature}`;
       },
@@ -128,7 +129,7 @@ describe('the key ring', () => {
     [
       'a key this server never published',
       () =>
-        new SignJWT({ exp: seconds() + 60, iss: app.oauth.issuer })
+        new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'RS256', kid: 'made-up' })
           .sign(foreignKey),
       {},
@@ -138,7 +139,7 @@ describe('the key ring', () => {
       'a published kid on a foreign signature',
       async () => {
         const kid = (await ring.publicJwks()).keys[0]?.kid;
-        return new SignJWT({ exp: seconds() + 60, iss: app.oauth.issuer })
+        return new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'RS256', kid })
           .sign(foreignKey);
       },
@@ -149,7 +150,7 @@ describe('the key ring', () => {
       'a symmetric algorithm',
       async () => {
         const kid = (await ring.publicJwks()).keys[0]?.kid;
-        return new SignJWT({ exp: seconds() + 60, iss: app.oauth.issuer })
+        return new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'HS256', kid })
           .sign(randomBytes(32));
       },
@@ -192,7 +193,7 @@ describe('the key ring', () => {
       ],
       [expired, { audience: 'another' }, 'claims'],
       [
-        await new SignJWT({ exp: seconds() - 60, iss: app.oauth.issuer })
+        await new SignJWT({ exp: seconds() - 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'RS256', kid: (await ring.publicJwks()).keys[0]?.kid })
           .sign(foreignKey),
         {},
@@ -218,14 +219,20 @@ describe('the key ring', () => {
     const verifier = ringWith();
     await verifier.reload();
     // Another instance (or the CLI) rotates with immediate activation and signs with the new key.
-    const rotation = await rotateSigningKey(app.orm.em.fork(), app.oauth.secrets.keyEncryptionKey, {
-      activateAfterMs: 0,
-      now: new Date(clock),
-    });
+    const rotation = await rotateSigningKey(
+      app.orm.em.fork(),
+      servicesOf(app).secrets.keyEncryptionKey,
+      {
+        activateAfterMs: 0,
+        now: new Date(clock),
+      },
+    );
     const token = await ringWith().signJwt({ exp: seconds() + 60 });
     expect(decodeProtectedHeader(token).kid).toBe(rotation.kid);
     await expect(verifier.verifyJwt(token, {})).rejects.toMatchObject({ reason: 'unknown_key' });
     clock += 1500;
-    await expect(verifier.verifyJwt(token, {})).resolves.toMatchObject({ iss: app.oauth.issuer });
+    await expect(verifier.verifyJwt(token, {})).resolves.toMatchObject({
+      iss: servicesOf(app).issuer,
+    });
   });
 });

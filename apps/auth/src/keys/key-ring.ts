@@ -71,8 +71,8 @@ const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
  *
  * Verification uses jose against KeyObjects imported once per reload rather than @fastify/jwt:
  * the lookup is by kid over several published keys, which jose's key-resolver form expresses
- * directly; fast-jwt's result cache would only save the RSA check (tens of microseconds), while
- * revocation needs a deny-list look-up per request anyway.
+ * directly. A result cache such as fast-jwt's would save only the RSA check, and revocation
+ * needs a deny-list look-up per request anyway (docs/benchmarks.md §2.1).
  */
 export class KeyRing {
   readonly #options: KeyRingOptions;

@@ -1,8 +1,9 @@
+import { buildTestAuthServer, servicesOf } from '../test-support/build-test-app.ts';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rotateSigningKey, SigningKeyRotationError } from '@foodshare/domain';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type AuthApp } from '../app.ts';
+import type { AuthApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
 
@@ -21,7 +22,7 @@ let second: AuthApp;
 beforeAll(async () => {
   const built = await buildTestApp(REFRESH);
   first = built.app;
-  second = await buildApp(
+  second = await buildTestAuthServer(
     loadConfig({
       NODE_ENV: 'test',
       LOG_LEVEL: 'silent',
@@ -40,19 +41,20 @@ afterAll(async () => {
 });
 
 const kids = async (app: AuthApp) =>
-  (await app.oauth.keys.publicJwks()).keys.map((key) => key.kid).sort();
+  (await servicesOf(app).keys.publicJwks()).keys.map((key) => key.kid).sort();
 const signingKid = async (app: AuthApp) =>
-  decodeProtectedHeader(await app.oauth.keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 3600 }))
-    .kid;
+  decodeProtectedHeader(
+    await servicesOf(app).keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 3600 }),
+  ).kid;
 const untilOffset = (start: number, offsetMs: number) =>
   sleep(Math.max(0, start + offsetMs - Date.now()));
 
 describe('signing-key rotation across instances', () => {
-  const kek = () => first.oauth.secrets.keyEncryptionKey;
+  const kek = () => servicesOf(first).secrets.keyEncryptionKey;
 
   it('refuses to drop the old key from the JWKS before the 1-hour tokens it signed expire', async () => {
     const before = await kids(first);
-    const oldToken = await second.oauth.keys.signJwt({
+    const oldToken = await servicesOf(second).keys.signJwt({
       exp: Math.floor(Date.now() / 1000) + 3600,
     });
     // What `pnpm cli keys rotate --retire-after 0s` (or 500ms) asked for: refused.
@@ -64,7 +66,7 @@ describe('signing-key rotation across instances', () => {
     await sleep(300);
     for (const app of [first, second]) {
       expect(await kids(app)).toEqual(before);
-      await expect(app.oauth.keys.verifyJwt(oldToken, {})).resolves.toBeTruthy();
+      await expect(servicesOf(app).keys.verifyJwt(oldToken, {})).resolves.toBeTruthy();
     }
   });
 
@@ -89,7 +91,7 @@ describe('signing-key rotation across instances', () => {
       expect(await signingKid(app)).toBe(oldKid);
     }
     // The old key's last tokens, signed just before it retires, live as long as any token.
-    const lastOldToken = await second.oauth.keys.signJwt({
+    const lastOldToken = await servicesOf(second).keys.signJwt({
       exp: Math.floor(Date.now() / 1000) + TOKEN_LIFETIME_S,
     });
     expect(decodeProtectedHeader(lastOldToken).kid).toBe(oldKid);
@@ -105,14 +107,16 @@ describe('signing-key rotation across instances', () => {
     // The retired key's token still verifies everywhere until the moment it expires ...
     await sleep(Math.max(0, exp! * 1000 - 250 - Date.now()));
     for (const app of [first, second]) {
-      await expect(app.oauth.keys.verifyJwt(lastOldToken, {})).resolves.toMatchObject({ exp });
+      await expect(servicesOf(app).keys.verifyJwt(lastOldToken, {})).resolves.toMatchObject({
+        exp,
+      });
     }
 
     // ... and only once the key's publication ended (and reloaded) is it gone from the JWKS.
     await untilOffset(start, ACTIVATE_AFTER_MS + RETIRE_AFTER_MS + 300);
     for (const app of [first, second]) {
       expect(await kids(app)).toEqual([rotation.kid]);
-      await expect(app.oauth.keys.verifyJwt(lastOldToken, {})).rejects.toMatchObject({
+      await expect(servicesOf(app).keys.verifyJwt(lastOldToken, {})).rejects.toMatchObject({
         reason: 'unknown_key',
       });
     }

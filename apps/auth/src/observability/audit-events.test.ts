@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { Writable } from 'node:stream';
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
@@ -40,7 +41,7 @@ describe('audit events and counters of the protocol endpoints', () => {
 
   beforeEach(async () => {
     alice = await signInAs(app, ids.users.alice);
-    await app.consents.revoke(ids.users.alice, DemoClientId.public);
+    await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
     logged = [];
   });
 

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import type { FastifyRequest } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
@@ -44,10 +45,10 @@ describe('GET /metrics', () => {
   });
 
   it('counts tokens by grant and client, and errors by code', async () => {
-    app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');
-    app.oauth.metrics.tokensIssued('authorization_code', 'demo-public');
-    app.oauth.metrics.tokensIssued('refresh_token', 'demo-confidential');
-    app.oauth.metrics.oauthError('invalid_grant');
+    servicesOf(app).metrics.tokensIssued('authorization_code', 'demo-public');
+    servicesOf(app).metrics.tokensIssued('authorization_code', 'demo-public');
+    servicesOf(app).metrics.tokensIssued('refresh_token', 'demo-confidential');
+    servicesOf(app).metrics.oauthError('invalid_grant');
     const body = await scrape();
     expect(body).toContain(
       'oauth_tokens_issued_total{grant="authorization_code",client="demo-public"} 2',
@@ -72,7 +73,7 @@ describe('audit', () => {
     const request = {
       log: { info: (...args: unknown[]) => lines.push(args) },
     } as unknown as FastifyRequest;
-    app.oauth.audit(request, 'code_reused', { clientId: 'demo-public', userId: 3 });
+    servicesOf(app).audit(request, 'code_reused', { clientId: 'demo-public', userId: 3 });
     expect(lines).toEqual([
       [{ audit: 'code_reused', clientId: 'demo-public', userId: 3 }, 'audit: code_reused'],
     ]);

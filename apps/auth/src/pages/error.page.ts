@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { AuthMetrics } from '../observability/metrics.ts';
 import { html } from './html.ts';
 import { sendPage } from './layout.ts';
 import type { Locale } from './locale.ts';
@@ -10,10 +11,10 @@ import { messagesFor } from './messages.ts';
  * of docs/spec.md §7.2 stays in the page verbatim, in both languages, for whoever reports the
  * problem.
  */
-export function sendInvalidRedirectPage(reply: FastifyReply, locale: Locale) {
+export function sendInvalidRedirectPage(reply: FastifyReply, locale: Locale, metrics: AuthMetrics) {
   // An OAuth error like the redirected ones, only shown instead of sent (RFC 6749 4.1.2.1 names
   // a mismatching redirection URI an invalid request): counted in oauth_errors_total alike.
-  reply.server.oauth.metrics.oauthError('invalid_request');
+  metrics.oauthError('invalid_request');
   const { invalidRedirectUri, technicalDetail } = messagesFor(locale);
   return sendPage(reply, {
     locale,

@@ -4,8 +4,7 @@ import type { MikroORM } from '@foodshare/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
 import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
-import { AuthorizationCodeStore } from './authorization-codes.store.ts';
-import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
+import { AuthorizationCodeStore, ClientGrantCutoffs } from '@foodshare/server-kit/oauth-grants';
 
 const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['redis', () => new RedisKeyValueStore(workerRedis('codes')).connect()],

@@ -3,8 +3,7 @@ import { workerRedis } from '@foodshare/testing';
 import type { MikroORM } from '@foodshare/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
-import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
-import { ConsentStore } from './consents.store.ts';
+import { ClientGrantCutoffs, ConsentStore } from '@foodshare/server-kit/oauth-grants';
 
 const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['redis', () => new RedisKeyValueStore(workerRedis('consents')).connect()],

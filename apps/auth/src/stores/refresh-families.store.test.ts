@@ -4,14 +4,14 @@ import type { MikroORM } from '@foodshare/domain';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
 import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
-import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
-import { ClientGrantCutoffs } from './client-grant-cutoffs.store.ts';
-import type { RevocationLedger } from './revocation-ledger.store.ts';
 import {
-  RefreshFamilyStore,
-  ROTATION_LEASE_MS,
+  AccessTokenDenyList,
+  ClientGrantCutoffs,
   type RefreshFamily,
-} from './refresh-families.store.ts';
+  RefreshFamilyStore,
+  type RevocationLedger,
+  ROTATION_LEASE_MS,
+} from '@foodshare/server-kit/oauth-grants';
 
 // The stores take the test's clock; Redis keeps its own for key lifetimes, so a test that waits
 // for a key to expire runs on the memory store alone (below).

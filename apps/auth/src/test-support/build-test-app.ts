@@ -1,7 +1,27 @@
 import type { SharedInfrastructure } from '@foodshare/server-kit';
 import { testServiceEnv } from '@foodshare/testing';
-import { buildApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { buildAuthServer, type AuthApp } from '../app.ts';
+import type { AuthServices } from '../auth-services.ts';
+import { loadConfig, type AuthConfig } from '../config.ts';
+
+const servicesByApp = new WeakMap<AuthApp, AuthServices>();
+
+/** The services an app built for a test was given (its stores, keys, metrics). */
+export function servicesOf(app: AuthApp): AuthServices {
+  const services = servicesByApp.get(app);
+  if (!services) throw new Error('servicesOf: the app was not built by buildTestAuthServer');
+  return services;
+}
+
+/** `buildAuthServer`, with the services kept for `servicesOf`. */
+export async function buildTestAuthServer(
+  config: AuthConfig,
+  shared: SharedInfrastructure = {},
+): Promise<AuthApp> {
+  const { app, services } = await buildAuthServer(config, shared);
+  servicesByApp.set(app, services);
+  return app;
+}
 
 /**
  * The production app on this worker's own database (cloned from the migrated template)
@@ -14,5 +34,6 @@ export async function buildTestApp(
   shared: Pick<SharedInfrastructure, 'logStream' | 'kv'> = {},
 ) {
   const { env, database, redis } = await testServiceEnv('auth');
-  return { app: await buildApp(loadConfig({ ...env, ...overrides }), shared), database, redis };
+  const app = await buildTestAuthServer(loadConfig({ ...env, ...overrides }), shared);
+  return { app, database, redis };
 }

@@ -1,7 +1,7 @@
 import { openOrm, type MikroORM } from '@foodshare/domain';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import { workerDatabase } from '@foodshare/testing';
-import { RevocationLedger } from '../stores/revocation-ledger.store.ts';
+import { RevocationLedger } from '@foodshare/server-kit/oauth-grants';
 
 /**
  * For store tests: this worker's own database (a copy of the migrated template), where the

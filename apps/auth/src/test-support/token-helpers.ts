@@ -1,3 +1,4 @@
+import { servicesOf } from './build-test-app.ts';
 import { randomBytes } from 'node:crypto';
 import {
   createOAuthClient,
@@ -9,7 +10,7 @@ import {
 } from '@foodshare/domain';
 import { expect } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { codeKey, type AuthorizationCodeGrant } from '../stores/authorization-codes.store.ts';
+import { type AuthorizationCodeGrant, codeKey } from '@foodshare/server-kit/oauth-grants';
 import type { TokenResponse } from '../endpoints/token/issue-tokens.ts';
 import { pkcePair } from './authorization-helpers.ts';
 import { backchannelLogoutAllowedHosts } from '../config.ts';
@@ -56,7 +57,7 @@ function codeGrant(options: CodeOptions): Omit<AuthorizationCodeGrant, 'issuedAt
 
 /** A code as /oauth/authorize would issue it. */
 export function issueCode(app: AuthApp, options: CodeOptions): Promise<string> {
-  return app.oauth.codes.issue(codeGrant(options));
+  return servicesOf(app).codes.issue(codeGrant(options));
 }
 
 /** A code issued `ageMs` ago: an expired code without waiting for one to expire. */
@@ -95,7 +96,7 @@ export function postForm(
 
 /**
  * A form endpoint where a client authenticates with the token it names (revocation,
- * introspection: oauth/client-form-request.ts). `post` sends fields form-encoded; `postRaw` a
+ * introspection: clients/client-endpoint.ts). `post` sends fields form-encoded; `postRaw` a
  * form body as written (a parameter sent twice); `postJson` the fields as JSON, which such an
  * endpoint refuses (RFC 6749 3.2).
  */
@@ -189,7 +190,7 @@ export async function registerTestClient(
   secret?: string,
 ): Promise<void> {
   const em = app.orm.em.fork();
-  const pepper = app.oauth.secrets.clientSecretPepper;
+  const pepper = servicesOf(app).secrets.clientSecretPepper;
   await createOAuthClient(
     em,
     {
@@ -202,7 +203,7 @@ export async function registerTestClient(
     },
     {
       pepper,
-      backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(app.oauth.config),
+      backchannelLogoutAllowedHosts: backchannelLogoutAllowedHosts(servicesOf(app).config),
     },
   );
   if (secret !== undefined) {

@@ -1,4 +1,4 @@
-import { clientGrantCutoffKey } from '@foodshare/auth/client-grants';
+import { clientGrantCutoffKey } from '@foodshare/server-kit/oauth-grants';
 import {
   OAuthClientAuditLogEntity,
   OAuthClientEntity,

@@ -1,4 +1,4 @@
-import { clientGrantEnder } from '@foodshare/auth/client-grants';
+import { clientGrantEnder } from '@foodshare/server-kit/oauth-grants';
 import {
   AccountError,
   deleteOAuthClient,

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { buildApp as buildAuthApp } from '@foodshare/auth/app';
+import { buildAuthServer } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
 import {
   AccountError,
@@ -176,7 +176,7 @@ describe('users reset-password and the OAuth tokens issued before it', () => {
   it('leaves none working: userinfo refuses the access token, and the refresh token fails', async () => {
     // The authorization server on this test's own database and Redis prefix.
     const { env } = await testServiceEnv('cli');
-    const auth = await buildAuthApp(loadAuthConfig(env));
+    const { app: auth, services: authServices } = await buildAuthServer(loadAuthConfig(env));
     try {
       await auth.ready();
       const target = await user();
@@ -195,7 +195,7 @@ describe('users reset-password and the OAuth tokens issued before it', () => {
       );
       // A code as /oauth/authorize issues it after the user signed in, redeemed at /oauth/token.
       const verifier = randomBytes(32).toString('base64url');
-      const code = await auth.oauth.codes.issue({
+      const code = await authServices.codes.issue({
         clientId: 'reset-rp',
         userId: target.id,
         redirectUri,
@@ -227,7 +227,7 @@ describe('users reset-password and the OAuth tokens issued before it', () => {
       expect((await userinfo()).statusCode).toBe(200);
       // A second code of the same sign-in, not yet redeemed when the password is reset.
       const laterVerifier = randomBytes(32).toString('base64url');
-      const unredeemed = await auth.oauth.codes.issue({
+      const unredeemed = await authServices.codes.issue({
         clientId: 'reset-rp',
         userId: target.id,
         redirectUri,

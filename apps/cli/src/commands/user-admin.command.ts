@@ -1,4 +1,4 @@
-import { userGrantEnder } from '@foodshare/auth/user-grants';
+import { userGrantEnder } from '@foodshare/server-kit/oauth-grants';
 import {
   deactivateUser,
   RegionMembershipEntity,

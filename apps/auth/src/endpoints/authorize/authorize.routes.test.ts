@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import {
   createOAuthClient,
   DEMO_PASSWORD,
@@ -10,7 +11,7 @@ import { SessionStore } from '@foodshare/server-kit';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { codeKey, type AuthorizationCodeGrant } from '../../stores/authorization-codes.store.ts';
+import { type AuthorizationCodeGrant, codeKey } from '@foodshare/server-kit/oauth-grants';
 import {
   allowOnConsentPage,
   authorizationParams,
@@ -49,7 +50,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     ({ app } = await buildTestApp({ BASE_URL: ISSUER }));
     await app.ready();
     const em = app.orm.em.fork();
-    const pepper = app.oauth.secrets.clientSecretPepper;
+    const pepper = servicesOf(app).secrets.clientSecretPepper;
     // Registered for openid only: asking it for more is asking for unregistered scopes.
     await createOAuthClient(
       em,
@@ -106,7 +107,8 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     alice = await signInAs(app, ids.users.alice);
     bob = await signInAs(app, ids.users.bob);
     for (const user of [ids.users.alice, ids.users.bob]) {
-      for (const client of Object.values(DemoClientId)) await app.consents.revoke(user, client);
+      for (const client of Object.values(DemoClientId))
+        await servicesOf(app).consents.revoke(user, client);
     }
   });
 
@@ -418,7 +420,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
   describe('success redirects carry code, state and iss', () => {
     it('issues a code bound to client, user, redirect URI, scopes, challenge, nonce and auth_time', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const params = authorizationParams({ nonce: 'n-0S6_WzA2Mj' });
       const response = await get(
         `/oauth/authorize?${new URLSearchParams(params).toString()}`,
@@ -443,13 +448,19 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('ignores unknown parameters', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const url = `${authorizeUrl()}&foo=bar&ui_locales=fr&claims_locales=de&display=page`;
       expect(callbackParams(await get(url, alice)).has('code')).toBe(true);
     });
 
     it('answers a form-posted request like a GET, with 303 and without the CSRF header', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const response = await app.inject({
         method: 'POST',
         url: '/oauth/authorize',
@@ -534,7 +545,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         redirectUris: ['http://127.0.0.1:8400/callback'],
         scopes: ['openid', 'profile'],
       });
-      await app.consents.remember(ids.users.alice, 'native-with-port', ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, 'native-with-port', [
+        'openid',
+        'profile',
+      ]);
       for (const sent of ['http://127.0.0.1:8400/callback', 'http://127.0.0.1:61000/callback']) {
         const response = await get(
           authorizeUrl({ client_id: 'native-with-port', redirect_uri: sent }),
@@ -569,7 +583,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('returns a code to the app by its own scheme (RFC 8252 7.1)', async () => {
-      await app.consents.remember(ids.users.alice, NATIVE, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, NATIVE, ['openid', 'profile']);
       const response = await get(
         authorizeUrl({ client_id: NATIVE, redirect_uri: 'org.example.app:/oauth2redirect' }),
         alice,
@@ -583,7 +597,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
   describe('a redirect URI with a query (WordPress openid-connect-generic)', () => {
     it('appends code, state and iss with &, and takes the code back with that URI only', async () => {
-      await app.consents.remember(ids.users.alice, WORDPRESS, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, WORDPRESS, ['openid', 'profile']);
       const response = await get(
         authorizeUrl({
           client_id: WORDPRESS,
@@ -649,7 +663,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
     it('prompt=login shows the login page although logged in, then issues a new auth_time', async () => {
       const cookies = await signedInAnHourAgo(ids.users.alice);
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const start = await app.inject({
         method: 'GET',
         url: authorizeUrl({ prompt: 'login' }),
@@ -665,7 +682,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
     it('an exceeded max_age forces a fresh login', async () => {
       const cookies = await signedInAnHourAgo(ids.users.alice);
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const exceeded = await app.inject({
         method: 'GET',
         url: authorizeUrl({ max_age: '60' }),
@@ -681,7 +701,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
     it('a max_age not yet exceeded needs no login', async () => {
       const cookies = await signedInAnHourAgo(ids.users.alice);
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const response = await app.inject({
         method: 'GET',
         url: authorizeUrl({ max_age: '7200' }),
@@ -692,7 +715,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('max_age=0 asks for a login like prompt=login, and the login ends the round trip', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const start = await get(authorizeUrl({ max_age: '0' }), alice);
       expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
       const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
@@ -701,7 +727,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
 
     it('prompt=none with an exceeded max_age: login_required', async () => {
       const cookies = await signedInAnHourAgo(ids.users.alice);
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const response = await app.inject({
         method: 'GET',
         url: authorizeUrl({ prompt: 'none', max_age: '60' }),
@@ -719,7 +748,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('prompt=none with remembered consent: a code without any page', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       expect(callbackParams(await get(authorizeUrl({ prompt: 'none' }), alice)).has('code')).toBe(
         true,
       );
@@ -747,13 +779,19 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('more scopes than remembered show the screen again', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const response = await get(authorizeUrl({ scope: 'openid profile email' }), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
     });
 
     it('prompt=consent shows the screen despite a remembered consent', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       const response = await get(authorizeUrl({ prompt: 'consent' }), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
       const page = await get(String(response.headers.location), alice);
@@ -761,8 +799,11 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('a revoked consent shows the screen again', async () => {
-      await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
-      await app.consents.revoke(ids.users.alice, DemoClientId.public);
+      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
+      await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
       const response = await get(authorizeUrl(), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
     });
@@ -831,7 +872,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
           grantTypes: ['authorization_code'],
           requiredRegionIds: [DemoRegionId.Musterstadt],
         },
-        { pepper: app.oauth.secrets.clientSecretPepper },
+        { pepper: servicesOf(app).secrets.clientSecretPepper },
       );
       await giveLegacyClientName(
         app.orm.em.fork(),
@@ -858,7 +899,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('refuses bob even with a remembered consent and prompt=none, by redirect: no page', async () => {
-      await app.consents.remember(ids.users.bob, DemoClientId.regional, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.bob, DemoClientId.regional, [
+        'openid',
+        'profile',
+      ]);
       const response = await get(authorizeUrl({ ...regional, prompt: 'none' }), bob);
       expect(response.statusCode).toBe(302);
       const params = callbackParams(response);
@@ -877,7 +921,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     });
 
     it('admits everyone at a client without required regions', async () => {
-      await app.consents.remember(ids.users.bob, DemoClientId.public, ['openid', 'profile']);
+      await servicesOf(app).consents.remember(ids.users.bob, DemoClientId.public, [
+        'openid',
+        'profile',
+      ]);
       expect(callbackParams(await get(authorizeUrl(), bob)).has('code')).toBe(true);
     });
   });

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
 import { Value } from 'typebox/value';
@@ -101,7 +102,7 @@ describe('provider metadata', () => {
     const { issuer } = (await get(WELL_KNOWNS[0])).json<{ issuer: string }>();
     expect(issuer).toBe(ISSUER);
     expect(`${issuer}/.well-known/openid-configuration`).toBe(`${ISSUER}${WELL_KNOWNS[0]}`);
-    const token = await app.oauth.keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 60 });
+    const token = await servicesOf(app).keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 60 });
     expect(decodeJwt(token).iss).toBe(issuer);
   });
 

@@ -1,11 +1,12 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { AuthServices } from '../../auth-services.ts';
+import type { FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { introspectionResourceServers } from '../../config.ts';
-import { verifyAccessToken, type AccessTokenGrant } from '../../oauth/access-token.ts';
-import { whyGrantNoLongerHolds } from '../../oauth/grant-standing.ts';
-import { OAuthError } from '../../oauth/oauth-errors.ts';
-import { isCompactJwe } from '../../oauth/refresh-token-codec.ts';
-import { loadTokenSubject } from '../../oauth/token-subject.ts';
+import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
+import { grantHolderRefusal } from '../../tokens/grant-holder-check.ts';
+import { OAuthError } from '../../errors/oauth-errors.ts';
+import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
+import { loadTokenSubject } from '../../claims/user-claims.ts';
 import type { IntrospectionResponse } from './introspection.schemas.ts';
 
 /** RFC 7662 2.2: whatever the reason, the answer is this and nothing more. */
@@ -26,13 +27,13 @@ function isAudience(value: unknown): value is string | string[] {
  * grants were last ended, and its user still active. The claims are the token's own.
  */
 async function introspectAccessToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   token: string,
 ): Promise<IntrospectionResponse> {
   let grant: AccessTokenGrant;
   try {
-    grant = await verifyAccessToken(app, token);
+    grant = await verifyAccessToken(services, token);
   } catch (error) {
     // Malformed, foreign, expired or revoked. Anything else (the store out of reach) is not an
     // answer about the token and goes on to become a 5xx.
@@ -53,7 +54,7 @@ async function introspectAccessToken(
     ...(nbf === undefined ? {} : { nbf }),
     sub: String(grant.userId),
     ...(isAudience(claims.aud) ? { aud: claims.aud } : {}),
-    iss: app.oauth.issuer,
+    iss: services.issuer,
     jti: grant.jti,
   };
 }
@@ -68,11 +69,11 @@ async function introspectAccessToken(
  * which names types of access tokens only.
  */
 async function introspectRefreshToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   token: string,
 ): Promise<IntrospectionResponse> {
-  const { families, refreshTokens } = app.tokenState;
+  const { families, refreshTokens } = services;
   const claims = await refreshTokens.open(token);
   if (!claims) return INACTIVE;
   const family = await families.find(claims.familyId, claims.clientId);
@@ -80,7 +81,7 @@ async function introspectRefreshToken(
   if (!(await families.isRefreshTokenLive(family.id, claims.jti))) return INACTIVE;
   const client = await findActiveClient(request.em, family.clientId);
   if (!client) return INACTIVE;
-  if ((await whyGrantNoLongerHolds(request.em, family, client)) !== null) return INACTIVE;
+  if ((await grantHolderRefusal(request.em, family, client)) !== null) return INACTIVE;
   const scopes = family.scopes.filter((scope) => client.scopes.includes(scope));
   if (scopes.length === 0) return INACTIVE;
   return {
@@ -89,7 +90,7 @@ async function introspectRefreshToken(
     client_id: family.clientId,
     exp: claims.expiresAt,
     sub: String(family.userId),
-    iss: app.oauth.issuer,
+    iss: services.issuer,
   };
 }
 
@@ -116,16 +117,16 @@ function callerMaySee(
  * answer for an unknown one, so it learns nothing of it.
  */
 export async function introspectToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   token: string,
   callerId: string,
 ): Promise<IntrospectionResponse> {
   const answer = isCompactJwe(token)
-    ? await introspectRefreshToken(app, request, token)
-    : await introspectAccessToken(app, request, token);
+    ? await introspectRefreshToken(services, request, token)
+    : await introspectAccessToken(services, request, token);
   if (!answer.active) return answer;
-  return callerMaySee(answer, callerId, introspectionResourceServers(app.oauth.config))
+  return callerMaySee(answer, callerId, introspectionResourceServers(services.config))
     ? answer
     : INACTIVE;
 }

@@ -1,8 +1,9 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   basicAuth,
@@ -76,10 +77,12 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
         iat: expect.any(Number),
         sub: String(ids.users.bob),
         aud: DemoClientId.public,
-        iss: app.oauth.issuer,
+        iss: servicesOf(app).issuer,
         jti: expect.any(String),
       });
-      expect(Number(body.exp) - Number(body.iat)).toBe(app.oauth.config.ACCESS_TOKEN_TTL_SECONDS);
+      expect(Number(body.exp) - Number(body.iat)).toBe(
+        servicesOf(app).config.ACCESS_TOKEN_TTL_SECONDS,
+      );
     });
 
     it('answers a narrowed scope as the token carries it', async () => {
@@ -116,7 +119,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
     });
 
     it('answers inactive for an expired token signed by our own key', async () => {
-      const expired = await app.oauth.keys.signJwt(
+      const expired = await servicesOf(app).keys.signJwt(
         {
           sub: String(ids.users.bob),
           aud: DemoClientId.public,
@@ -142,7 +145,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
         jti: 'introspect-forged',
       })
         .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: kid! })
-        .setIssuer(app.oauth.issuer)
+        .setIssuer(servicesOf(app).issuer)
         .setIssuedAt()
         .setExpirationTime('1h')
         .sign(privateKey);
@@ -189,9 +192,9 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
         client_id: DemoClientId.public,
         sub: String(ids.users.bob),
         exp: expect.any(Number),
-        iss: app.oauth.issuer,
+        iss: servicesOf(app).issuer,
       });
-      const lifetime = app.oauth.config.REFRESH_TOKEN_TTL_SECONDS;
+      const lifetime = servicesOf(app).config.REFRESH_TOKEN_TTL_SECONDS;
       expect(Number(body.exp)).toBeGreaterThan(seconds() + lifetime - 60);
       expect(Number(body.exp)).toBeLessThanOrEqual(seconds() + lifetime);
     });
@@ -220,8 +223,8 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
 
     it('answers inactive for an expired refresh token of a live family', async () => {
       const tokens = await bobsTokens();
-      const live = await app.tokenState.refreshTokens.open(tokens.refresh_token!);
-      const expired = await app.tokenState.refreshTokens.seal({
+      const live = await servicesOf(app).refreshTokens.open(tokens.refresh_token!);
+      const expired = await servicesOf(app).refreshTokens.seal({
         ...live!,
         expiresAt: seconds() - 1,
       });
@@ -244,7 +247,7 @@ describe('POST /oauth/introspect (RFC 7662)', () => {
     await registerTestClient(app, { clientId: 'introspect-ended' });
     const tokens = await tokensFor(app, { clientId: 'introspect-ended', userId: ids.users.bob });
     await expectActive(tokens.access_token);
-    await app.tokenState.endClientGrants('introspect-ended', new Date());
+    await servicesOf(app).grantRevocation.endClientGrants('introspect-ended', new Date());
     await expectInactive(tokens.access_token);
     await expectInactive(tokens.refresh_token!);
   });

@@ -1,16 +1,17 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { invalidClient, invalidRequest } from '../../oauth/oauth-errors.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { authenticateClientForm } from '../../oauth/client-form-request.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
-import { enforceIntrospectionRateLimit } from '../../oauth/client-rate-limits.ts';
+import { invalidClient, invalidRequest } from '../../errors/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { authenticateClientForm } from '../../clients/client-endpoint.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
+import { enforceIntrospectionRateLimit } from '../../clients/client-rate-limits.ts';
 import { introspectToken } from './introspect-token.ts';
 import {
   IntrospectionRequestSchema,
   IntrospectionResponseSchema,
 } from './introspection.schemas.ts';
 
-export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const introspectRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   // No CORS: the callers are resource servers (confidential clients, whose secret never reaches
   // a browser), and the answer describes a user's grant.
   app.post(
@@ -19,7 +20,7 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Clients authenticate themselves; a browser session plays no part here.
       config: { csrf: false },
       attachValidation: true,
-      errorHandler: oauthRouteErrorHandler,
+      errorHandler: oauthRouteErrorHandler(services.metrics),
       schema: {
         tags: ['oauth'],
         summary: 'Token introspection (RFC 7662), for confidential clients',
@@ -33,7 +34,7 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       void reply.headers(NO_STORE);
       try {
         // RFC 7662 2.1: the caller authenticates, as at the token endpoint.
-        const { client, token } = await authenticateClientForm(app, request);
+        const { client, token } = await authenticateClientForm(services, request);
         // A public client proves nothing by its id: anyone could ask in its name, and
         // introspection would become an oracle for stolen tokens (RFC 7662 4).
         if (!client.confidential) {
@@ -42,11 +43,11 @@ export const introspectRoutes: FastifyPluginAsyncTypebox = async (app) => {
             client.authenticatedBy === 'client_secret_basic',
           );
         }
-        await enforceIntrospectionRateLimit(app, client);
+        await enforceIntrospectionRateLimit(services, client);
         if (!token) throw invalidRequest('token is required');
-        return await introspectToken(app, request, token, client.clientId);
+        return await introspectToken(services, request, token, client.clientId);
       } catch (error) {
-        return answerOAuthError(reply, error);
+        return answerOAuthError(reply, error, services.metrics);
       }
     },
   );

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -37,14 +38,14 @@ describe('GET /.well-known/jwks.json', () => {
 
   it('verifies every token the server signs, found by the kid in its header', async () => {
     const jwks = (await getJwks()).json<JSONWebKeySet>();
-    const token = await app.oauth.keys.signJwt(
+    const token = await servicesOf(app).keys.signJwt(
       { sub: '1', aud: 'demo-public', exp: Math.floor(Date.now() / 1000) + 60 },
       { typ: 'at+jwt' },
     );
     const { kid } = decodeProtectedHeader(token);
     expect(jwks.keys.map((key) => key.kid)).toContain(kid);
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
-      issuer: app.oauth.issuer,
+      issuer: servicesOf(app).issuer,
       audience: 'demo-public',
       algorithms: ['RS256'],
     });

@@ -1,8 +1,8 @@
+import type { AuthServices } from '../../auth-services.ts';
 import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
-import type { FastifyInstance } from 'fastify';
 import { decodeProtectedHeader } from 'jose';
 import { findActiveClient, type RegisteredClient } from '../../clients/registered-clients.ts';
-import { InvalidTokenError } from '../../plugins/oauth-core.ts';
+import { InvalidTokenError } from '../../keys/key-ring.ts';
 import { present } from './logout-params.ts';
 
 /** Why a logout request is refused; the page says so and never redirects. */
@@ -68,7 +68,7 @@ function isIdToken(token: string, claims: Record<string, unknown>): boolean {
  * address nobody vouched for (§4, as RFC 6749 4.1.2.1 for the authorization endpoint).
  */
 export async function checkLogoutRequest(
-  app: FastifyInstance,
+  services: AuthServices,
   em: EntityManager,
   input: LogoutRequestInput,
 ): Promise<LogoutCheck> {
@@ -77,7 +77,7 @@ export async function checkLogoutRequest(
   const hint = present(input.idTokenHint);
   if (hint !== undefined) {
     try {
-      const claims = await app.oauth.keys.verifyJwt(hint, { acceptExpired: true });
+      const claims = await services.keys.verifyJwt(hint, { acceptExpired: true });
       audience = hintAudience(claims);
       if (!isIdToken(hint, claims) || typeof claims.sub !== 'string' || audience === null) {
         return refuse('invalid_id_token_hint');

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import type { AuthMetrics } from '../../observability/metrics.ts';
 import { formTokenField } from '../../pages/form-token.ts';
 import { html } from '../../pages/html.ts';
 import { sendPage } from '../../pages/layout.ts';
@@ -60,8 +61,13 @@ export function sendLoggedOutPage(reply: FastifyReply, locale: Locale) {
  * A logout request that did not check out (§4): shown, never redirected, and the session
  * stays. The refusal is in the page verbatim, for whoever reports the problem.
  */
-export function sendInvalidLogoutPage(reply: FastifyReply, locale: Locale, refusal: LogoutRefusal) {
-  reply.server.oauth.metrics.oauthError('invalid_request');
+export function sendInvalidLogoutPage(
+  reply: FastifyReply,
+  locale: Locale,
+  refusal: LogoutRefusal,
+  metrics: AuthMetrics,
+) {
+  metrics.oauthError('invalid_request');
   const { logout, technicalDetail } = messagesFor(locale);
   return sendPage(reply, {
     locale,

@@ -1,3 +1,4 @@
+import { buildTestAuthServer, servicesOf } from '../../test-support/build-test-app.ts';
 import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { createOAuthClient, DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
@@ -5,7 +6,7 @@ import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-suppor
 import { testServiceEnv } from '@foodshare/testing';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { buildApp, type AuthApp } from '../../app.ts';
+import type { AuthApp } from '../../app.ts';
 import { loadConfig } from '../../config.ts';
 import { formBody, hiddenField } from '../../test-support/authorization-helpers.ts';
 import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
@@ -26,7 +27,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
 
   beforeAll(async () => {
     const { env } = await testServiceEnv('auth');
-    app = await buildApp(loadConfig(env));
+    app = await buildTestAuthServer(loadConfig(env));
     api = await buildApiApp(loadApiConfig(env));
     await Promise.all([app.ready(), api.ready()]);
     const em = app.orm.em.fork();
@@ -60,7 +61,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
   /** An ID token as the token endpoint signs it; `ageSeconds` back-dates it (expired when > 3600). */
   function idToken(userId: number, clientId = 'rp', ageSeconds = 0) {
     const iat = Math.floor(Date.now() / 1000) - ageSeconds;
-    return app.oauth.keys.signJwt({
+    return servicesOf(app).keys.signJwt({
       sub: String(userId),
       aud: clientId,
       azp: clientId,
@@ -91,7 +92,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
   }
 
   async function auditCount(event: string): Promise<number> {
-    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 
@@ -107,7 +108,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
   it('advertises /oauth/logout as end_session_endpoint', async () => {
     const response = await app.inject({ method: 'GET', url: '/.well-known/openid-configuration' });
     expect(response.json<{ end_session_endpoint: string }>().end_session_endpoint).toBe(
-      `${app.oauth.issuer}/oauth/logout`,
+      `${servicesOf(app).issuer}/oauth/logout`,
     );
   });
 
@@ -354,11 +355,11 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
 
     it('refuses a hint signed by a key that is not ours, even under our kid and issuer', async () => {
       const { privateKey } = await generateKeyPair('RS256');
-      const [ours] = (await app.oauth.keys.publicJwks()).keys;
+      const [ours] = (await servicesOf(app).keys.publicJwks()).keys;
       const now = Math.floor(Date.now() / 1000);
       const forged = await new SignJWT({ sub: String(ids.users.alice), aud: 'rp' })
         .setProtectedHeader({ alg: 'RS256', kid: ours?.kid ?? '' })
-        .setIssuer(app.oauth.issuer)
+        .setIssuer(servicesOf(app).issuer)
         .setIssuedAt(now)
         .setExpirationTime(now + 3600)
         .sign(privateKey);
@@ -380,7 +381,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       for (const iat of [now, now - 30 * 24 * 3600]) {
         // As the token endpoint signs an access token (issue-tokens.ts).
         hints.push(
-          await app.oauth.keys.signJwt(
+          await servicesOf(app).keys.signJwt(
             {
               sub,
               aud: 'rp',
@@ -395,7 +396,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
         );
         // As the back-channel logout signs a logout token (backchannel-logout.ts).
         hints.push(
-          await app.oauth.keys.signJwt(
+          await servicesOf(app).keys.signJwt(
             {
               sub,
               aud: 'rp',
@@ -410,7 +411,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       }
       // Typed as an ID token at the header, yet carrying a logout token's event.
       hints.push(
-        await app.oauth.keys.signJwt(
+        await servicesOf(app).keys.signJwt(
           { sub, aud: 'rp', exp: now + 120, events: { 'http://example.org/event': {} } },
           { typ: 'JWT' },
         ),
@@ -426,7 +427,7 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
     it('still takes an ID token typed JWT at the header', async () => {
       const alice = await signInAs(app, ids.users.alice);
       const now = Math.floor(Date.now() / 1000);
-      const hint = await app.oauth.keys.signJwt(
+      const hint = await servicesOf(app).keys.signJwt(
         { sub: String(ids.users.alice), aud: 'rp', azp: 'rp', iat: now, exp: now + 3600 },
         { typ: 'JWT' },
       );

@@ -1,7 +1,8 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { clientRedirectUrl } from '../../oauth/authorization-responses.ts';
-import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
+import { clientRedirectUrl } from '../../authorization/authorization-responses.ts';
+import { limitInteractionsPerAddress } from '../../authorization/interaction-rate-limit.ts';
 import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickUiLocale, type Locale } from '../../pages/locale.ts';
@@ -35,7 +36,7 @@ function asGet(params: LogoutParams): string {
  * session is the one the REST service reads too (same store, same cookie), so ending it here
  * logs the user out of both.
  */
-export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const logoutRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   /** Ends the session, if any, and leaves: to the client's registered URI, or our own page. */
   async function finish(
     request: FastifyRequest,
@@ -47,8 +48,8 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (session) {
       await app.sessions.destroy(session);
       // Back-Channel Logout 1.0 (docs/oauth.md §9.2): in the background, never delaying this.
-      app.backchannelLogout.userLoggedOut(session.userId);
-      app.oauth.audit(request, 'logout', {
+      services.backchannelLogout.userLoggedOut(session.userId);
+      services.audit(request, 'logout', {
         userId: session.userId,
         ...(checked.client ? { clientId: checked.client.clientId } : {}),
       });
@@ -65,13 +66,13 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   async function endSession(request: FastifyRequest, reply: FastifyReply, params: LogoutParams) {
     const locale = pickUiLocale(present(params.ui_locales), request.headers['accept-language']);
-    const checked = await checkLogoutRequest(app, request.em, {
+    const checked = await checkLogoutRequest(services, request.em, {
       idTokenHint: params.id_token_hint,
       clientId: params.client_id,
       postLogoutRedirectUri: params.post_logout_redirect_uri,
       state: params.state,
     });
-    if (!checked.ok) return sendInvalidLogoutPage(reply, locale, checked.refusal);
+    if (!checked.ok) return sendInvalidLogoutPage(reply, locale, checked.refusal, services.metrics);
     const { session } = request;
     // No session: nothing to end, and leaving for a registered URI harms nobody. A hint naming
     // the logged-in user proves the request comes from a client that user signed in to (§2).
@@ -95,7 +96,7 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
   // cross-site form cannot carry our CSRF token: without a matching hint it only gets a page.
   const options = {
     config: { csrf: false },
-    onRequest: limitInteractionsPerAddress,
+    onRequest: limitInteractionsPerAddress(services),
   };
   app.get(
     LOGOUT_PATH,
@@ -129,12 +130,13 @@ export const logoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         return sendFormExpiredPage(reply, locale);
       }
       // Checked again: the hidden fields came back from the browser.
-      const checked = await checkLogoutRequest(app, request.em, {
+      const checked = await checkLogoutRequest(services, request.em, {
         clientId: body.client_id,
         postLogoutRedirectUri: body.post_logout_redirect_uri,
         state: body.state,
       });
-      if (!checked.ok) return sendInvalidLogoutPage(reply, locale, checked.refusal);
+      if (!checked.ok)
+        return sendInvalidLogoutPage(reply, locale, checked.refusal, services.metrics);
       return finish(request, reply, checked, locale);
     },
   );

@@ -1,9 +1,10 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
-import { PUSHED_REQUEST_REQUIRED } from '../../oauth/validate-authorization-request.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
+import { PUSHED_REQUEST_REQUIRED } from '../../authorization/authorization-request.ts';
 import {
   authorizationParams,
   authorizeUrl,
@@ -126,7 +127,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
   it('lets /oauth/authorize take the pushed request, once, and ignore parameters beside it', async () => {
     const uri = await pushedUri(authorizationParams({ state: 'pushed-state' }));
     const alice = await signInAs(app, ids.users.alice);
-    await app.consents.revoke(ids.users.alice, DemoClientId.public);
+    await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
     const first = await app.inject({
       method: 'GET',
       url: `/oauth/authorize?${new URLSearchParams({
@@ -162,7 +163,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     });
     const uri = await pushedUri(params);
     const alice = await signInAs(app, ids.users.alice);
-    await app.consents.remember(ids.users.alice, 'par-native', ['openid', 'profile']);
+    await servicesOf(app).consents.remember(ids.users.alice, 'par-native', ['openid', 'profile']);
     const response = await app.inject({
       method: 'GET',
       url: `/oauth/authorize?${new URLSearchParams({ client_id: 'par-native', request_uri: uri }).toString()}`,
@@ -202,7 +203,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
   });
 
   it('keeps a per-client budget like the token endpoint, apart from the token budget', async () => {
-    const limit = app.oauth.config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE;
+    const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE;
     await app.kv.increment(
       clientRateKeys.publicClientPushedAtAddress('par-busy', '127.0.0.1'),
       60_000,
@@ -224,7 +225,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     );
     expect(response.statusCode).toBe(201);
     const uri = response.json<{ request_uri: string }>().request_uri;
-    const taken = await app.pushedRequests.take(uri);
+    const taken = await servicesOf(app).pushedRequests.take(uri);
     expect(taken?.clientId).toBe(DemoClientId.confidential);
     expect(Object.keys(taken?.params ?? {}).sort()).toEqual(
       [

@@ -1,3 +1,4 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import {
@@ -6,20 +7,20 @@ import {
   readParams,
   singleParam,
   type AuthorizationParams,
-} from '../../oauth/authorization-params.ts';
-import { allowAnyOrigin } from '../../oauth/allow-any-origin.ts';
+} from '../../authorization/authorization-request.ts';
+import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import {
   authenticateClientWithinLimits,
   enforceTokenRateLimit,
-} from '../../oauth/client-rate-limits.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../oauth/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../oauth/form-request.ts';
-import { invalidRequest } from '../../oauth/oauth-errors.ts';
+} from '../../clients/client-rate-limits.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
+import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
+import { assertFormEncoded, invalidForm } from '../../clients/client-endpoint.ts';
+import { invalidRequest } from '../../errors/oauth-errors.ts';
 import {
   redirectTarget,
   validateAuthorizationRequest,
-} from '../../oauth/validate-authorization-request.ts';
+} from '../../authorization/authorization-request.ts';
 
 export const PAR_PATH = '/oauth/par';
 
@@ -48,7 +49,7 @@ function parametersToKeep(params: AuthorizationParams, clientId: string): Record
  * browser to /oauth/authorize with. The request is validated here exactly as the authorization
  * endpoint would, and again when it is used.
  */
-export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const parRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   // A browser app (a public client) pushes from its own origin, as it redeems its codes; no
   // cookie or session is involved, so any origin may read the answers.
   allowAnyOrigin(app);
@@ -58,7 +59,7 @@ export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Clients authenticate themselves; a browser session plays no part here.
       config: { csrf: false },
       attachValidation: true,
-      errorHandler: oauthRouteErrorHandler,
+      errorHandler: oauthRouteErrorHandler(services.metrics),
       schema: {
         tags: ['oauth'],
         summary: 'Pushed Authorization Requests (RFC 9126)',
@@ -81,14 +82,14 @@ export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // RFC 9126 2.1: client authentication as at the token endpoint, under the same count of
         // failures and the same per-client budget (a budget of its own).
         const client = await authenticateClientWithinLimits(
-          app,
+          services,
           request,
           {
             authorization: request.headers.authorization,
             clientId: credential('client_id'),
             clientSecret: credential('client_secret'),
           },
-          (authenticated) => enforceTokenRateLimit(app, request, authenticated, 'par'),
+          (authenticated) => enforceTokenRateLimit(services, request, authenticated, 'par'),
         );
         // RFC 9126 2.1: a pushed request cannot itself point at another.
         if (body.request_uri !== undefined) {
@@ -99,13 +100,13 @@ export const parRoutes: FastifyPluginAsyncTypebox = async (app) => {
         const redirectUri = redirectTarget(client, params);
         if (redirectUri === null) throw invalidRequest('Invalid redirect_uri');
         validateAuthorizationRequest(client, redirectUri, params, { pushed: true });
-        const { requestUri, expiresIn } = await app.pushedRequests.push({
+        const { requestUri, expiresIn } = await services.pushedRequests.push({
           clientId: client.clientId,
           params: parametersToKeep(body, client.clientId),
         });
         return await reply.code(201).send({ request_uri: requestUri, expires_in: expiresIn });
       } catch (error) {
-        return answerOAuthError(reply, error);
+        return answerOAuthError(reply, error, services.metrics);
       }
     },
   );

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { type DisposableRedis, startDisposableRedis, waitFor } from '@foodshare/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -79,7 +80,7 @@ describe('revocation across a restart of a Redis without persistence', () => {
       clientId: DemoClientId.public,
       userId: ids.users.carla,
     });
-    await app.tokenState.revokeGrant(ids.users.carla, DemoClientId.public);
+    await servicesOf(app).grantRevocation.revokeGrant(ids.users.carla, DemoClientId.public);
 
     await restartRedis();
 
@@ -91,7 +92,7 @@ describe('revocation across a restart of a Redis without persistence', () => {
     const clientId = `restart-ended-${clients}`;
     await registerTestClient(app, { clientId });
     const tokens = await tokensFor(app, { clientId, userId: ids.users.bob });
-    await app.tokenState.endClientGrants(clientId, new Date());
+    await servicesOf(app).grantRevocation.endClientGrants(clientId, new Date());
 
     await restartRedis();
 

@@ -1,19 +1,20 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { InvalidTokenError } from '../../plugins/oauth-core.ts';
-import type { AuthenticatedClient } from '../../oauth/client-authentication.ts';
-import { isCompactJwe } from '../../oauth/refresh-token-codec.ts';
+import type { AuthServices } from '../../auth-services.ts';
+import type { FastifyRequest } from 'fastify';
+import { InvalidTokenError } from '../../keys/key-ring.ts';
+import type { AuthenticatedClient } from '../../clients/client-authentication.ts';
+import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
 
 async function revokeRefreshToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   client: AuthenticatedClient,
   token: string,
 ): Promise<void> {
-  const claims = await app.tokenState.refreshTokens.open(token);
+  const claims = await services.refreshTokens.open(token);
   // RFC 7009 2.1: a token of another client is not revoked (and the answer does not tell).
   if (!claims || claims.clientId !== client.clientId) return;
-  await app.tokenState.families.revoke(claims.familyId);
-  app.oauth.audit(request, 'tokens_revoked', {
+  await services.families.revoke(claims.familyId);
+  services.audit(request, 'tokens_revoked', {
     clientId: client.clientId,
     familyId: claims.familyId,
     tokenType: 'refresh_token',
@@ -21,14 +22,14 @@ async function revokeRefreshToken(
 }
 
 async function revokeAccessToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   client: AuthenticatedClient,
   token: string,
 ): Promise<void> {
   let claims: Record<string, unknown>;
   try {
-    claims = await app.oauth.keys.verifyJwt(token, { typ: 'at+jwt' });
+    claims = await services.keys.verifyJwt(token, { typ: 'at+jwt' });
   } catch (error) {
     // Invalid or expired: nothing left to revoke.
     if (error instanceof InvalidTokenError) return;
@@ -36,8 +37,8 @@ async function revokeAccessToken(
   }
   const { jti, exp, client_id: clientId } = claims;
   if (clientId !== client.clientId || typeof jti !== 'string' || typeof exp !== 'number') return;
-  await app.tokenState.denyList.deny(jti, exp * 1000);
-  app.oauth.audit(request, 'tokens_revoked', {
+  await services.denyList.deny(jti, exp * 1000);
+  services.audit(request, 'tokens_revoked', {
     clientId: client.clientId,
     jti,
     tokenType: 'access_token',
@@ -50,11 +51,11 @@ async function revokeAccessToken(
  * `token_type_hint` is not needed (2.1 allows ignoring it). Unknown tokens change nothing.
  */
 export async function revokeToken(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   client: AuthenticatedClient,
   token: string,
 ): Promise<void> {
-  if (isCompactJwe(token)) await revokeRefreshToken(app, request, client, token);
-  else await revokeAccessToken(app, request, client, token);
+  if (isCompactJwe(token)) await revokeRefreshToken(services, request, client, token);
+  else await revokeAccessToken(services, request, client, token);
 }

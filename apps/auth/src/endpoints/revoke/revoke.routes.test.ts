@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
@@ -128,7 +129,7 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
   });
 });
 
-describe('app.tokenState.revokeGrant (connected apps)', () => {
+describe('servicesOf(app).grantRevocation.revokeGrant (connected apps)', () => {
   let app: AuthApp;
 
   beforeAll(async () => {
@@ -148,7 +149,7 @@ describe('app.tokenState.revokeGrant (connected apps)', () => {
       userId: ids.users.bob,
     });
 
-    await app.tokenState.revokeGrant(ids.users.carla, DemoClientId.public);
+    await servicesOf(app).grantRevocation.revokeGrant(ids.users.carla, DemoClientId.public);
 
     for (const tokens of [one, two]) {
       expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);

@@ -1,12 +1,12 @@
 import { hash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { TokenServices } from './grants/grant.ts';
 import { userClaims, type UserClaimsRow } from '../../claims/user-claims.ts';
 import {
-  newTokenId,
   type IssuedToken,
+  newTokenId,
   type RefreshFamily,
   type RefreshFamilyStore,
-} from '../../stores/refresh-families.store.ts';
+} from '@foodshare/server-kit/oauth-grants';
 
 /** RFC 6749 5.1 successful response, with OIDC Core 3.1.3.3's id_token. */
 export interface TokenResponse {
@@ -21,8 +21,11 @@ export interface TokenResponse {
 /** An access token named before it is signed, so a code redemption can record it first. */
 export type PlannedAccessToken = IssuedToken;
 
-export function planAccessToken(app: FastifyInstance, now = Date.now()): PlannedAccessToken {
-  return { jti: newTokenId(), expiresAt: now + app.oauth.config.ACCESS_TOKEN_TTL_SECONDS * 1000 };
+export function planAccessToken(
+  { config }: Pick<TokenServices, 'config'>,
+  now = Date.now(),
+): PlannedAccessToken {
+  return { jti: newTokenId(), expiresAt: now + config.ACCESS_TOKEN_TTL_SECONDS * 1000 };
 }
 
 /** OIDC Core 3.1.3.6: base64url of the left half of the SHA-256 of the access token (RS256). */
@@ -58,17 +61,16 @@ export interface SignedTokens {
  * token: everything but the store, so that storing takes one round trip (`storeTokens`).
  */
 export async function signTokens(
-  app: FastifyInstance,
+  services: TokenServices,
   input: IssueTokensInput,
 ): Promise<SignedTokens> {
-  const { keys, config } = app.oauth;
-  const { families, refreshTokens } = app.tokenState;
+  const { keys, config, families, refreshTokens, issuer } = services;
   const { family, scopes, accessToken } = input;
   const issuedAt = seconds(Date.now());
   const subject = String(family.userId);
   const scope = scopes.join(' ');
   // The claims of userinfo for the same scopes, made by the same rules (docs/oauth.md §4.2).
-  const claims = userClaims(input.user, scopes, app.oauth.issuer);
+  const claims = userClaims(input.user, scopes, issuer);
 
   const access = await keys.signJwt(
     {
@@ -127,10 +129,9 @@ export async function signTokens(
  * command before it first awaits: a read sent right after this call runs after them.
  */
 export async function storeTokens(
-  app: FastifyInstance,
+  { families }: Pick<TokenServices, 'families'>,
   signed: SignedTokens,
 ): Promise<TokenResponse> {
-  const { families } = app.tokenState;
   const { family } = signed.record;
   if (!(await families.recordIssue(signed.record))) await families.revoke(family.id, family);
   return signed.response;
@@ -138,8 +139,8 @@ export async function storeTokens(
 
 /** Signs and stores a token response (`signTokens`, `storeTokens`). */
 export async function issueTokens(
-  app: FastifyInstance,
+  services: TokenServices,
   input: IssueTokensInput,
 ): Promise<TokenResponse> {
-  return storeTokens(app, await signTokens(app, input));
+  return storeTokens(services, await signTokens(services, input));
 }

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import * as oidc from 'openid-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
@@ -42,7 +43,7 @@ describe('token endpoint with openid-client', () => {
   };
 
   async function configure(clientId: string, auth: oidc.ClientAuth, secret?: string) {
-    return oidc.discovery(new URL(app.oauth.issuer), clientId, secret, auth, {
+    return oidc.discovery(new URL(servicesOf(app).issuer), clientId, secret, auth, {
       [oidc.customFetch]: fetchViaInject,
       execute: [oidc.allowInsecureRequests],
     });
@@ -54,7 +55,7 @@ describe('token endpoint with openid-client', () => {
     const state = oidc.randomState();
     const code = await issueCode(app, { clientId, userId, codeChallenge: challenge, nonce });
     const callback = new URL(DEMO_REDIRECT_URI);
-    callback.search = new URLSearchParams({ code, state, iss: app.oauth.issuer }).toString();
+    callback.search = new URLSearchParams({ code, state, iss: servicesOf(app).issuer }).toString();
     return {
       callback,
       checks: { pkceCodeVerifier: verifier, expectedNonce: nonce, expectedState: state },

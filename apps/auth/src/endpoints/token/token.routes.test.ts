@@ -1,8 +1,9 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { clientRateKeys } from '../../oauth/client-rate-limits.ts';
+import { clientRateKeys } from '../../clients/client-rate-limits.ts';
 import {
   basicAuth,
   confidentialBasic,
@@ -282,7 +283,7 @@ describe('POST /oauth/token', () => {
           `update oauth_clients set previous_secret_hash = ?, previous_secret_expires_at = ?
             where client_id = ?`,
           [
-            hashClientSecret('the-old-secret', app.oauth.secrets.clientSecretPepper),
+            hashClientSecret('the-old-secret', servicesOf(app).secrets.clientSecretPepper),
             new Date(Date.now() + expiresInMs),
             'token-test-rotating',
           ],
@@ -353,7 +354,7 @@ describe('POST /oauth/token', () => {
 
     it('limits the token requests per client and minute with 429 and Retry-After', async () => {
       await registerTestClient(app, { clientId: 'token-test-busy' }, 'busy-secret');
-      const limit = app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE;
+      const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE;
       // Uses up the minute's budget but one, without sending hundreds of requests.
       await app.kv.increment(clientRateKeys.client('token-test-busy'), 60_000, limit - 1);
       const exchange = async () => {

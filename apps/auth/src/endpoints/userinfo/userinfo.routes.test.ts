@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { UserinfoSchema } from '@foodshare/schemas';
 import { decodeJwt } from 'jose';
 import { Value } from 'typebox/value';
@@ -43,7 +44,7 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
       name: 'Alice Mustermann',
       given_name: 'Alice',
       family_name: 'Mustermann',
-      picture: `${app.oauth.issuer}/api/uploads/${ids.avatarUploadId}`,
+      picture: `${servicesOf(app).issuer}/api/uploads/${ids.avatarUploadId}`,
       locale: 'de-DE',
       email: 'alice@example.org',
       email_verified: true,
@@ -129,7 +130,7 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
 
   it('refuses an expired access token', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const expired = await app.oauth.keys.signJwt(
+    const expired = await servicesOf(app).keys.signJwt(
       {
         sub: String(ids.users.bob),
         aud: DemoClientId.public,
@@ -147,7 +148,7 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
   it('refuses a revoked access token', async () => {
     const tokens = await tokensOf(ids.users.bob);
     const { jti, exp } = decodeJwt(tokens.access_token);
-    await app.tokenState.denyList.deny(jti!, exp! * 1000);
+    await servicesOf(app).denyList.deny(jti!, exp! * 1000);
     expectInvalidToken(await userinfoRequest(app, tokens.access_token));
   });
 

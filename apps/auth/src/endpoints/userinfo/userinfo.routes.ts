@@ -1,15 +1,20 @@
+import type { AuthServices } from '../../auth-services.ts';
 import { UserinfoSchema } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { loadUserClaims } from '../../claims/user-claims.ts';
-import { insufficientScope, invalidToken, OAuthErrorBodySchema } from '../../oauth/oauth-errors.ts';
-import { answerOAuthError, oauthRouteErrorHandler } from '../../oauth/error-boundary.ts';
+import {
+  insufficientScope,
+  invalidToken,
+  OAuthErrorBodySchema,
+} from '../../errors/oauth-errors.ts';
+import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import {
   assertAccessTokenLive,
   bearerToken,
   verifySignedAccessToken,
-} from '../../oauth/access-token.ts';
+} from '../../tokens/access-token.ts';
 
 // docs/oauth.md §5.3: userinfo is called from browser clients of any origin. No cookies are
 // involved (the token travels in a header), so `*` is safe; the challenge header must be readable.
@@ -29,7 +34,7 @@ const schema = {
   },
 };
 
-export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const userinfoRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   // On every answer of this scope, errors included, so a browser client can read the 401.
   // A callback hook: an async one costs a promise and a microtask turn on every answer.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -40,23 +45,26 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
     try {
-      const grant = await verifySignedAccessToken(app, bearerToken(request.headers.authorization));
+      const grant = await verifySignedAccessToken(
+        services,
+        bearerToken(request.headers.authorization),
+      );
       const openid = grant.scopes.includes('openid');
       // The claims are read while the deny list is (two round trips at once), and answered only
       // once the token proved live: a revoked token learns nothing, whatever the read found.
       const claims = openid
-        ? loadUserClaims(request.em, grant.userId, grant.scopes, app.oauth.issuer)
+        ? loadUserClaims(request.em, grant.userId, grant.scopes, services.issuer)
         : null;
       // Awaited below; until then a failure must not count as unhandled.
       claims?.catch(() => undefined);
-      await assertAccessTokenLive(app, grant);
+      await assertAccessTokenLive(services, grant);
       // OIDC Core 5.3: userinfo answers for tokens of an OpenID Connect request only.
       if (!openid || !claims) throw insufficientScope('The openid scope is required');
       const found = await claims;
       if (!found) throw invalidToken('The user of this token is not active');
       return found;
     } catch (error) {
-      return answerOAuthError(reply, error);
+      return answerOAuthError(reply, error, services.metrics);
     }
   };
 
@@ -64,7 +72,7 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/oauth/userinfo',
     // The bearer token authenticates the request; a session cookie plays no part.
-    { config: { csrf: false }, errorHandler: oauthRouteErrorHandler, schema },
+    { config: { csrf: false }, errorHandler: oauthRouteErrorHandler(services.metrics), schema },
     userinfo,
   );
   // The Authorization header makes a cross-origin call "non-simple": browsers ask first.

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -28,7 +29,7 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   beforeEach(async () => {
     alice = await signInAs(app, ids.users.alice);
     for (const client of Object.values(DemoClientId)) {
-      await app.consents.revoke(ids.users.alice, client);
+      await servicesOf(app).consents.revoke(ids.users.alice, client);
     }
   });
 
@@ -99,8 +100,11 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   });
 
   it('lists each remembered consent with client name, scopes in words, date and a revoke form', async () => {
-    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'email']);
-    await app.consents.remember(ids.users.alice, DemoClientId.regional, ['openid']);
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+      'openid',
+      'email',
+    ]);
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.regional, ['openid']);
     const response = await page();
     expect(response.body).toContain('Demo-App (öffentlich)');
     expect(response.body).toContain('Demo-App Musterstadt');
@@ -113,7 +117,10 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   });
 
   it('speaks German with Accept-Language de', async () => {
-    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'email']);
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+      'openid',
+      'email',
+    ]);
     const response = await page({ 'accept-language': 'de-AT' });
     expect(response.body).toContain('Verbundene Anwendungen');
     expect(response.body).toContain('Deine E-Mail-Adresse');
@@ -121,17 +128,20 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   });
 
   it('revokes with the CSRF field: 303 back, consent gone, the screen shows again', async () => {
-    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
-    const before = (await app.oauth.metrics.auditEventsTotal.get()).values.find(
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
+      'openid',
+      'profile',
+    ]);
+    const before = (await servicesOf(app).metrics.auditEventsTotal.get()).values.find(
       (value) => value.labels.event === 'consent_revoked',
     );
     const response = await revoke(DemoClientId.public, alice.headers['x-csrf-token']);
     expect(response.statusCode).toBe(303);
     expect(response.headers.location).toBe('/connected-apps');
-    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+    expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
     const again = await app.inject({ method: 'GET', url: authorizeUrl(), cookies: alice.cookies });
     expect(String(again.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
-    const after = (await app.oauth.metrics.auditEventsTotal.get()).values.find(
+    const after = (await servicesOf(app).metrics.auditEventsTotal.get()).values.find(
       (value) => value.labels.event === 'consent_revoked',
     );
     expect(after?.value).toBe((before?.value ?? 0) + 1);
@@ -151,14 +161,16 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   });
 
   it('refuses a revoke without the CSRF field, keeping the consent', async () => {
-    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
     const response = await revoke(DemoClientId.public);
     expect(response.statusCode).toBe(403);
-    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).not.toBeNull();
+    expect(
+      await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public),
+    ).not.toBeNull();
   });
 
   it('checks the form field, not the header: a revoke without the field is refused', async () => {
-    await app.consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
+    await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, ['openid']);
     const form = formBody({});
     const response = await app.inject({
       method: 'POST',
@@ -217,7 +229,7 @@ describe('connected apps, GET /connected-apps and POST /connected-apps/{clientId
   describe('a grant made without "remember this choice"', () => {
     it('is listed on the page with name, scopes, last use and a revoke form', async () => {
       await tokensOfAlice(false);
-      expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+      expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
       const response = await page();
       expect(response.body).toContain('Demo-App (öffentlich)');
       expect(response.body).toContain('Your name, profile picture and language');

@@ -1,6 +1,7 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Problem } from '@foodshare/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { sendFormExpiredPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
@@ -40,25 +41,28 @@ const RevokeFormSchema = Type.Object({ csrf: Type.Optional(Type.String({ maxLeng
  * fail, the app is still listed and the user can try again.
  */
 async function revokeApp(
-  app: FastifyInstance,
+  services: AuthServices,
   request: FastifyRequest,
   userId: number,
   clientId: string,
 ) {
-  const hadTokens = await app.tokenState.revokeGrant(userId, clientId);
-  const hadConsent = await app.consents.revoke(userId, clientId);
+  const hadTokens = await services.grantRevocation.revokeGrant(userId, clientId);
+  const hadConsent = await services.consents.revoke(userId, clientId);
   // Back-Channel Logout 1.0 (docs/oauth.md §9.2): the app's session with the user ends too.
   // Only when something of the user's was revoked: otherwise any user could make the server
   // post to any client, as often as they like, naming themselves to apps they never used.
-  if (hadTokens || hadConsent) app.backchannelLogout.appRevoked(userId, clientId);
-  app.oauth.audit(request, 'consent_revoked', { userId, clientId, hadConsent });
+  if (hadTokens || hadConsent) services.backchannelLogout.appRevoked(userId, clientId);
+  services.audit(request, 'consent_revoked', { userId, clientId, hadConsent });
 }
 
 /**
  * "Connected apps" (docs/oauth.md §6.2): every grant the user made, remembered or not, each
  * revocable, as a page with forms and as JSON for the user's own session.
  */
-export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const connectedAppsRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
+  app,
+  services,
+) => {
   app.get(CONNECTED_APPS_PATH, async (request, reply) => {
     const { session } = request;
     // The login page leads here when it has no authorization request to continue.
@@ -66,7 +70,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     return sendConnectedAppsPage(reply, {
       locale: pickLocale(request.headers['accept-language']),
       token: session.csrfToken,
-      apps: await connectedAppsOf(app, request.em, session.userId),
+      apps: await connectedAppsOf(services, request.em, session.userId),
     });
   });
 
@@ -83,7 +87,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { session } = request;
       if (!session) throw Problem.unauthorized();
       void reply.header('cache-control', 'no-store');
-      return (await connectedAppsOf(app, request.em, session.userId)).map(toJson);
+      return (await connectedAppsOf(services, request.em, session.userId)).map(toJson);
     },
   );
 
@@ -101,7 +105,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       const { session } = request;
       if (!session) throw Problem.unauthorized();
-      await revokeApp(app, request, session.userId, request.params.clientId);
+      await revokeApp(services, request, session.userId, request.params.clientId);
       return reply.code(204).send(null);
     },
   );
@@ -119,7 +123,7 @@ export const connectedAppsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!formTokenMatches(session.csrfToken, request.body.csrf)) {
         return sendFormExpiredPage(reply, pickLocale(request.headers['accept-language']));
       }
-      await revokeApp(app, request, session.userId, request.params.clientId);
+      await revokeApp(services, request, session.userId, request.params.clientId);
       return reply.redirect(CONNECTED_APPS_PATH, 303);
     },
   );

@@ -1,5 +1,5 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { EntityManager } from '@foodshare/domain';
-import type { FastifyInstance } from 'fastify';
 import { clientNames } from '../../clients/registered-clients.ts';
 
 /** One app the user has allowed access, as the page and GET /oauth/grants show it. */
@@ -23,13 +23,13 @@ export interface ConnectedApp {
  * the user must see it to be able to end it.
  */
 export async function connectedAppsOf(
-  app: FastifyInstance,
+  services: AuthServices,
   em: EntityManager,
   userId: number,
 ): Promise<ConnectedApp[]> {
   const [grants, consents] = await Promise.all([
-    app.tokenState.families.grantsOf(userId),
-    app.consents.list(userId),
+    services.families.grantsOf(userId),
+    services.consents.list(userId),
   ]);
   const byClient = new Map<string, Omit<ConnectedApp, 'name'>>();
   for (const grant of grants) {

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import {
   createOAuthClient,
   DEMO_REDIRECT_URI,
@@ -38,7 +39,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
         scopes: ['openid', 'email'],
         grantTypes: ['authorization_code'],
       },
-      { pepper: app.oauth.secrets.clientSecretPepper },
+      { pepper: servicesOf(app).secrets.clientSecretPepper },
     );
     await giveLegacyClientName(app.orm.em.fork(), 'hostile', SCRIPT_NAME);
   });
@@ -46,7 +47,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
   beforeEach(async () => {
     alice = await signInAs(app, ids.users.alice);
     for (const client of [...Object.values(DemoClientId), 'hostile']) {
-      await app.consents.revoke(ids.users.alice, client);
+      await servicesOf(app).consents.revoke(ids.users.alice, client);
     }
   });
 
@@ -55,7 +56,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
   });
 
   async function auditCount(event: string): Promise<number> {
-    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 
@@ -146,7 +147,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
         policyUri: 'https://tafel.example.org/datenschutz',
         tosUri: 'https://tafel.example.org/agb',
       },
-      { pepper: app.oauth.secrets.clientSecretPepper },
+      { pepper: servicesOf(app).secrets.clientSecretPepper },
     );
     try {
       const { page } = await consentPage(
@@ -207,7 +208,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(response.statusCode).toBe(303);
     const params = callbackParams(response);
     expect([...params.keys()].sort()).toEqual(['code', 'iss', 'state']);
-    expect(params.get('iss')).toBe(app.oauth.issuer);
+    expect(params.get('iss')).toBe(servicesOf(app).issuer);
     expect(await auditCount('consent_granted')).toBe(before + 1);
   });
 
@@ -222,7 +223,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     const params = callbackParams(response);
     expect(params.get('error')).toBe('access_denied');
     expect(params.get('state')).toBe('state-123');
-    expect(params.get('iss')).toBe(app.oauth.issuer);
+    expect(params.get('iss')).toBe(servicesOf(app).issuer);
     expect(params.has('code')).toBe(false);
     expect(await auditCount('consent_denied')).toBe(before + 1);
   });
@@ -230,16 +231,18 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
   it('remembers the consent only when "remember this choice" is ticked', async () => {
     const first = await consentPage();
     await decide(first.requestId, { decision: 'allow', csrf: alice.headers['x-csrf-token'] });
-    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+    expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
     const second = await consentPage();
     await decide(second.requestId, {
       decision: 'allow',
       remember: 'on',
       csrf: alice.headers['x-csrf-token'],
     });
-    expect(await app.consents.find(ids.users.alice, DemoClientId.public)).toMatchObject({
-      scopes: ['openid', 'profile'],
-    });
+    expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toMatchObject(
+      {
+        scopes: ['openid', 'profile'],
+      },
+    );
   });
 
   it('refuses a consent form without its CSRF field, deciding nothing', async () => {

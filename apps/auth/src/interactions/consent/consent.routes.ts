@@ -1,9 +1,10 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { UserEntity } from '@foodshare/domain';
 import { Type } from 'typebox';
 import { clientPresentation } from '../../clients/registered-clients.ts';
-import { advance, clientOfPending, decide } from '../../oauth/authorization-flow.ts';
-import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
+import { advance, clientOfPending, decide } from '../../authorization/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
@@ -30,20 +31,25 @@ const ConsentFormSchema = Type.Object({
  * the request's checks again (login, region gate), so nothing decided on an earlier page is
  * taken on trust.
  */
-export const consentRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const consentRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   app.get(
     CONSENT_PATH,
     { schema: { tags: ['interaction'], querystring: ConsentQuerySchema } },
     async (request, reply) => {
       const locale = pickLocale(request.headers['accept-language']);
-      const pending = await app.authorizationRequests.find(request.query.request);
+      const pending = await services.authorizationRequests.find(request.query.request);
       if (!pending) return sendExpiredRequestPage(reply, locale);
       const client = await clientOfPending(request.em, pending);
-      if (!client) return sendInvalidRedirectPage(reply, locale);
+      if (!client) return sendInvalidRedirectPage(reply, locale, services.metrics);
       const { session } = request;
-      const outcome = await advance(authorizationContext(app, request), client, pending, session);
+      const outcome = await advance(
+        authorizationContext(services, request),
+        client,
+        pending,
+        session,
+      );
       if (outcome.kind !== 'consent' || !session) {
-        return sendOutcome(app, reply, outcome, { target: pending, afterPost: false, locale });
+        return sendOutcome(services, reply, outcome, { target: pending, afterPost: false, locale });
       }
       const user = await request.em.findOne(
         UserEntity,
@@ -73,20 +79,26 @@ export const consentRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const locale = pickLocale(request.headers['accept-language']);
-      const pending = await app.authorizationRequests.find(request.body.request);
+      const pending = await services.authorizationRequests.find(request.body.request);
       if (!pending) return sendExpiredRequestPage(reply, locale);
       const client = await clientOfPending(request.em, pending);
-      if (!client) return sendInvalidRedirectPage(reply, locale);
+      if (!client) return sendInvalidRedirectPage(reply, locale, services.metrics);
       const { session } = request;
       if (!session) return reply.redirect(loginPageUrl(pending.id), 303);
       if (!formTokenMatches(session.csrfToken, request.body.csrf)) {
         return sendFormExpiredPage(reply, locale);
       }
-      const outcome = await decide(authorizationContext(app, request), client, pending, session, {
-        allow: request.body.decision === 'allow',
-        remember: request.body.remember !== undefined,
-      });
-      return sendOutcome(app, reply, outcome, { target: pending, afterPost: true, locale });
+      const outcome = await decide(
+        authorizationContext(services, request),
+        client,
+        pending,
+        session,
+        {
+          allow: request.body.decision === 'allow',
+          remember: request.body.remember !== undefined,
+        },
+      );
+      return sendOutcome(services, reply, outcome, { target: pending, afterPost: true, locale });
     },
   );
 };

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../test-support/build-test-app.ts';
 import { randomUUID } from 'node:crypto';
 import {
   createUser,
@@ -52,7 +53,7 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
   }
 
   async function auditCount(event: string): Promise<number> {
-    const metric = await app.oauth.metrics.auditEventsTotal.get();
+    const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 

@@ -1,10 +1,11 @@
+import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticate, Problem } from '@foodshare/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import { advance, clientOfPending } from '../../oauth/authorization-flow.ts';
-import { authorizationContext, sendOutcome } from '../../oauth/authorization-responses.ts';
-import { limitInteractionsPerAddress } from '../../oauth/interaction-rate-limit.ts';
+import { advance, clientOfPending } from '../../authorization/authorization-flow.ts';
+import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
+import { limitInteractionsPerAddress } from '../../authorization/interaction-rate-limit.ts';
 import {
   sendExpiredRequestPage,
   sendFormExpiredPage,
@@ -66,9 +67,9 @@ function refusal(error: unknown, locale: Locale) {
  * authorization request, or shows the page named by `return_to` (the admin pages send people
  * here), or the connected apps.
  */
-export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
+export const loginRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   async function pendingWithClient(request: FastifyRequest, id: string) {
-    const pending = await app.authorizationRequests.find(id);
+    const pending = await services.authorizationRequests.find(id);
     if (!pending) return { pending: null, client: null };
     return { pending, client: await clientOfPending(request.em, pending) };
   }
@@ -76,13 +77,13 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
   async function expiredOrInvalid(reply: FastifyReply, locale: Locale, gone: 'request' | 'client') {
     return gone === 'request'
       ? sendExpiredRequestPage(reply, locale)
-      : sendInvalidRedirectPage(reply, locale);
+      : sendInvalidRedirectPage(reply, locale, services.metrics);
   }
 
   app.get(
     LOGIN_PATH,
     {
-      onRequest: limitInteractionsPerAddress,
+      onRequest: limitInteractionsPerAddress(services),
       schema: { tags: ['interaction'], querystring: LoginQuerySchema },
     },
     async (request, reply) => {
@@ -115,7 +116,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       // Checked below against the pre-login cookie: a form cannot send the header, and the
       // session (if any) is about to be replaced.
       config: { csrf: false },
-      onRequest: limitInteractionsPerAddress,
+      onRequest: limitInteractionsPerAddress(services),
       schema: { tags: ['interaction'], body: LoginFormSchema },
     },
     async (request, reply) => {
@@ -152,7 +153,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch (error) {
         const refused = refusal(error, locale);
         if (!refused) throw error;
-        app.oauth.audit(request, 'login_failed', {
+        services.audit(request, 'login_failed', {
           reason: refused.reason,
           ip: request.ip,
           ...(found?.client ? { clientId: found.client.clientId } : {}),
@@ -172,7 +173,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         rememberMe: request.body.rememberMe !== undefined,
       });
       app.sessionCookies.set(reply, session);
-      app.oauth.audit(request, 'login_succeeded', {
+      services.audit(request, 'login_succeeded', {
         userId,
         ip: request.ip,
         ...(found?.client ? { clientId: found.client.clientId } : {}),
@@ -181,15 +182,18 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
       if (!found?.pending || !found.client) {
         return reply.redirect(returnTo ?? CONNECTED_APPS_PATH, 303);
       }
-      const pending = await app.authorizationRequests.recordLogin(found.pending.id, session.id);
+      const pending = await services.authorizationRequests.recordLogin(
+        found.pending.id,
+        session.id,
+      );
       if (!pending) return sendExpiredRequestPage(reply, locale);
       const outcome = await advance(
-        authorizationContext(app, request),
+        authorizationContext(services, request),
         found.client,
         pending,
         session,
       );
-      return sendOutcome(app, reply, outcome, { target: pending, afterPost: true, locale });
+      return sendOutcome(services, reply, outcome, { target: pending, afterPost: true, locale });
     },
   );
 
@@ -208,7 +212,7 @@ export const loginRoutes: FastifyPluginAsyncTypebox = async (app) => {
         }
         await app.sessions.destroy(session);
         // Back-Channel Logout 1.0 (docs/oauth.md §9.2), in the background.
-        app.backchannelLogout.userLoggedOut(session.userId);
+        services.backchannelLogout.userLoggedOut(session.userId);
       }
       app.sessionCookies.clear(reply);
       return reply.redirect(loginPageUrl(request.body.request), 303);

@@ -1,3 +1,4 @@
+import { servicesOf } from '../../../test-support/build-test-app.ts';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -57,7 +58,7 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
   }
 
   async function jwks() {
-    return createLocalJWKSet(await app.oauth.keys.publicJwks());
+    return createLocalJWKSet(await servicesOf(app).keys.publicJwks());
   }
 
   describe('tokens', () => {
@@ -67,16 +68,16 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expect(response.statusCode).toBe(200);
       const { access_token: accessToken } = response.json<TokenResponse>();
       const header = decodeProtectedHeader(accessToken);
-      const published = (await app.oauth.keys.publicJwks()).keys.map((key) => key.kid);
+      const published = (await servicesOf(app).keys.publicJwks()).keys.map((key) => key.kid);
       expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
       expect(published).toContain(header.kid);
       const { payload } = await jwtVerify(accessToken, await jwks(), {
         typ: 'at+jwt',
-        issuer: app.oauth.issuer,
+        issuer: servicesOf(app).issuer,
         audience: DemoClientId.public,
       });
       expect(payload).toEqual({
-        iss: app.oauth.issuer,
+        iss: servicesOf(app).issuer,
         sub: String(ids.users.alice),
         aud: DemoClientId.public,
         client_id: DemoClientId.public,
@@ -103,7 +104,7 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
         kid: expect.any(String),
       });
       const { payload } = await jwtVerify(idToken, await jwks(), {
-        issuer: app.oauth.issuer,
+        issuer: servicesOf(app).issuer,
         audience: DemoClientId.public,
       });
       const atHash = createHash('sha256')
@@ -334,9 +335,9 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expect(userinfo.headers['www-authenticate']).toContain('error="invalid_token"');
       expectInvalidGrant(await refreshRequest(app, DemoClientId.public, tokens.refresh_token!));
       // Nor is the dead grant left in the user's grant index, whichever request finished first.
-      const { familyId } = (await app.tokenState.refreshTokens.open(tokens.refresh_token!))!;
+      const { familyId } = (await servicesOf(app).refreshTokens.open(tokens.refresh_token!))!;
       expect(
-        await app.tokenState.families.familiesOf(ids.users.alice, DemoClientId.public),
+        await servicesOf(app).families.familiesOf(ids.users.alice, DemoClientId.public),
       ).not.toContain(familyId);
     });
 

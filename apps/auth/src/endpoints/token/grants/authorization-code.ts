@@ -1,12 +1,11 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import type { AuthorizationCodeGrant } from '../../../stores/authorization-codes.store.ts';
-import { newTokenId } from '../../../stores/refresh-families.store.ts';
-import { invalidGrant } from '../../../oauth/oauth-errors.ts';
-import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
+import { type AuthorizationCodeGrant, newTokenId } from '@foodshare/server-kit/oauth-grants';
+import { invalidGrant } from '../../../errors/oauth-errors.ts';
+import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../../../oauth/token-subject.ts';
+import { loadTokenSubject } from '../../../claims/user-claims.ts';
 import { mayHoldScope } from '../../../clients/registered-clients.ts';
-import { requiredParam, type Grant, type GrantContext } from './grant.ts';
+import { requiredParam, type Grant, type GrantRequest, type TokenServices } from './grant.ts';
 
 /** The message of docs/spec.md §7.2 for a used or expired code. */
 export const INVALID_OR_EXPIRED_CODE = 'Invalid or expired code';
@@ -50,13 +49,16 @@ function verifyPkce(
  * A second use of a code: revoke what the first one produced (RFC 6749 4.1.2, 10.5). The
  * redemption marker names the family and the access token even before they were issued.
  */
-async function revokeWhatTheCodeIssued(context: GrantContext, code: string): Promise<void> {
-  const { app, request, client } = context;
-  const redemption = await app.oauth.codes.findRedemption(code);
+async function revokeWhatTheCodeIssued(
+  services: TokenServices,
+  { request, client }: GrantRequest,
+  code: string,
+): Promise<void> {
+  const redemption = await services.codes.findRedemption(code);
   if (!redemption) return;
-  await app.tokenState.denyList.deny(redemption.accessTokenJti, redemption.accessTokenExpiresAt);
-  await app.tokenState.families.revoke(redemption.familyId);
-  app.oauth.audit(request, 'code_reused', {
+  await services.denyList.deny(redemption.accessTokenJti, redemption.accessTokenExpiresAt);
+  await services.families.revoke(redemption.familyId);
+  services.audit(request, 'code_reused', {
     clientId: client.clientId,
     familyId: redemption.familyId,
   });
@@ -66,15 +68,15 @@ async function revokeWhatTheCodeIssued(context: GrantContext, code: string): Pro
 export const authorizationCodeGrant: Grant = {
   grantType: 'authorization_code',
 
-  async handle(context) {
-    const { app, request, client, params } = context;
+  async handle(services, grantRequest) {
+    const { request, client, params } = grantRequest;
     const code = requiredParam(params, 'code');
     const redirectUri = requiredParam(params, 'redirect_uri');
-    const { codes } = app.oauth;
+    const { codes, families, audit } = services;
 
     const grant = await codes.find(code, client.clientId);
     if (!grant) {
-      await revokeWhatTheCodeIssued(context, code);
+      await revokeWhatTheCodeIssued(services, grantRequest, code);
       throw invalidGrant(INVALID_OR_EXPIRED_CODE);
     }
     if (grant.clientId !== client.clientId)
@@ -95,19 +97,18 @@ export const authorizationCodeGrant: Grant = {
     if (!subject?.active) throw invalidGrant('The user account is not active');
 
     const familyId = newTokenId();
-    const accessToken = planAccessToken(app);
+    const accessToken = planAccessToken(services);
     const won = await codes.redeem(code, {
       familyId,
       accessTokenJti: accessToken.jti,
       accessTokenExpiresAt: accessToken.expiresAt,
     });
     if (!won) {
-      await revokeWhatTheCodeIssued(context, code);
+      await revokeWhatTheCodeIssued(services, grantRequest, code);
       throw invalidGrant(INVALID_OR_EXPIRED_CODE);
     }
-    app.oauth.audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
+    audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
 
-    const { families } = app.tokenState;
     const family = families.begin({
       id: familyId,
       userId: grant.userId,
@@ -118,7 +119,7 @@ export const authorizationCodeGrant: Grant = {
       codeIssuedAt: grant.issuedAt,
       ...(grant.sid === undefined ? {} : { sid: grant.sid }),
     });
-    const signed = await signTokens(app, {
+    const signed = await signTokens(services, {
       family,
       begins: true,
       scopes,
@@ -131,7 +132,10 @@ export const authorizationCodeGrant: Grant = {
     // this exchange or while it ran, the code is void. Read after the family joined the user's
     // grant index, in the same round trip (storeTokens sends its writes first): a revocation
     // that listed the index before that has set this mark before too.
-    const [tokens, voided] = await Promise.all([storeTokens(app, signed), codes.wasVoided(grant)]);
+    const [tokens, voided] = await Promise.all([
+      storeTokens(services, signed),
+      codes.wasVoided(grant),
+    ]);
     if (voided) {
       await families.revoke(familyId, family);
       throw invalidGrant(INVALID_OR_EXPIRED_CODE);
@@ -141,7 +145,7 @@ export const authorizationCodeGrant: Grant = {
     // storeTokens() may have written the family's record and its entry in the user's grant
     // index after that revocation: it revokes the family again then, from the tombstone check
     // it makes last anyway (no read of its own here).
-    app.oauth.audit(request, 'tokens_issued', {
+    audit(request, 'tokens_issued', {
       clientId: client.clientId,
       userId: grant.userId,
       familyId,

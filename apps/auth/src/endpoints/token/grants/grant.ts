@@ -1,6 +1,7 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { invalidRequest } from '../../../oauth/oauth-errors.ts';
-import type { AuthenticatedClient } from '../../../oauth/client-authentication.ts';
+import type { FastifyRequest } from 'fastify';
+import type { AuthServices } from '../../../auth-services.ts';
+import { invalidRequest } from '../../../errors/oauth-errors.ts';
+import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 
 /** The form fields of a token request this server reads (others are ignored, RFC 6749 3.2). */
@@ -15,8 +16,24 @@ export interface TokenRequestParams {
   client_secret?: string;
 }
 
-export interface GrantContext {
-  app: FastifyInstance;
+/** What the token endpoint and its grants use. */
+export type TokenServices = Pick<
+  AuthServices,
+  | 'config'
+  | 'issuer'
+  | 'secrets'
+  | 'keys'
+  | 'metrics'
+  | 'audit'
+  | 'kv'
+  | 'codes'
+  | 'families'
+  | 'denyList'
+  | 'refreshTokens'
+>;
+
+/** One token request, after its client authenticated. */
+export interface GrantRequest {
   request: FastifyRequest;
   client: AuthenticatedClient;
   params: TokenRequestParams;
@@ -27,7 +44,7 @@ export interface GrantContext {
 /** One grant type of the token endpoint (RFC 6749 4.1.3, 6). */
 export interface Grant {
   grantType: 'authorization_code' | 'refresh_token';
-  handle(context: GrantContext): Promise<TokenResponse>;
+  handle(services: TokenServices, grantRequest: GrantRequest): Promise<TokenResponse>;
 }
 
 export function requiredParam(params: TokenRequestParams, name: keyof TokenRequestParams): string {

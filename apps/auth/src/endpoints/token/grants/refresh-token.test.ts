@@ -1,3 +1,4 @@
+import { servicesOf } from '../../../test-support/build-test-app.ts';
 import { addAdmin, addMembership, createUser, DemoRegionId } from '@foodshare/domain';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -41,7 +42,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
   async function claims(token: string): Promise<JWTPayload> {
     const { payload } = await jwtVerify(
       token,
-      createLocalJWKSet(await app.oauth.keys.publicJwks()),
+      createLocalJWKSet(await servicesOf(app).keys.publicJwks()),
     );
     return payload;
   }
@@ -112,7 +113,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       aud: original.aud,
       azp: DemoClientId.public,
       auth_time: authTime,
-      iss: app.oauth.issuer,
+      iss: servicesOf(app).issuer,
     });
   });
 
@@ -235,8 +236,8 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       await refresh(first.refresh_token!),
       'The grant was revoked because the user’s regions changed',
     );
-    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
-    expect(await app.tokenState.families.find(familyId, DemoClientId.public)).toBeNull();
+    const { familyId } = (await servicesOf(app).refreshTokens.open(first.refresh_token!))!;
+    expect(await servicesOf(app).families.find(familyId, DemoClientId.public)).toBeNull();
   });
 
   it('revokes refresh tokens when the user’s membership is deactivated (docs/domain.md §5.4)', async () => {
@@ -253,7 +254,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     // As if this server's clock ran a minute ahead of PostgreSQL's when the grant began: by
     // that clock the grant is younger than the change below, which still must end it.
-    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
+    const { familyId } = (await servicesOf(app).refreshTokens.open(first.refresh_token!))!;
     const key = `oauth:family:${familyId}`;
     const stored = await app.kv.getWithTtl(key);
     const family = JSON.parse(stored!.value) as { createdAt: number };
@@ -344,8 +345,8 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
     expectInvalidGrant(await refresh(first.refresh_token!));
-    const { familyId } = (await app.tokenState.refreshTokens.open(first.refresh_token!))!;
-    expect(await app.tokenState.families.find(familyId, DemoClientId.public)).toBeNull();
+    const { familyId } = (await servicesOf(app).refreshTokens.open(first.refresh_token!))!;
+    expect(await servicesOf(app).families.find(familyId, DemoClientId.public)).toBeNull();
     const userinfo = await userinfoRequest(app, first.access_token);
     expect(userinfo.statusCode).toBe(401);
     expect(userinfo.json()).toMatchObject({
@@ -365,7 +366,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       expect(loser.json()).toMatchObject({ error: 'invalid_grant' });
     }
     const winner = winners[0]!.json<TokenResponse>();
-    const { refreshTokens, families } = app.tokenState;
+    const { refreshTokens, families } = servicesOf(app);
     const original = (await refreshTokens.open(first.refresh_token!))!;
     const rotated = (await refreshTokens.open(winner.refresh_token!))!;
     expect(rotated.familyId).toBe(original.familyId);

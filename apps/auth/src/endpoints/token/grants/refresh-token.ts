@@ -1,10 +1,10 @@
 import { mayHoldScope, type RegisteredClient } from '../../../clients/registered-clients.ts';
-import { grantStanding } from '../../../oauth/grant-standing.ts';
-import type { TokenSubject } from '../../../oauth/token-subject.ts';
-import { invalidGrant, invalidScope } from '../../../oauth/oauth-errors.ts';
-import type { RefreshFamily } from '../../../stores/refresh-families.store.ts';
+import { checkGrantHolder } from '../../../tokens/grant-holder-check.ts';
+import type { TokenSubject } from '../../../claims/user-claims.ts';
+import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
+import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
-import { requiredParam, type Grant, type GrantContext } from './grant.ts';
+import { requiredParam, type Grant, type GrantRequest, type TokenServices } from './grant.ts';
 
 const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
 
@@ -36,20 +36,20 @@ function narrowedScopes(
 }
 
 /**
- * A grant the user may no longer hold (grantStanding) is revoked, not just refused. The user as
+ * A grant the user may no longer hold (checkGrantHolder) is revoked, not just refused. The user as
  * read for it, with the claims of `scopes`, when it holds.
  */
 async function assertGrantStillHolds(
-  context: GrantContext,
+  services: TokenServices,
+  { request, client }: GrantRequest,
   family: RefreshFamily,
   scopes: string[],
 ): Promise<TokenSubject> {
-  const { app, request, client } = context;
-  const standing = await grantStanding(request.em, family, client, scopes);
-  if (standing.holds) return standing.subject;
-  const { reason } = standing;
-  await app.tokenState.families.revoke(family.id);
-  app.oauth.audit(request, 'tokens_revoked', {
+  const check = await checkGrantHolder(request.em, family, client, scopes);
+  if (check.holds) return check.subject;
+  const { reason } = check;
+  await services.families.revoke(family.id);
+  services.audit(request, 'tokens_revoked', {
     clientId: client.clientId,
     userId: family.userId,
     familyId: family.id,
@@ -65,20 +65,21 @@ async function assertGrantStillHolds(
  * lost.
  */
 async function rotate(
-  context: GrantContext,
+  services: TokenServices,
+  grantRequest: GrantRequest,
   family: RefreshFamily,
   scopes: string[],
   jti: string,
   attempt: string,
 ): Promise<TokenResponse> {
-  const { families } = context.app.tokenState;
+  const { families } = services;
   try {
-    const subject = await assertGrantStillHolds(context, family, scopes);
-    const tokens = await issueTokens(context.app, {
+    const subject = await assertGrantStillHolds(services, grantRequest, family, scopes);
+    const tokens = await issueTokens(services, {
       family,
       begins: false,
       scopes,
-      accessToken: planAccessToken(context.app),
+      accessToken: planAccessToken(services),
       // OIDC Core 12.2: a refreshed ID token has no nonce; sub, aud and auth_time stay.
       nonce: null,
       // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
@@ -93,7 +94,7 @@ async function rotate(
   } catch (error) {
     // Best effort: should the store be out of reach too, the lease runs out on its own.
     await families.abandonRotation(family.id, jti, attempt).catch((abandonError: unknown) => {
-      context.request.log.warn({ err: abandonError }, 'could not give a rotation lease back');
+      grantRequest.request.log.warn({ err: abandonError }, 'could not give a rotation lease back');
     });
     throw error;
   }
@@ -106,9 +107,9 @@ async function rotate(
 export const refreshTokenGrant: Grant = {
   grantType: 'refresh_token',
 
-  async handle(context) {
-    const { app, request, client, params } = context;
-    const { families, refreshTokens } = app.tokenState;
+  async handle(services, grantRequest) {
+    const { request, client, params } = grantRequest;
+    const { families, refreshTokens, audit } = services;
     const claims = await refreshTokens.open(requiredParam(params, 'refresh_token'));
     if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
     if (claims.clientId !== client.clientId) {
@@ -118,10 +119,14 @@ export const refreshTokenGrant: Grant = {
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
     const scopes = narrowedScopes(params.scope, family.scopes, client);
 
-    const start = await families.startRotation(family.id, claims.jti, context.requestStartedAt);
+    const start = await families.startRotation(
+      family.id,
+      claims.jti,
+      grantRequest.requestStartedAt,
+    );
     if (start.use === 'replayed') {
       await families.revoke(family.id);
-      app.oauth.audit(request, 'refresh_reuse_detected', {
+      audit(request, 'refresh_reuse_detected', {
         clientId: client.clientId,
         userId: family.userId,
         familyId: family.id,
@@ -130,8 +135,8 @@ export const refreshTokenGrant: Grant = {
     }
     if (start.use === 'concurrent') throw invalidGrant(INVALID_REFRESH_TOKEN);
 
-    const tokens = await rotate(context, family, scopes, claims.jti, start.attempt);
-    app.oauth.audit(request, 'tokens_refreshed', {
+    const tokens = await rotate(services, grantRequest, family, scopes, claims.jti, start.attempt);
+    audit(request, 'tokens_refreshed', {
       clientId: client.clientId,
       userId: family.userId,
       familyId: family.id,

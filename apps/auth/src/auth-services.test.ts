@@ -7,9 +7,9 @@ import {
   loadPublishedSigningKeys,
 } from '@foodshare/domain';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../config.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
-import { resolveSecrets } from './oauth-core.ts';
+import { loadConfig } from './config.ts';
+import { buildTestApp } from './test-support/build-test-app.ts';
+import { resolveSecrets } from './auth-services.ts';
 
 const randomKek = () => new Uint8Array(randomBytes(32));
 

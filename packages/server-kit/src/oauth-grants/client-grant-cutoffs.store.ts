@@ -1,5 +1,5 @@
 import type { EntityManager } from '@foodshare/domain';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import { REMEMBERED_CONSENT_TTL_MS } from './consents.store.ts';
 import { RevocationLedger } from './revocation-ledger.store.ts';
 

@@ -2,17 +2,21 @@ import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
 import type { Session } from '@foodshare/server-kit';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
-import { sessionSid } from './session-sid.ts';
-import { accessDenied, consentRequired, loginRequired, type OAuthError } from './oauth-errors.ts';
-import type { AuthorizationCodeStore } from '../stores/authorization-codes.store.ts';
+import {
+  accessDenied,
+  consentRequired,
+  loginRequired,
+  type OAuthError,
+} from '../errors/oauth-errors.ts';
+import type { AuthorizationCodeStore, ConsentStore } from '@foodshare/server-kit/oauth-grants';
 import {
   type AuthorizationRequest,
   type AuthorizationRequestStore,
   type PendingAuthorizationRequest,
   sessionFingerprint,
 } from '../stores/authorization-requests.store.ts';
-import type { ConsentStore } from '../stores/consents.store.ts';
-import type { AuditEvent } from '../plugins/oauth-core.ts';
+import type { AuditEvent } from '../observability/audit.ts';
+import { hash } from 'node:crypto';
 
 /** What the authorization endpoint does next with a request. */
 export type AuthorizationOutcome =
@@ -179,4 +183,15 @@ async function checkRegionGate(
   const error = accessDenied(NOT_IN_REQUIRED_REGIONS);
   if (request.prompt.includes('none')) return { kind: 'error', error };
   return { kind: 'not_in_regions', error, clientName: client.name };
+}
+
+/**
+ * The `sid` of OpenID Connect Front- and Back-Channel Logout (docs/oauth.md §4.4): names the
+ * user's login session at this server in ID tokens and logout tokens. Derived from the session's
+ * key in the store (itself the SHA-256 of the cookie) under a label of its own: the same for every
+ * token of the session, without storing anything, and neither the cookie nor the store key can
+ * be worked back from it.
+ */
+export function sessionSid(sessionId: string): string {
+  return hash('sha256', `oidc-sid:${sessionFingerprint(sessionId)}`, 'base64url');
 }

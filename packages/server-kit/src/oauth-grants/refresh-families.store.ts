@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import {
   clientGrantCutoffKey,
@@ -7,7 +7,7 @@ import {
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
 import type { RevocationLedger } from './revocation-ledger.store.ts';
-import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
+import { readRecord, RecordFormats, writeRecord } from '../kv/index.ts';
 
 /**
  * One grant: what a redeemed authorization code started. Every token issued from it, the refresh

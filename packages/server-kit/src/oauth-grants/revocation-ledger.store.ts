@@ -5,7 +5,7 @@ import {
   type EntityManager,
   type OAuthRevocationRecord,
 } from '@foodshare/domain';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 
 export type RevocationEntry = OAuthRevocationRecord;
 

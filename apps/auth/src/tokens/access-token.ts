@@ -1,6 +1,6 @@
-import type { FastifyInstance } from 'fastify';
-import { InvalidTokenError } from '../plugins/oauth-core.ts';
-import { bearerTokenMissing, invalidToken } from './oauth-errors.ts';
+import type { AuthServices } from '../auth-services.ts';
+import { InvalidTokenError } from '../keys/key-ring.ts';
+import { bearerTokenMissing, invalidToken } from '../errors/oauth-errors.ts';
 
 /** The parts of a verified access token a resource needs. */
 export interface AccessTokenGrant {
@@ -36,11 +36,11 @@ export function bearerToken(authorization: string | undefined): string {
  * issued after its client's grants were last ended. Anything else is `invalid_token`.
  */
 export async function verifyAccessToken(
-  app: FastifyInstance,
+  services: AuthServices,
   token: string,
 ): Promise<AccessTokenGrant> {
-  const grant = await verifySignedAccessToken(app, token);
-  await assertAccessTokenLive(app, grant);
+  const grant = await verifySignedAccessToken(services, token);
+  await assertAccessTokenLive(services, grant);
   return grant;
 }
 
@@ -50,12 +50,12 @@ export async function verifyAccessToken(
  * `assertAccessTokenLive`, and answers nothing of that work until the token proved live.
  */
 export async function verifySignedAccessToken(
-  app: FastifyInstance,
+  services: AuthServices,
   token: string,
 ): Promise<AccessTokenGrant> {
   let claims: Record<string, unknown>;
   try {
-    claims = await app.oauth.keys.verifyJwt(token, { typ: 'at+jwt' });
+    claims = await services.keys.verifyJwt(token, { typ: 'at+jwt' });
   } catch (error) {
     if (error instanceof InvalidTokenError) throw invalidToken(error.message);
     throw error;
@@ -76,13 +76,13 @@ export async function verifySignedAccessToken(
 
 /** The second half of `verifyAccessToken`: not revoked, its client's grants not ended since. */
 export async function assertAccessTokenLive(
-  app: FastifyInstance,
+  services: AuthServices,
   grant: AccessTokenGrant,
 ): Promise<void> {
   const { jti, clientId, issuedAt } = grant;
   // One key-value round trip: the deny list and the client's grant cutoff (a token of a client
   // deactivated or deleted since, or of an earlier holder of its client_id, is void).
-  const state = await app.tokenState.accessTokenState({ jti, clientId, iat: issuedAt });
+  const state = await services.denyList.stateOf({ jti, clientId, iat: issuedAt });
   if (state === 'revoked') throw invalidToken('The token was revoked');
   if (state === 'client_grants_ended') {
     throw invalidToken('The client of this token was deactivated or deleted since');

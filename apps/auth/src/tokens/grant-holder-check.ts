@@ -1,11 +1,11 @@
 import type { EntityManager } from '@foodshare/domain';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import type { RegisteredClient } from '../clients/registered-clients.ts';
-import type { RefreshFamily } from '../stores/refresh-families.store.ts';
-import { loadTokenSubject, type TokenSubject } from './token-subject.ts';
+import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
+import { loadTokenSubject, type TokenSubject } from '../claims/user-claims.ts';
 
-/** Whether the user may still hold a grant (`grantStanding`), and the user as read for it. */
-export type GrantStanding =
+/** Whether the user may still hold a grant (`checkGrantHolder`), and the user as read for it. */
+export type GrantHolderCheck =
   { holds: true; subject: TokenSubject } | { holds: false; reason: string };
 
 /**
@@ -14,12 +14,12 @@ export type GrantStanding =
  * family began (docs/domain.md §5.4). Asked at every refresh, which revokes a grant that fails
  * and otherwise makes the tokens' claims of the `scopes` from the same read of the user.
  */
-export async function grantStanding(
+export async function checkGrantHolder(
   em: EntityManager,
   family: RefreshFamily,
   client: RegisteredClient,
   scopes: readonly string[] = [],
-): Promise<GrantStanding> {
+): Promise<GrantHolderCheck> {
   const subject = await loadTokenSubject(em, family.userId, scopes);
   if (!subject?.active) return { holds: false, reason: 'The user account is not active' };
   if (!(await passesRegionGate(em, family.userId, client.requiredRegionIds))) {
@@ -36,14 +36,14 @@ export async function grantStanding(
 }
 
 /**
- * Why the user may no longer hold the grant, or null when they may (`grantStanding`). Asked by
+ * Why the user may no longer hold the grant, or null when they may (`checkGrantHolder`). Asked by
  * introspection, which only answers that it is not active.
  */
-export async function whyGrantNoLongerHolds(
+export async function grantHolderRefusal(
   em: EntityManager,
   family: RefreshFamily,
   client: RegisteredClient,
 ): Promise<string | null> {
-  const standing = await grantStanding(em, family, client);
-  return standing.holds ? null : standing.reason;
+  const check = await checkGrantHolder(em, family, client);
+  return check.holds ? null : check.reason;
 }

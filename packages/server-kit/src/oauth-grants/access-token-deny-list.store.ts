@@ -1,4 +1,4 @@
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import {
   clientGrantCutoffKey,
   issuedBeforeCutoff,

@@ -1,5 +1,6 @@
 import { unavailableProblem } from '@foodshare/server-kit';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthMetrics } from '../observability/metrics.ts';
 import { invalidRequest, OAuthError, serverError } from './oauth-errors.ts';
 
 /*
@@ -37,9 +38,13 @@ export function toOAuthError(error: unknown): OAuthError {
  * own headers (WWW-Authenticate, Retry-After). Counted (oauth_errors_total{code}); an internal
  * failure is logged, and answered without its message.
  */
-export function answerOAuthError(reply: FastifyReply, thrown: unknown): FastifyReply {
+export function answerOAuthError(
+  reply: FastifyReply,
+  thrown: unknown,
+  metrics: AuthMetrics,
+): FastifyReply {
   const error = toOAuthError(thrown);
-  reply.server.oauth.metrics.oauthError(error.error);
+  metrics.oauthError(error.error);
   if (error.error === 'server_error' && thrown !== error) reply.log.error({ err: thrown });
   return reply
     .code(error.status)
@@ -54,25 +59,23 @@ export function answerOAuthError(reply: FastifyReply, thrown: unknown): FastifyR
  * RFC's JSON, not the REST problem+json. A body over the limit keeps its 413, as a request over
  * a rate limit keeps its 429: the status says which limit, as at every REST route.
  */
-export function oauthRouteErrorHandler(
-  error: FastifyError | OAuthError,
-  _request: FastifyRequest,
-  reply: FastifyReply,
-): void {
-  const status = error instanceof OAuthError ? error.status : (error.statusCode ?? 500);
-  let answer: unknown = error;
-  if (!(error instanceof OAuthError) && status === 413) {
-    answer = new OAuthError({
-      error: 'invalid_request',
-      description: 'The request body is too large',
-      status: 413,
-    });
-  } else if (!(error instanceof OAuthError) && status < 500) {
-    answer = invalidRequest(
-      status === 415
-        ? 'The request body must be application/x-www-form-urlencoded'
-        : 'The request body cannot be read',
-    );
-  }
-  void answerOAuthError(reply, answer);
-}
+export const oauthRouteErrorHandler =
+  (metrics: AuthMetrics) =>
+  (error: FastifyError | OAuthError, _request: FastifyRequest, reply: FastifyReply): void => {
+    const status = error instanceof OAuthError ? error.status : (error.statusCode ?? 500);
+    let answer: unknown = error;
+    if (!(error instanceof OAuthError) && status === 413) {
+      answer = new OAuthError({
+        error: 'invalid_request',
+        description: 'The request body is too large',
+        status: 413,
+      });
+    } else if (!(error instanceof OAuthError) && status < 500) {
+      answer = invalidRequest(
+        status === 415
+          ? 'The request body must be application/x-www-form-urlencoded'
+          : 'The request body cannot be read',
+      );
+    }
+    void answerOAuthError(reply, answer, metrics);
+  };

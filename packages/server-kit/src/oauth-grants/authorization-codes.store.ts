@@ -1,11 +1,11 @@
 import { hash, randomBytes } from 'node:crypto';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import {
   clientGrantCutoffKey,
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
-import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
+import { readRecord, RecordFormats, writeRecord } from '../kv/index.ts';
 
 /** What an authorization code stands for: decided at /oauth/authorize, redeemed at /oauth/token. */
 export interface AuthorizationCodeGrant {

@@ -1,3 +1,4 @@
+import { buildTestAuthServer, servicesOf } from '../test-support/build-test-app.ts';
 import { buildApp as buildApiApp } from '@foodshare/api/app';
 import { loadConfig as loadApiConfig } from '@foodshare/api/config';
 import { signInAs } from '@foodshare/server-kit/test-support';
@@ -5,7 +6,7 @@ import { testServiceEnv } from '@foodshare/testing';
 import { request as httpRequest } from 'node:http';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import { buildApp, type AuthApp } from '../app.ts';
+import type { AuthApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { formBody } from '../test-support/authorization-helpers.ts';
 import { startLogoutReceiver, type ReceivedLogout } from '../test-support/logout-receiver.ts';
@@ -19,7 +20,7 @@ import {
   tokensFor,
 } from '../test-support/token-helpers.ts';
 import { publicOnlyLookup, RefusedLogoutTarget } from './backchannel-logout-delivery.ts';
-import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout.ts';
+import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout-sender.ts';
 
 const ids = inject('demoIds');
 const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
@@ -39,7 +40,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     receiver = await startLogoutReceiver();
     // The REST service beside it, on the same database and Redis prefix (one session store).
     const { env } = await testServiceEnv('auth');
-    app = await buildApp(
+    app = await buildTestAuthServer(
       loadConfig({
         ...env,
         // Far above a loopback answer even on a busy machine, so only a held answer times out.
@@ -71,9 +72,9 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
 
   beforeEach(async () => {
     for (const clientId of [...CLIENTS, 'bc-silent']) {
-      await app.tokenState.revokeGrant(alice, clientId);
+      await servicesOf(app).grantRevocation.revokeGrant(alice, clientId);
     }
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     receiver.reset();
   });
 
@@ -101,7 +102,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     expect(logout.contentType).toBe('application/x-www-form-urlencoded');
     const token = logout.form.get('logout_token') ?? '';
     const { payload, protectedHeader } = await jwtVerify(token, jwks, {
-      issuer: app.oauth.issuer,
+      issuer: servicesOf(app).issuer,
       audience: clientId,
       typ: 'logout+jwt',
       algorithms: ['RS256'],
@@ -134,7 +135,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     expect(response.statusCode).toBe(200);
     const [first, second] = await Promise.all([receiver.nth(1), receiver.nth(2)]);
     receiver.release();
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     const byPath = new Map([first, second].map((logout) => [logout.path, logout]));
     expect([...byPath.keys()].sort()).toEqual(['/bc-app', '/bc-second']);
     const one = await verified(byPath.get('/bc-app')!, 'bc-app');
@@ -160,7 +161,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     expect((await asAlice(api, 'POST', '/api/logout')).statusCode).toBe(200);
     // Taken by the authorization server's next look (every 50 ms here).
     await verified(await receiver.nth(1), 'bc-app');
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toHaveLength(1);
   });
 
@@ -193,8 +194,8 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
       client_id: 'bc-app',
     });
     expect(earlyExchange.statusCode, earlyExchange.body).toBe(200);
-    app.backchannelLogout.userLoggedOut(alice, endedAt);
-    await app.backchannelLogout.settled();
+    servicesOf(app).backchannelLogout.userLoggedOut(alice, endedAt);
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-app']);
     const earlyRefresh = await refreshRequest(
       app,
@@ -218,7 +219,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     await grantTo('bc-app');
     await grantTo('bc-second');
     expect((await asAlice(app, 'DELETE', '/oauth/grants/bc-second')).statusCode).toBe(204);
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-second']);
     await verified(receiver.received[0]!, 'bc-second');
   });
@@ -227,7 +228,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     await grantTo('bc-app');
     receiver.answer(503, 'hold', 200);
     await signOutByForm();
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     receiver.release();
     expect(receiver.received).toHaveLength(3);
     const jtis = await Promise.all(
@@ -239,22 +240,22 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
   it('gives up after the last attempt, and at once on a refusal (4xx)', async () => {
     await grantTo('bc-app');
     receiver.answer(500, 500, 500, 500);
-    app.backchannelLogout.userLoggedOut(alice);
-    await app.backchannelLogout.settled();
+    servicesOf(app).backchannelLogout.userLoggedOut(alice);
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toHaveLength(3);
 
     // The logout ended that grant; the user signs in to the app again.
     await grantTo('bc-app');
     receiver.reset();
     receiver.answer(400);
-    app.backchannelLogout.userLoggedOut(alice);
-    await app.backchannelLogout.settled();
+    servicesOf(app).backchannelLogout.userLoggedOut(alice);
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toHaveLength(1);
   });
 
   it('tells nobody when the user holds no grant', async () => {
-    app.backchannelLogout.userLoggedOut(alice);
-    await app.backchannelLogout.settled();
+    servicesOf(app).backchannelLogout.userLoggedOut(alice);
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toEqual([]);
   });
 
@@ -270,7 +271,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
       });
       expect(response.statusCode).toBe(204);
     }
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toEqual([]);
   });
 
@@ -285,7 +286,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
         headers: session.headers,
       });
     }
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received.map((logout) => logout.path)).toEqual(['/bc-app']);
   });
 
@@ -299,7 +300,7 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
       await grantTo('bc-loop');
       expect((await asAlice(app, 'DELETE', '/oauth/grants/bc-loop')).statusCode).toBe(204);
     }
-    await app.backchannelLogout.settled();
+    await servicesOf(app).backchannelLogout.settled();
     expect(receiver.received).toHaveLength(5);
   });
 });
@@ -317,7 +318,7 @@ describe('Back-Channel Logout: no delivery inside the server’s network', () =>
     receiver = await startLogoutReceiver();
     const { env } = await testServiceEnv('auth');
     // The default: no host exempted.
-    app = await buildApp(loadConfig(env));
+    app = await buildTestAuthServer(loadConfig(env));
     await app.ready();
   });
   afterAll(async () => {
@@ -327,7 +328,7 @@ describe('Back-Channel Logout: no delivery inside the server’s network', () =>
 
   function sender(allowedHosts: string[]) {
     return new BackchannelLogoutSender({
-      sign: (claims, options) => app.oauth.keys.signJwt(claims, options),
+      sign: (claims, options) => servicesOf(app).keys.signJwt(claims, options),
       log: app.log,
       timeoutMs: 2000,
       attempts: 2,

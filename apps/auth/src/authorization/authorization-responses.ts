@@ -1,21 +1,29 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthServices } from '../auth-services.ts';
 import { sendExpiredRequestPage } from '../pages/error.page.ts';
 import { sendRegionRefusalPage } from '../pages/region-refusal.page.ts';
 import type { Locale } from '../pages/locale.ts';
 import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
-import type { OAuthError } from './oauth-errors.ts';
+import type { OAuthError } from '../errors/oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
 
+/** What the authorization endpoint and the login and consent pages use to advance a request. */
+export type AuthorizationServices = Pick<
+  AuthServices,
+  'issuer' | 'metrics' | 'audit' | 'codes' | 'consents' | 'authorizationRequests'
+>;
+
+/** The stores `advance()` works with, for this request. */
 export function authorizationContext(
-  app: FastifyInstance,
+  services: AuthorizationServices,
   request: FastifyRequest,
 ): AuthorizationContext {
   return {
     em: request.em,
-    codes: app.oauth.codes,
-    consents: app.consents,
-    requests: app.authorizationRequests,
-    audit: (event, fields) => app.oauth.audit(request, event, fields),
+    codes: services.codes,
+    consents: services.consents,
+    requests: services.authorizationRequests,
+    audit: (event, fields) => services.audit(request, event, fields),
   };
 }
 
@@ -63,7 +71,7 @@ export interface OutcomeOptions {
 }
 
 export function sendOutcome(
-  app: FastifyInstance,
+  { issuer, metrics }: Pick<AuthServices, 'issuer' | 'metrics'>,
   reply: FastifyReply,
   outcome: AuthorizationOutcome,
   { target, afterPost, locale }: OutcomeOptions,
@@ -73,21 +81,21 @@ export function sendOutcome(
   void reply.header('cache-control', 'no-store');
   switch (outcome.kind) {
     case 'error':
-      app.oauth.metrics.oauthError(outcome.error.error);
-      return reply.redirect(errorRedirectUrl(app.oauth.issuer, target, outcome.error), status);
+      metrics.oauthError(outcome.error.error);
+      return reply.redirect(errorRedirectUrl(issuer, target, outcome.error), status);
     case 'not_in_regions':
-      app.oauth.metrics.oauthError(outcome.error.error);
+      metrics.oauthError(outcome.error.error);
       return sendRegionRefusalPage(reply, {
         locale,
         clientName: outcome.clientName,
-        returnUrl: errorRedirectUrl(app.oauth.issuer, target, outcome.error),
+        returnUrl: errorRedirectUrl(issuer, target, outcome.error),
       });
     case 'code':
       return reply.redirect(
         clientRedirectUrl(target.redirectUri, {
           code: outcome.code,
           state: target.state,
-          iss: app.oauth.issuer,
+          iss: issuer,
         }),
         status,
       );

@@ -1,7 +1,8 @@
 import { hash } from 'node:crypto';
-import { addressBucket } from '@foodshare/server-kit';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { OAuthError, tooManyRequests } from './oauth-errors.ts';
+import { addressBucket, type KeyValueStore } from '@foodshare/server-kit';
+import type { FastifyRequest } from 'fastify';
+import type { AuthServices } from '../auth-services.ts';
+import { OAuthError, tooManyRequests } from '../errors/oauth-errors.ts';
 import {
   authenticateClient,
   claimedClientId,
@@ -11,6 +12,9 @@ import {
 } from './client-authentication.ts';
 
 const WINDOW_MS = 60_000;
+
+/** What client authentication and the clients' budgets use. */
+export type ClientLimitServices = Pick<AuthServices, 'config' | 'secrets' | 'kv'>;
 
 const retryAfterSeconds = (ttlMs: number) => Math.max(1, Math.ceil(ttlMs / 1000));
 
@@ -51,22 +55,22 @@ export const clientRateKeys = {
  * window is a minute, so no lockout lasts.
  */
 export async function authenticateClientWithinLimits(
-  app: FastifyInstance,
+  services: ClientLimitServices,
   request: FastifyRequest,
   input: ClientCredentialsInput,
   spend?: SpendOnceAuthenticated,
 ): Promise<AuthenticatedClient> {
-  const limit = app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
+  const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
   const clientId = claimedClientId(input);
   const keys = {
     failures: clientRateKeys.failures(clientId, request.ip),
     checks: clientRateKeys.checks(clientId, request.ip),
   };
   const authenticate = () =>
-    authenticateClient(request.em, input, app.oauth.secrets.clientSecretPepper);
+    authenticateClient(request.em, input, services.secrets.clientSecretPepper);
   return presentsSecret(input)
-    ? authenticateHoldingAPlace(app, keys, limit, authenticate, spend)
-    : authenticateCountingFailures(app, keys.failures, limit, authenticate, spend);
+    ? authenticateWithAGuessPlace(services.kv, keys, limit, authenticate, spend)
+    : authenticateCountingFailures(services.kv, keys.failures, limit, authenticate, spend);
 }
 
 /**
@@ -103,18 +107,18 @@ const waitBeforeTryingAgain = () =>
  * the request waits for one rather than being refused: a busy client's own correct requests in
  * parallel are delayed by milliseconds, never answered 429. Only `limit` failures refuse.
  */
-async function authenticateHoldingAPlace(
-  app: FastifyInstance,
+async function authenticateWithAGuessPlace(
+  kv: KeyValueStore,
   keys: { failures: string; checks: string },
   limit: number,
   authenticate: () => Promise<AuthenticatedClient>,
   spend: SpendOnceAuthenticated | undefined,
 ): Promise<AuthenticatedClient> {
-  const giveBack = () => app.kv.increment(keys.checks, WINDOW_MS, -1);
+  const giveBack = () => kv.increment(keys.checks, WINDOW_MS, -1);
   const deadline = Date.now() + MAX_WAIT_FOR_A_PLACE_MS;
   for (;;) {
     // The failures read and the place taken in one atomic step: none is taken past the limit.
-    const place = await app.kv.incrementUnlessReached(keys.checks, WINDOW_MS, {
+    const place = await kv.incrementUnlessReached(keys.checks, WINDOW_MS, {
       key: keys.failures,
       limit,
     });
@@ -128,7 +132,7 @@ async function authenticateHoldingAPlace(
   try {
     client = await authenticate();
   } catch (error) {
-    if (isAuthenticationFailure(error)) await app.kv.increment(keys.failures, WINDOW_MS);
+    if (isAuthenticationFailure(error)) await kv.increment(keys.failures, WINDOW_MS);
     else await giveBack();
     throw error;
   }
@@ -142,13 +146,13 @@ async function authenticateHoldingAPlace(
  * address (many users behind one NAT) are not refused for being in flight together.
  */
 async function authenticateCountingFailures(
-  app: FastifyInstance,
+  kv: KeyValueStore,
   key: string,
   limit: number,
   authenticate: () => Promise<AuthenticatedClient>,
   spend: SpendOnceAuthenticated | undefined,
 ): Promise<AuthenticatedClient> {
-  const failures = await app.kv.getWithTtl(key);
+  const failures = await kv.getWithTtl(key);
   if (failures !== null && Number(failures.value) >= limit) {
     throw tooManyRequests(retryAfterSeconds(failures.ttlMs));
   }
@@ -156,7 +160,7 @@ async function authenticateCountingFailures(
   try {
     client = await authenticate();
   } catch (error) {
-    if (isAuthenticationFailure(error)) await app.kv.increment(key, WINDOW_MS);
+    if (isAuthenticationFailure(error)) await kv.increment(key, WINDOW_MS);
     throw error;
   }
   await spend?.(client);
@@ -171,12 +175,11 @@ async function authenticateCountingFailures(
  * spends only that sender's budget, not that of every user of the app.
  */
 export async function enforceTokenRateLimit(
-  app: FastifyInstance,
+  { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
   request: FastifyRequest,
   client: AuthenticatedClient,
   endpoint: 'token' | 'par' = 'token',
 ): Promise<void> {
-  const { config } = app.oauth;
   const keys =
     endpoint === 'token'
       ? { confidential: clientRateKeys.client, public: clientRateKeys.publicClientAtAddress }
@@ -187,7 +190,7 @@ export async function enforceTokenRateLimit(
         keys.public(client.clientId, request.ip),
         config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
       ];
-  await spendFromBudget(app, key, limit);
+  await spendFromBudget(kv, key, limit);
 }
 
 /**
@@ -196,17 +199,17 @@ export async function enforceTokenRateLimit(
  * budget of its token requests (often the same client), nor they its.
  */
 export async function enforceIntrospectionRateLimit(
-  app: FastifyInstance,
+  { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
   client: AuthenticatedClient,
 ): Promise<void> {
   await spendFromBudget(
-    app,
+    kv,
     clientRateKeys.introspection(client.clientId),
-    app.oauth.config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
+    config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
   );
 }
 
-async function spendFromBudget(app: FastifyInstance, key: string, limit: number): Promise<void> {
-  const { count, ttlMs } = await app.kv.increment(key, WINDOW_MS);
+async function spendFromBudget(kv: KeyValueStore, key: string, limit: number): Promise<void> {
+  const { count, ttlMs } = await kv.increment(key, WINDOW_MS);
   if (count > limit) throw tooManyRequests(retryAfterSeconds(ttlMs));
 }

@@ -1,10 +1,10 @@
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import {
   clientGrantCutoffKey,
   issuedBeforeCutoff,
   parseCutoff,
 } from './client-grant-cutoffs.store.ts';
-import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
+import { readRecord, RecordFormats, writeRecord } from '../kv/index.ts';
 
 /** A consent the user asked us to remember ("remember this choice"). */
 export interface RememberedConsent {

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@foodshare/domain';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import { AccessTokenDenyList } from './access-token-deny-list.store.ts';
 import { AuthorizationCodeStore } from './authorization-codes.store.ts';
 import { RefreshFamilyStore } from './refresh-families.store.ts';

@@ -1,9 +1,6 @@
 import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
-import {
-  findActiveClientWithSecrets,
-  type RegisteredClient,
-} from '../clients/registered-clients.ts';
-import { invalidClient, invalidRequest } from './oauth-errors.ts';
+import { findActiveClientWithSecrets, type RegisteredClient } from './registered-clients.ts';
+import { invalidClient, invalidRequest } from '../errors/oauth-errors.ts';
 
 export type ClientAuthenticationMethod = 'client_secret_basic' | 'client_secret_post' | 'none';
 

@@ -1,3 +1,4 @@
+import { servicesOf } from '../test-support/build-test-app.ts';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { buildTestApp } from '../test-support/build-test-app.ts';
@@ -24,7 +25,9 @@ describe('client authentication failures under bursts', () => {
 
   beforeAll(async () => {
     ({ app } = await buildTestApp());
-    expect(app.oauth.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE).toBe(LIMIT);
+    expect(servicesOf(app).config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE).toBe(
+      LIMIT,
+    );
   });
   afterAll(() => app.close());
 

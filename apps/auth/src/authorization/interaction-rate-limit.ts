@@ -1,0 +1,23 @@
+import { addressBucket } from '@foodshare/server-kit';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AuthServices } from '../auth-services.ts';
+import { sendTooManyRequestsPage } from '../pages/error.page.ts';
+import { pickLocale } from '../pages/locale.ts';
+
+const WINDOW_MS = 60_000;
+
+/**
+ * onRequest hook of /oauth/authorize and /login: one budget per client address (IPv6: per
+ * /64) and minute over both, as each anonymous request can park an authorization request or
+ * check a password. A sign-in takes a handful of requests, so the limit stops only floods.
+ */
+export function limitInteractionsPerAddress({ config, kv }: Pick<AuthServices, 'config' | 'kv'>) {
+  const limit = config.INTERACTION_REQUESTS_PER_IP_PER_MINUTE;
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = `oauth:interaction-rate:${addressBucket(request.ip)}`;
+    const { count, ttlMs } = await kv.increment(key, WINDOW_MS);
+    if (count <= limit) return;
+    const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+    return sendTooManyRequestsPage(reply, pickLocale(request.headers['accept-language']), seconds);
+  };
+}
