@@ -1,10 +1,3 @@
-import { defineConfig } from 'vitest/config';
+import { packageTestConfig } from '../../vitest.shared.ts';
 
-export default defineConfig({
-  resolve: { conditions: ['development'] },
-  ssr: { resolve: { conditions: ['development'] } },
-  test: {
-    include: ['src/**/*.test.ts'],
-    testTimeout: 20_000,
-  },
-});
+export default packageTestConfig();
