@@ -11,6 +11,7 @@ import {
   AuthorizationCodeStore,
   ConsentStore,
   RefreshFamilyStore,
+  RefreshTokenCodec,
   RevocationLedger,
 } from '@foodshare/server-kit/oauth-grants';
 import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
@@ -26,7 +27,6 @@ import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
 import { PushedAuthorizationRequestStore } from './stores/pushed-authorization-requests.store.ts';
 import { GrantRevocation } from './tokens/grant-revocation.ts';
-import { RefreshTokenCodec } from './tokens/refresh-token-codec.ts';
 
 export interface OAuthSecrets {
   /** 32 bytes: encrypts the signing keys' private parts at rest (and may key refresh-token JWE). */

@@ -1,8 +1,17 @@
-import { NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
+import { addressBucket, type KeyValueStore, NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
-import { invalidRequest, OAuthErrorBodySchema, type OAuthError } from '../errors/oauth-errors.ts';
-import type { AuthenticatedClient } from './client-authentication.ts';
-import { authenticateClientWithinLimits, type ClientLimitServices } from './client-rate-limits.ts';
+import type { AuthServices } from '../auth-services.ts';
+import {
+  invalidRequest,
+  OAuthErrorBodySchema,
+  tooManyRequestsUntil,
+  type OAuthError,
+} from '../errors/oauth-errors.ts';
+import {
+  authenticateClientWithinLimits,
+  type AuthenticatedClient,
+  type ClientLimitServices,
+} from './client-authentication.ts';
 
 /**
  * The error answers of the endpoints a client calls with its credentials (token, revocation,
@@ -84,4 +93,73 @@ export async function authenticateClientForm(
     clientSecret,
   });
   return { client, token };
+}
+
+// A client's budgets are spent in fixed one-minute windows.
+const BUDGET_WINDOW_MS = 60_000;
+
+/** Keys of the budgets, exported for tests that fill a budget without sending every request. */
+export const clientBudgetKeys = {
+  /** A confidential client's requests, after it authenticated. */
+  client: (clientId: string) => `oauth:token-rate:${clientId}`,
+  /** A confidential client's introspection requests, a budget apart from its token requests. */
+  introspection: (clientId: string) => `oauth:introspection-rate:${clientId}`,
+  /** A confidential client's pushed authorization requests (RFC 9126). */
+  pushed: (clientId: string) => `oauth:par-rate:${clientId}`,
+  /** A public client's pushed authorization requests from one address. */
+  publicClientPushedAtAddress: (clientId: string, address: string) =>
+    `oauth:par-rate:${clientId}:${addressBucket(address)}`,
+  /** A public client's requests from one address (IPv4, or IPv6 /64). */
+  publicClientAtAddress: (clientId: string, address: string) =>
+    `oauth:token-rate:${clientId}:${addressBucket(address)}`,
+};
+
+/**
+ * The checklist's per-client limit on token requests, in fixed one-minute windows; pushed
+ * authorization requests (`par`) have the same limits in budgets of their own. A
+ * confidential client's budget is its own: only a holder of its secret reaches this point. A
+ * public client proves nothing by its id, so its budget is per address: one sender's flood
+ * spends only that sender's budget, not that of every user of the app.
+ */
+export async function enforceTokenRateLimit(
+  { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
+  request: FastifyRequest,
+  client: AuthenticatedClient,
+  endpoint: 'token' | 'par' = 'token',
+): Promise<void> {
+  const keys =
+    endpoint === 'token'
+      ? { confidential: clientBudgetKeys.client, public: clientBudgetKeys.publicClientAtAddress }
+      : {
+          confidential: clientBudgetKeys.pushed,
+          public: clientBudgetKeys.publicClientPushedAtAddress,
+        };
+  const [key, limit] = client.confidential
+    ? [keys.confidential(client.clientId), config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE]
+    : [
+        keys.public(client.clientId, request.ip),
+        config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
+      ];
+  await spendFromBudget(kv, key, limit);
+}
+
+/**
+ * The same per-client limit on introspection (RFC 7662), which only confidential clients reach.
+ * Its own budget: a resource server that introspects every request it serves must not use up the
+ * budget of its token requests (often the same client), nor they its.
+ */
+export async function enforceIntrospectionRateLimit(
+  { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
+  client: AuthenticatedClient,
+): Promise<void> {
+  await spendFromBudget(
+    kv,
+    clientBudgetKeys.introspection(client.clientId),
+    config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
+  );
+}
+
+async function spendFromBudget(kv: KeyValueStore, key: string, limit: number): Promise<void> {
+  const { count, ttlMs } = await kv.increment(key, BUDGET_WINDOW_MS);
+  if (count > limit) throw tooManyRequestsUntil(ttlMs);
 }

@@ -126,6 +126,10 @@ export const tooManyRequests = (retryAfterSeconds: number) =>
     headers: { 'retry-after': String(retryAfterSeconds) },
   });
 
+/** The 429 of a window that ends in `ttlMs`: try again then, and not sooner than in a second. */
+export const tooManyRequestsUntil = (ttlMs: number) =>
+  tooManyRequests(Math.max(1, Math.ceil(ttlMs / 1000)));
+
 export const serverError = () =>
   new OAuthError({ error: 'server_error', description: 'Internal server error', status: 500 });
 

@@ -5,7 +5,7 @@ import { introspectionResourceServers } from '../../config.ts';
 import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
 import { grantHolderRefusal } from '../../tokens/grant-holder-check.ts';
 import { OAuthError } from '../../errors/oauth-errors.ts';
-import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
+import { isCompactJwe } from '@foodshare/server-kit/oauth-grants';
 import { loadTokenSubject } from '../../claims/user-claims.ts';
 import type { IntrospectionResponse } from './introspection.schemas.ts';
 

@@ -3,7 +3,7 @@ import { generateKeyPairSync } from 'node:crypto';
 import { decodeProtectedHeader, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../clients/client-rate-limits.ts';
+import { clientBudgetKeys } from '../../clients/client-endpoint.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   basicAuth,
@@ -420,7 +420,7 @@ describe('POST /oauth/introspect rate limits', () => {
   it('limits the requests per client and minute with 429, apart from its token requests', async () => {
     await registerTestClient(app, { clientId: 'introspect-busy' }, 'busy-secret');
     // The token endpoint's budget, used up: introspection keeps its own.
-    await app.kv.increment(clientRateKeys.client('introspect-busy'), 60_000, LIMIT);
+    await app.kv.increment(clientBudgetKeys.client('introspect-busy'), 60_000, LIMIT);
     const statuses = [];
     for (let i = 0; i <= LIMIT; i++) {
       statuses.push((await introspectAs('introspect-busy', 'busy-secret')).statusCode);

@@ -2,9 +2,12 @@ import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { invalidClient, invalidRequest } from '../../errors/oauth-errors.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
-import { authenticateClientForm } from '../../clients/client-endpoint.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
-import { enforceIntrospectionRateLimit } from '../../clients/client-rate-limits.ts';
+import {
+  authenticateClientForm,
+  clientEndpointErrorResponses,
+  enforceIntrospectionRateLimit,
+  NO_STORE,
+} from '../../clients/client-endpoint.ts';
 import { introspectToken } from './introspect-token.ts';
 import {
   IntrospectionRequestSchema,

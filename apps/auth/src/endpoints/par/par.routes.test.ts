@@ -3,7 +3,7 @@ import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { signInAs } from '@foodshare/server-kit/test-support';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { clientRateKeys } from '../../clients/client-rate-limits.ts';
+import { clientBudgetKeys } from '../../clients/client-endpoint.ts';
 import { PUSHED_REQUEST_REQUIRED } from '../../authorization/authorization-request.ts';
 import {
   authorizationParams,
@@ -205,7 +205,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
   it('keeps a per-client budget like the token endpoint, apart from the token budget', async () => {
     const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE;
     await app.kv.increment(
-      clientRateKeys.publicClientPushedAtAddress('par-busy', '127.0.0.1'),
+      clientBudgetKeys.publicClientPushedAtAddress('par-busy', '127.0.0.1'),
       60_000,
       limit,
     );
@@ -214,7 +214,7 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     expect(response.json()).toMatchObject({ error: 'temporarily_unavailable' });
     expect(response.headers['retry-after']).toMatch(/^\d+$/);
     expect(
-      (await app.kv.get(clientRateKeys.publicClientAtAddress('par-busy', '127.0.0.1'))) ?? '0',
+      (await app.kv.get(clientBudgetKeys.publicClientAtAddress('par-busy', '127.0.0.1'))) ?? '0',
     ).toBe('0');
   });
 

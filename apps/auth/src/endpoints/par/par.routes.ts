@@ -9,13 +9,15 @@ import {
   type AuthorizationParams,
 } from '../../authorization/authorization-request.ts';
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
+import { authenticateClientWithinLimits } from '../../clients/client-authentication.ts';
 import {
-  authenticateClientWithinLimits,
+  assertFormEncoded,
+  clientEndpointErrorResponses,
   enforceTokenRateLimit,
-} from '../../clients/client-rate-limits.ts';
+  invalidForm,
+  NO_STORE,
+} from '../../clients/client-endpoint.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../clients/client-endpoint.ts';
 import { invalidRequest } from '../../errors/oauth-errors.ts';
 import {
   redirectTarget,

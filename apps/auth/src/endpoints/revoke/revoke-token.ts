@@ -2,7 +2,7 @@ import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError } from '../../keys/key-ring.ts';
 import type { AuthenticatedClient } from '../../clients/client-authentication.ts';
-import { isCompactJwe } from '../../tokens/refresh-token-codec.ts';
+import { isCompactJwe } from '@foodshare/server-kit/oauth-grants';
 
 async function revokeRefreshToken(
   services: AuthServices,

@@ -3,7 +3,7 @@ import { Value } from 'typebox/value';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { buildTestApp } from '../../test-support/build-test-app.ts';
-import { clientRateKeys } from '../../clients/client-rate-limits.ts';
+import { clientBudgetKeys } from '../../clients/client-endpoint.ts';
 import {
   basicAuth,
   confidentialBasic,
@@ -17,6 +17,7 @@ import {
   tokenRequest,
   tokensFor,
 } from '../../test-support/token-helpers.ts';
+import { arrivedAtMs } from './token.routes.ts';
 import { TokenResponseSchema } from './token.schemas.ts';
 
 const ids = inject('demoIds');
@@ -356,7 +357,7 @@ describe('POST /oauth/token', () => {
       await registerTestClient(app, { clientId: 'token-test-busy' }, 'busy-secret');
       const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE;
       // Uses up the minute's budget but one, without sending hundreds of requests.
-      await app.kv.increment(clientRateKeys.client('token-test-busy'), 60_000, limit - 1);
+      await app.kv.increment(clientBudgetKeys.client('token-test-busy'), 60_000, limit - 1);
       const exchange = async () => {
         const code = await issueCode(app, { clientId: 'token-test-busy', userId: ids.users.bob });
         return tokenRequest(
@@ -550,5 +551,21 @@ describe('POST /oauth/token rate limits (no client locks out another)', () => {
     }
     // Its own budget, spent from any address, does limit it.
     expectTooManyRequests(await exchange('198.51.100.42', 'own-budget-secret'));
+  });
+});
+
+describe('arrivedAtMs', () => {
+  it('never dates a request before a rotation that ended earlier in the same millisecond', () => {
+    // The rotation ends at 1000.1 ms (rotatedAt: Date.now() = 1000); the reuse arrives at
+    // 1000.2 and is handled at 1000.9, when Date.now() still says 1000 and 0.7 ms have passed.
+    const rotatedAt = Math.floor(1000.1);
+    const arrived = arrivedAtMs(Math.floor(1000.9), 1000.9 - 1000.2);
+    expect(arrived).toBeGreaterThanOrEqual(rotatedAt);
+  });
+
+  it('dates a request by the millisecond it arrived in, or the next', () => {
+    expect(arrivedAtMs(5000, 0)).toBe(5000);
+    expect(arrivedAtMs(5000, 2.5)).toBe(4998);
+    expect(arrivedAtMs(5001, 1.2)).toBe(5000);
   });
 });

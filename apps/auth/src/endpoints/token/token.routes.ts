@@ -6,20 +6,44 @@ import {
 } from '../../errors/oauth-errors.ts';
 import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
-import { clientEndpointErrorResponses, NO_STORE } from '../../clients/client-endpoint.ts';
-import { assertFormEncoded, invalidForm } from '../../clients/client-endpoint.ts';
+import { authenticateClientWithinLimits } from '../../clients/client-authentication.ts';
 import {
-  authenticateClientWithinLimits,
+  assertFormEncoded,
+  clientEndpointErrorResponses,
   enforceTokenRateLimit,
-} from '../../clients/client-rate-limits.ts';
+  invalidForm,
+  NO_STORE,
+} from '../../clients/client-endpoint.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
-import { arrivedAtMs, type Grant, type TokenServices } from './grants/grant.ts';
+import type { Grant, TokenRequestParams, TokenServices } from './grants/grant.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
 import { TokenRequestSchema, TokenResponseSchema } from './token.schemas.ts';
 
 const GRANTS: ReadonlyMap<string, Grant> = new Map(
   [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
 );
+
+/** Refuses a request without a parameter its grant requires (empty counts as missing). */
+function assertRequiredParams(
+  params: TokenRequestParams,
+  grant: Grant,
+): asserts params is Required<TokenRequestParams> {
+  for (const name of grant.requiredParams) {
+    const value = params[name];
+    if (value === undefined || value === '') throw invalidRequest(`${name} is required`);
+  }
+}
+
+/**
+ * When a request arrived, in whole epoch milliseconds, from the wall clock now and the time it
+ * has been under way (Fastify's `reply.elapsedTime`, fractional). Compared with a rotation's
+ * `rotatedAt` (a whole `Date.now()`): rounded up, so that a rotation completed before the request
+ * arrived is never dated after it. Rounded down or left fractional, a reuse arriving in the same
+ * millisecond as the rotation's end could look concurrent and escape the family's revocation.
+ */
+export function arrivedAtMs(nowMs: number, elapsedMs: number): number {
+  return Math.ceil(nowMs - elapsedMs);
+}
 
 export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app, services) => {
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
@@ -64,6 +88,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }
+        assertRequiredParams(params, grant);
         const tokens = await grant.handle(services, { request, client, params, requestStartedAt });
         services.metrics.tokensIssued(grant.grantType, client.clientId);
         return tokens;

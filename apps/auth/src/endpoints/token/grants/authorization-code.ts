@@ -5,7 +5,7 @@ import type { AuthenticatedClient } from '../../../clients/client-authentication
 import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
 import { loadTokenSubject } from '../../../claims/user-claims.ts';
 import { mayHoldScope } from '../../../clients/registered-clients.ts';
-import { requiredParam, type Grant, type GrantRequest, type TokenServices } from './grant.ts';
+import type { Grant, GrantRequest, TokenServices } from './grant.ts';
 
 /** The message of docs/spec.md §7.2 for a used or expired code. */
 export const INVALID_OR_EXPIRED_CODE = 'Invalid or expired code';
@@ -65,13 +65,13 @@ async function revokeWhatTheCodeIssued(
 }
 
 /** RFC 6749 4.1.3: exchanges an authorization code for tokens, once. */
-export const authorizationCodeGrant: Grant = {
+export const authorizationCodeGrant: Grant<'code' | 'redirect_uri'> = {
   grantType: 'authorization_code',
+  requiredParams: ['code', 'redirect_uri'],
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;
-    const code = requiredParam(params, 'code');
-    const redirectUri = requiredParam(params, 'redirect_uri');
+    const { code, redirect_uri: redirectUri } = params;
     const { codes, families, audit } = services;
 
     const grant = await codes.find(code, client.clientId);

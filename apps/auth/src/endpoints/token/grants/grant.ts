@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../../../auth-services.ts';
-import { invalidRequest } from '../../../errors/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 
@@ -32,34 +31,21 @@ export type TokenServices = Pick<
   | 'refreshTokens'
 >;
 
-/** One token request, after its client authenticated. */
-export interface GrantRequest {
+/** One token request, after its client authenticated and sent what its grant requires. */
+export interface GrantRequest<Required extends keyof TokenRequestParams = never> {
   request: FastifyRequest;
   client: AuthenticatedClient;
-  params: TokenRequestParams;
+  params: TokenRequestParams & { [name in Required]: string };
   /** When the request arrived (ms): tells a concurrent refresh from a replay. */
   requestStartedAt: number;
 }
 
-/** One grant type of the token endpoint (RFC 6749 4.1.3, 6). */
-export interface Grant {
-  grantType: 'authorization_code' | 'refresh_token';
-  handle(services: TokenServices, grantRequest: GrantRequest): Promise<TokenResponse>;
-}
-
-export function requiredParam(params: TokenRequestParams, name: keyof TokenRequestParams): string {
-  const value = params[name];
-  if (value === undefined || value === '') throw invalidRequest(`${name} is required`);
-  return value;
-}
-
 /**
- * When a request arrived, in whole epoch milliseconds, from the wall clock now and the time it
- * has been under way (Fastify's `reply.elapsedTime`, fractional). Compared with a rotation's
- * `rotatedAt` (a whole `Date.now()`): rounded up, so that a rotation completed before the request
- * arrived is never dated after it. Rounded down or left fractional, a reuse arriving in the same
- * millisecond as the rotation's end could look concurrent and escape the family's revocation.
+ * One grant type of the token endpoint (RFC 6749 4.1.3, 6). The route checks that each of its
+ * `requiredParams` is sent and not empty, in their order, before it calls `handle`.
  */
-export function arrivedAtMs(nowMs: number, elapsedMs: number): number {
-  return Math.ceil(nowMs - elapsedMs);
+export interface Grant<Required extends keyof TokenRequestParams = keyof TokenRequestParams> {
+  grantType: 'authorization_code' | 'refresh_token';
+  requiredParams: readonly Required[];
+  handle(services: TokenServices, grantRequest: GrantRequest<Required>): Promise<TokenResponse>;
 }

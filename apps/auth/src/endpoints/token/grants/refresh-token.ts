@@ -4,7 +4,7 @@ import type { TokenSubject } from '../../../claims/user-claims.ts';
 import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
 import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
-import { requiredParam, type Grant, type GrantRequest, type TokenServices } from './grant.ts';
+import type { Grant, GrantRequest, TokenServices } from './grant.ts';
 
 const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
 
@@ -104,13 +104,14 @@ async function rotate(
  * RFC 6749 6 with RFC 9700 4.14.2: every refresh rotates the token; an old token presented
  * again revokes the whole family with its access tokens.
  */
-export const refreshTokenGrant: Grant = {
+export const refreshTokenGrant: Grant<'refresh_token'> = {
   grantType: 'refresh_token',
+  requiredParams: ['refresh_token'],
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;
     const { families, refreshTokens, audit } = services;
-    const claims = await refreshTokens.open(requiredParam(params, 'refresh_token'));
+    const claims = await refreshTokens.open(params.refresh_token);
     if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
     if (claims.clientId !== client.clientId) {
       throw invalidGrant('The refresh token was issued to another client');
