@@ -1,6 +1,16 @@
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { relativeImportsOf, SERVICES, violationOf, violations } from './import-direction.ts';
+import {
+  isTestFile,
+  relativeImportsOf,
+  SERVICES,
+  violationOf,
+  violations,
+  workspaceImported,
+  workspaceViolationOf,
+  workspaceViolations,
+  type Workspace,
+} from './import-direction.ts';
 
 const ROOT = path.join(import.meta.dirname, '..');
 const auth = SERVICES.find((layout) => layout.service === 'apps/auth')!;
@@ -80,4 +90,60 @@ describe('the direction of imports', () => {
       expect(violations(ROOT, layout)).toEqual([]);
     },
   );
+});
+
+describe('the direction of imports between workspaces', () => {
+  const workspaces: Workspace[] = [
+    { name: '@foodshare/api', folder: 'apps/api', app: true },
+    { name: '@foodshare/auth', folder: 'apps/auth', app: true },
+    { name: '@foodshare/cli', folder: 'apps/cli', app: true },
+    { name: '@foodshare/domain', folder: 'packages/domain', app: false },
+    { name: '@foodshare/relying-party', folder: 'packages/relying-party', app: false },
+  ];
+  const [api, authApp, cli, domain, relyingParty] = workspaces as [
+    Workspace,
+    Workspace,
+    Workspace,
+    Workspace,
+    Workspace,
+  ];
+  const whyBetween = (from: Workspace, file: string, specifier: string) =>
+    workspaceViolationOf(from, workspaceImported(workspaces, from, file, specifier));
+
+  it('refuses an app importing another app', () => {
+    expect(whyBetween(cli, 'commands/keys.command.ts', '@foodshare/auth/app')).toBe(
+      'the app @foodshare/cli imports the app @foodshare/auth; share through a package',
+    );
+    expect(whyBetween(authApp, 'admin/admin.page.ts', '../../../api/src/app.ts')).toMatch(
+      /^the app @foodshare\/auth imports the app @foodshare\/api/,
+    );
+  });
+
+  it('refuses a package importing an app', () => {
+    expect(whyBetween(relyingParty, 'index.ts', '@foodshare/auth/config')).toBe(
+      'the package @foodshare/relying-party imports the app @foodshare/auth; packages sit below the apps',
+    );
+  });
+
+  it.each([
+    [api, 'app.ts', '@foodshare/domain'],
+    [cli, 'commands/users/users.command.ts', '@foodshare/domain'],
+    [authApp, 'app.ts', './config.ts'],
+    [domain, 'index.ts', 'typebox'],
+    [relyingParty, 'relying-party.ts', '@foodshare/domain'],
+  ])('allows %# (an app or package importing a package or itself)', (from, file, specifier) => {
+    expect(whyBetween(from, file, specifier)).toBeNull();
+  });
+
+  it('counts test files and test folders as tests, which may start another app', () => {
+    expect(isTestFile(cli, 'commands/users/reset-password.command.test.ts')).toBe(true);
+    expect(isTestFile(cli, 'test-support/fixtures.ts')).toBe(true);
+    expect(isTestFile(authApp, 'conformance/logout.test.ts')).toBe(true);
+    expect(isTestFile(authApp, 'browser/pages.ts')).toBe(true);
+    expect(isTestFile(cli, 'commands/users/reset-password.command.ts')).toBe(false);
+  });
+
+  it('holds in every app and package', () => {
+    expect(workspaceViolations(ROOT)).toEqual([]);
+  });
 });

@@ -110,10 +110,12 @@ export function violationOf(layout: ServiceLayout, edge: ImportEdge): string | n
 
 /** The relative imports of a TypeScript source: static, `export … from` and dynamic ones. */
 export function relativeImportsOf(source: string): string[] {
-  return ts
-    .preProcessFile(source, true, true)
-    .importedFiles.map((file) => file.fileName)
-    .filter((name) => name.startsWith('./') || name.startsWith('../'));
+  return importsOf(source).filter((name) => name.startsWith('./') || name.startsWith('../'));
+}
+
+/** Every import specifier of a TypeScript source, bare and relative. */
+export function importsOf(source: string): string[] {
+  return ts.preProcessFile(source, true, true).importedFiles.map((file) => file.fileName);
 }
 
 function sourceFiles(folder: string, prefix = ''): string[] {
@@ -140,5 +142,88 @@ export function violations(root: string, layout: ServiceLayout): Violation[] {
   return importEdges(root, layout).flatMap((edge) => {
     const why = violationOf(layout, edge);
     return why === null ? [] : [{ ...edge, why }];
+  });
+}
+
+/**
+ * Between workspaces the direction is packages → nothing above them, apps → packages. An app is
+ * something that runs: no package may depend on one, and no app on another, or the two apps
+ * could no longer be built, deployed and changed on their own. Tests are the exception: a test
+ * may start another app to check the two together on the wire, through its `./app` and
+ * `./config` exports, with the app as a devDependency. What code of two apps shares moves into a
+ * package (`@foodshare/relying-party`, `@foodshare/server-kit` ...).
+ */
+export interface Workspace {
+  /** The package name, e.g. `@foodshare/auth`. */
+  name: string;
+  /** The folder relative to the repository, e.g. `apps/auth`. */
+  folder: string;
+  app: boolean;
+}
+
+export function workspacesOf(root: string): Workspace[] {
+  return ['apps', 'packages'].flatMap((parent) =>
+    readdirSync(path.join(root, parent), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => {
+        const folder = `${parent}/${entry.name}`;
+        const manifest = JSON.parse(
+          readFileSync(path.join(root, folder, 'package.json'), 'utf8'),
+        ) as { name: string };
+        return { name: manifest.name, folder, app: parent === 'apps' };
+      }),
+  );
+}
+
+/** Test files and test folders (`test-support/`, and a service's own test folders). */
+export function isTestFile(workspace: Workspace, file: string): boolean {
+  if (file.endsWith('.test.ts')) return true;
+  const segments = file.split('/');
+  if (segments.includes('test-support')) return true;
+  const layout = SERVICES.find((service) => service.service === workspace.folder);
+  return layout !== undefined && layout.testFolders.includes(segments[0] ?? '');
+}
+
+/** The workspace an import specifier (bare or relative to `file` in `from`) lands in. */
+export function workspaceImported(
+  workspaces: Workspace[],
+  from: Workspace,
+  file: string,
+  specifier: string,
+): Workspace | undefined {
+  if (specifier.startsWith('.')) {
+    const target = path.posix.normalize(
+      path.posix.join(from.folder, 'src', path.posix.dirname(file), specifier),
+    );
+    return workspaces.find((workspace) => target.startsWith(`${workspace.folder}/`));
+  }
+  return workspaces.find(
+    (workspace) => specifier === workspace.name || specifier.startsWith(`${workspace.name}/`),
+  );
+}
+
+/** Why an import from one workspace into another breaks the direction, or null. */
+export function workspaceViolationOf(from: Workspace, to: Workspace | undefined): string | null {
+  if (to === undefined || to.folder === from.folder || !to.app) return null;
+  return from.app
+    ? `the app ${from.name} imports the app ${to.name}; share through a package`
+    : `the package ${from.name} imports the app ${to.name}; packages sit below the apps`;
+}
+
+/** Every import of non-test code into an app it does not belong to. */
+export function workspaceViolations(root: string): Violation[] {
+  const workspaces = workspacesOf(root);
+  return workspaces.flatMap((workspace) => {
+    const src = path.join(root, workspace.folder, 'src');
+    return sourceFiles(src)
+      .filter((file) => !isTestFile(workspace, file))
+      .flatMap((file) =>
+        importsOf(readFileSync(path.join(src, file), 'utf8')).flatMap((specifier) => {
+          const to = workspaceImported(workspaces, workspace, file, specifier);
+          const why = workspaceViolationOf(workspace, to);
+          const from = `${workspace.folder}/src/${file}`;
+          return why === null ? [] : [{ from, to: specifier, why }];
+        }),
+      );
   });
 }

@@ -9,7 +9,7 @@
 //
 // Exits 1 at the first step that fails, with openid-client's reason; when no server answers
 // at all, in one line saying how to start it.
-import { completeCodeFlow } from '@foodshare/auth/conformance';
+import { completeCodeFlow } from '@foodshare/relying-party';
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { START_DEFAULT_PORT, startOrigin, startPort } from './start-settings.ts';
 

@@ -1,7 +1,6 @@
 // What the scenarios send: a logged-in session per demo user, and the OAuth inputs (a
 // remembered consent, single-use codes, refresh tokens, an access token).
-import type { ShownPage } from '@foodshare/auth/conformance';
-import { FormBrowser } from '@foodshare/auth/conformance';
+import { FormBrowser, type ShownPage } from '@foodshare/relying-party';
 import {
   DEMO_CLIENT_SECRET,
   DEMO_PASSWORD,

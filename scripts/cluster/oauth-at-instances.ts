@@ -4,7 +4,7 @@ import {
   relyingParty,
   startAuthorization,
   type StartedAuthorization,
-} from '@foodshare/auth/conformance';
+} from '@foodshare/relying-party';
 import { DEMO_REDIRECT_URI, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 
 // The OAuth steps of the cluster tests, each sent to one instance of the auth service by its

@@ -5,14 +5,15 @@ import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { FormBrowser, type ShownPage } from '../conformance/form-browser.ts';
 import {
   authorizeInBrowser,
+  FormBrowser,
   redeem,
   relyingParty,
+  type ShownPage,
   startAuthorization,
   userActs,
-} from '../conformance/relying-party.ts';
+} from '@foodshare/relying-party';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
 import {

@@ -2,15 +2,15 @@ import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/doma
 import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { FormBrowser } from './form-browser.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 import {
   authorizeInBrowser,
+  type ClientAuthMethod,
+  FormBrowser,
   redeem,
   relyingParty,
   startAuthorization,
-  type ClientAuthMethod,
-} from './relying-party.ts';
+} from '@foodshare/relying-party';
+import { listenTestApp } from '../test-support/listening-test-app.ts';
 
 const ids = inject('demoIds');
 

@@ -7,8 +7,12 @@ import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
 import { registerTestClient } from '../test-support/token-helpers.ts';
-import { FormBrowser } from './form-browser.ts';
-import { authorizeInBrowser, relyingParty, type ClientAuthMethod } from './relying-party.ts';
+import {
+  authorizeInBrowser,
+  type ClientAuthMethod,
+  FormBrowser,
+  relyingParty,
+} from '@foodshare/relying-party';
 
 const ids = inject('demoIds');
 const SECRET = 'community-relying-party-secret';

@@ -3,9 +3,14 @@ import { DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import type * as client from 'openid-client';
 import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { FormBrowser } from './form-browser.ts';
+import {
+  authorizeInBrowser,
+  FormBrowser,
+  redeem,
+  relyingParty,
+  startAuthorization,
+} from '@foodshare/relying-party';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
 
 const ids = inject('demoIds');
 

@@ -6,8 +6,13 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { FormBrowser } from './form-browser.ts';
-import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
+import {
+  authorizeInBrowser,
+  FormBrowser,
+  redeem,
+  relyingParty,
+  startAuthorization,
+} from '@foodshare/relying-party';
 
 const ids = inject('demoIds');
 

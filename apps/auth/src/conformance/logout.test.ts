@@ -3,8 +3,14 @@ import * as client from 'openid-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { FormBrowser, ShownPage } from './form-browser.ts';
-import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
+import {
+  authorizeInBrowser,
+  FormBrowser,
+  redeem,
+  relyingParty,
+  ShownPage,
+  startAuthorization,
+} from '@foodshare/relying-party';
 
 const CLIENT_ID = 'logout-rp';
 const SIGNED_OUT = 'http://localhost:9999/signed-out';

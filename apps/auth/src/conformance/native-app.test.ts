@@ -5,8 +5,13 @@ import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLoopbackRedirectReceiver } from '../test-support/loopback-redirect-receiver.ts';
 import { ALL_SCOPES, registerTestClient } from '../test-support/token-helpers.ts';
-import { FormBrowser } from './form-browser.ts';
-import { authorizeInBrowser, redeem, relyingParty, startAuthorization } from './relying-party.ts';
+import {
+  authorizeInBrowser,
+  FormBrowser,
+  redeem,
+  relyingParty,
+  startAuthorization,
+} from '@foodshare/relying-party';
 
 const ids = inject('demoIds');
 

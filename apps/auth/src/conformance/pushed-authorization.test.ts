@@ -9,14 +9,14 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { registerTestClient } from '../test-support/token-helpers.ts';
-import { FormBrowser } from './form-browser.ts';
 import {
   authorizeInBrowser,
+  type ClientAuthMethod,
+  FormBrowser,
   redeem,
   relyingParty,
-  type ClientAuthMethod,
   type StartedAuthorization,
-} from './relying-party.ts';
+} from '@foodshare/relying-party';
 
 const ids = inject('demoIds');
 

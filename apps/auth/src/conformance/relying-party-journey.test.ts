@@ -6,8 +6,7 @@ import type { AuthApp } from '../app.ts';
 import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
 import { registerTestClient } from '../test-support/token-helpers.ts';
-import { FormBrowser } from './form-browser.ts';
-import { authorizeInBrowser, redeem, relyingParty } from './relying-party.ts';
+import { authorizeInBrowser, FormBrowser, redeem, relyingParty } from '@foodshare/relying-party';
 
 const ids = inject('demoIds');
 const CLIENT_ID = 'journey-rp';

@@ -1,7 +1,6 @@
 import { createServer, request, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { FormBrowser, storeCookie } from '../conformance/form-browser.ts';
-import { userActs } from '../conformance/relying-party.ts';
+import { FormBrowser, storeCookie, userActs } from '@foodshare/relying-party';
 
 /**
  * What every relying-party test shares: the user's browser on our pages (FormBrowser, with a
