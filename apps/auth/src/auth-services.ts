@@ -37,11 +37,11 @@ export interface OAuthSecrets {
 
 /**
  * The secrets from the configuration, which loadConfig has checked: both are required in
- * production, and the key-encryption key is 32 bytes (config.ts). Outside production an unset
- * KEY_ENCRYPTION_KEY is the checkout's development key, generated once into a git-ignored file
- * that every process of the checkout shares (so a restarted development server still decrypts
- * the keys it stored), and an unset pepper the development pepper (so the demo clients' secrets
- * still match).
+ * production, and the key-encryption key is 32 bytes (config.ts). Outside production, an unset
+ * KEY_ENCRYPTION_KEY means the checkout's development key. It is generated once into a
+ * git-ignored file that every process of the checkout shares, so a restarted development
+ * server still decrypts the keys it stored. An unset pepper means the development pepper, so
+ * the demo clients' secrets still match.
  */
 export function resolveSecrets(config: AuthConfig, log: FastifyBaseLogger): OAuthSecrets {
   return {

@@ -70,11 +70,12 @@ const STOP_SERVING_MS = 5_000;
 
 /**
  * What both stops (runServer, scripts/start.ts) do before the apps close PostgreSQL and Redis:
- * drain the server's connections, stop listening and let the connections end, and wait until
- * the apps have finished every request they took, those whose client has gone included, which
- * the connections no longer show: their handlers run on, and would fail halfway on closed
- * stores (plugins/requests-under-way.ts). All of it within `STOP_SERVING_MS` of the start: the
- * connections still open then are cut, and what is still under way is logged.
+ * 1. drain the server's connections, stop listening and let the connections end;
+ * 2. wait until the apps have finished every request they took.
+ * Step 2 includes requests whose client has gone. The connections no longer show them, but
+ * their handlers run on and would fail halfway on closed stores (plugins/requests-under-way.ts).
+ * All of it happens within `STOP_SERVING_MS` of the start. Connections still open then are cut,
+ * and what is still under way is logged.
  */
 export async function stopServing(
   server: Server,
@@ -103,12 +104,15 @@ export async function stopServing(
 }
 
 /**
- * Listens, and on SIGTERM or SIGINT stops: answers given meanwhile close their connection,
- * open connections get a moment to be used once more, a request body still trickling in is
- * cut, the requests under way finish (for a few seconds at most, {@link stopServing}), then
- * PostgreSQL and Redis close (the app's onClose hooks). A second signal, or 10 s, forces the
- * exit, so an orchestrator's shutdown grace period is never outlived. Before it listens, the
- * database must answer and hold every migration.
+ * Listens. Before that, the database must answer and hold every migration. On SIGTERM or
+ * SIGINT it stops:
+ * - answers given meanwhile close their connection;
+ * - open connections get a moment to be used once more;
+ * - a request body still trickling in is cut;
+ * - the requests under way finish, for a few seconds at most ({@link stopServing});
+ * - then PostgreSQL and Redis close (the app's onClose hooks).
+ * A second signal, or 10 s, forces the exit, so an orchestrator's grace period is never
+ * outlived.
  */
 async function runServer(
   app: FastifyInstance,

@@ -218,13 +218,13 @@ const waitBeforeTryingAgain = () =>
   new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 15));
 
 /**
- * A request with a secret is a guess, and only `limit` guesses may be checked per window. Its
- * check must hold one of `limit` places, taken by one atomic increment so that parallel guesses
- * cannot all read "below the limit"; a failure keeps its place (and is counted as a failure),
- * anything else gives back exactly its own increment (not a reset, which would wipe out the
- * counts of concurrent guesses). When every place is held only because checks are in flight,
- * the request waits for one rather than being refused: a busy client's own correct requests in
- * parallel are delayed by milliseconds, never answered 429. Only `limit` failures refuse.
+ * A request with a secret is a guess, and only `limit` guesses may be checked per window.
+ * Each check holds one of `limit` places, taken by one atomic increment, so that parallel
+ * guesses cannot all read "below the limit". A failure keeps its place and counts as a
+ * failure. Anything else gives back exactly its own increment; a reset would wipe out the
+ * counts of concurrent guesses. When every place is held only by checks in flight, the request
+ * waits for a place instead of being refused. So a busy client's correct parallel requests are
+ * delayed by milliseconds, never answered 429. Only `limit` failures refuse.
  */
 async function authenticateWithAGuessPlace(
   kv: KeyValueStore,

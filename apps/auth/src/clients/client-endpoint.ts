@@ -74,11 +74,12 @@ export interface ClientTokenForm {
 }
 
 /**
- * The first steps of revocation (RFC 7009 2.1) and introspection (RFC 7662 2.1), in their order:
- * a form-encoded body, a form that passed its schema (the route runs with `attachValidation`),
- * then the client's authentication, as at the token endpoint and under the same failure count,
- * so that secret guessing cannot move here (docs/oauth.md §6.8). Answers the client and the
- * token named, which each endpoint checks where its RFC puts that check.
+ * The first steps of revocation (RFC 7009 2.1) and introspection (RFC 7662 2.1), in order:
+ * 1. a form-encoded body;
+ * 2. a form that passed its schema (the route runs with `attachValidation`);
+ * 3. the client's authentication, as at the token endpoint and under the same failure count,
+ *    so that secret guessing cannot move here (docs/oauth.md §6.8).
+ * Answers the client and the token named. Each endpoint checks the token where its RFC says.
  */
 export async function authenticateClientForm(
   services: ClientLimitServices,

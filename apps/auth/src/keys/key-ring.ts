@@ -64,13 +64,14 @@ export interface KeyRingOptions {
 const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
 
 /**
- * The signing keys of every auth instance, read from PostgreSQL and cached. Reloads lazily when
- * the cache is older than `refreshMs` (no timer keeps the process alive), so a rotation made by
- * the CLI or another instance reaches this one within that interval; which key signs is decided
- * at each use from the rows' activation times, so a published next key starts signing on time.
+ * The signing keys of every auth instance, read from PostgreSQL and cached. The cache reloads
+ * lazily once it is older than `refreshMs`, so no timer keeps the process alive. A rotation
+ * made by the CLI or another instance reaches this one within that interval. Which key signs
+ * is decided at each use from the rows' activation times, so a published next key starts
+ * signing on time.
  *
- * Verification uses jose against KeyObjects imported once per reload rather than @fastify/jwt:
- * the lookup is by kid over several published keys, which jose's key-resolver form expresses
+ * Verification uses jose with KeyObjects imported once per reload, not @fastify/jwt. The key
+ * is looked up by kid among several published keys, which jose's key resolver expresses
  * directly. A result cache such as fast-jwt's would save only the RSA check, and revocation
  * needs a deny-list look-up per request anyway (docs/benchmarks.md §2.1).
  */

@@ -25,10 +25,10 @@ function errorCode(error: unknown): string | undefined {
 
 /**
  * Writes a fresh random key to `file` unless it exists; true when this call wrote it. The key is
- * written to a private temporary file first (flag `wx`, mode 0600) and then hard-linked to its
- * name, which fails when the name exists: of processes racing on a fresh checkout (parallel test
- * workers) exactly one wins, and nobody ever reads a half-written file. Where hard links are not
- * available the file is created directly with `wx`.
+ * written to a private temporary file first (flag `wx`, mode 0600), then hard-linked to its
+ * name. The link fails when the name exists. So of processes racing on a fresh checkout
+ * (parallel test workers) exactly one wins, and nobody ever reads a half-written file. Where
+ * hard links are not available, the file is created directly with `wx`.
  */
 function createKeyFile(file: string): boolean {
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });

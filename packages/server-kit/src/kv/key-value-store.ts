@@ -6,10 +6,10 @@
  * milliseconds and must be positive.
  *
  * Calls made one after another without awaiting in between reach the store in call order and
- * run in that order (one connection; Redis runs a connection's commands in order), without
- * waiting for an answer in between: a hot path that sends its writes and then a read that must
- * see them in one go pays one round trip, not one per command. Other clients' commands may
- * still land between them, exactly as between awaited calls.
+ * run in that order: there is one connection, and Redis runs a connection's commands in order.
+ * No call waits for the answer of the one before. So a hot path that sends its writes and then
+ * a read that must see them pays one round trip, not one per command. Other clients' commands
+ * may still land between them, exactly as between awaited calls.
  */
 export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';

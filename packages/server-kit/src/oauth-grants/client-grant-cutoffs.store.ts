@@ -40,13 +40,14 @@ export function issuedBeforeCutoff(issuedAtMs: number, cutoff: number | null): b
 export const CLIENT_GRANT_CUTOFF_MARGIN_MS = 5_000;
 
 /**
- * "Every grant issued to this client until now is void": written when a client is deactivated
- * or deleted. Grants live in many places keyed by user (remembered consents), by family (refresh
- * tokens) or nowhere at all (access tokens are self-contained JWTs), so instead of hunting them
- * down, each place compares its grant's issue time with the client's cutoff when it reads it:
- * the consent lookup, codes, refresh families and access-token verification. One marker thus
- * ends them all at once, and a client_id registered again later, or a client reactivated, starts
- * without the old grants (no silently skipped consent screen, no surviving token).
+ * "Every grant issued to this client until now is void", written when a client is deactivated
+ * or deleted. Grants live in many places: keyed by user (remembered consents), by family
+ * (refresh tokens), or nowhere at all (access tokens are self-contained JWTs). Instead of
+ * hunting them down, each place compares its grant's issue time with the client's cutoff when
+ * it reads it: the consent lookup, codes, refresh families and access-token verification. One
+ * marker thus ends them all at once. A client_id registered again later, or a client
+ * reactivated, starts without the old grants: no silently skipped consent screen, no surviving
+ * token.
  *
  * The time comes from PostgreSQL (oauth-client-admin.service, `endGrants`), once inside the
  * change's transaction and once after it committed (the later time), each time plus the margin

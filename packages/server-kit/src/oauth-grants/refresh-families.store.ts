@@ -245,11 +245,13 @@ export class RefreshFamilyStore {
   }
 
   /**
-   * Stores what one token response issued, in one round trip: the family's record when it begins
-   * here (a code exchange), the refresh token's generation with the family's place in the user's
-   * grant index, the access token in the family's index, and last a read of the tombstone. A
-   * revocation that ran before that read is seen (false, the access token denied); one that
-   * runs after it finds everything written here to revoke.
+   * Stores what one token response issued, in one round trip:
+   * - the family's record, when it begins here (a code exchange);
+   * - the refresh token's generation, and the family's place in the user's grant index;
+   * - the access token in the family's index;
+   * - last, a read of the tombstone.
+   * A revocation that ran before that read is seen: the answer is false and the access token is
+   * denied. A revocation that runs after it finds everything written here, and revokes it.
    *
    * Every command is sent before this first awaits, in that order: a read the caller sends
    * right after calling this runs after these writes (KeyValueStore's ordering).
@@ -278,10 +280,11 @@ export class RefreshFamilyStore {
 
   /**
    * Starts using a refresh token up. The token stays valid until `completeRotation` marks it
-   * rotated, in one write, after everything the rotation depends on (the database, signing,
-   * the next generation) has succeeded: a rotation that fails on the way leaves the token usable,
-   * so the client's retry with it works and the grant is not lost. Meanwhile a lease (atomic:
-   * of concurrent uses exactly one wins) keeps other uses of the same token out.
+   * rotated. That is one write, made after everything the rotation depends on has succeeded
+   * (the database, signing, the next generation). So a rotation that fails on the way leaves
+   * the token usable: the client's retry works and the grant is not lost. Meanwhile a lease
+   * keeps other uses of the same token out; it is atomic, so of concurrent uses exactly one
+   * wins.
    *
    * `replayed`: the token had been rotated before this request arrived, the reuse RFC 9700
    * 4.14.2 asks to punish by revoking the family. `concurrent`: another request with the same

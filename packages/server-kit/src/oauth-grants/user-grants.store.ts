@@ -7,11 +7,10 @@ import { RevocationLedger } from './revocation-ledger.store.ts';
 
 /**
  * Ends every grant the user holds, for a process that is not the auth service (the CLI after a
- * password reset): the codes not yet redeemed, each refresh family and the access tokens issued
- * from it, denied in the same
- * key-value store and PostgreSQL ledger the token checks read, as revoking an app on
- * "connected apps" does (docs/oauth.md §6.2). Returns the clients whose grants ended. `em` must
- * give a connection of its own.
+ * password reset). It ends the codes not yet redeemed, each refresh family, and the access
+ * tokens issued from it. They are denied in the same key-value store and PostgreSQL ledger that
+ * the token checks read, as revoking an app on "connected apps" does (docs/oauth.md §6.2).
+ * Returns the clients whose grants ended. `em` must give a connection of its own.
  */
 export function userGrantEnder(
   store: KeyValueStore,

@@ -45,9 +45,10 @@ export class EndedSessions {
   }
 
   /**
-   * The sessions that ended since the last call, each handed to exactly one caller, of however
-   * many instances ask at once (the entry is taken atomically), with when it ended: what the
-   * user signs in to after that is not part of the sign-out, however late it is handled.
+   * The sessions that ended since the last call, each with when it ended. Each is handed to
+   * exactly one caller, however many instances ask at once: the entry is taken atomically. The
+   * end time matters because what the user signs in to afterwards is not part of the sign-out,
+   * however late the sign-out is handled.
    */
   async take(): Promise<EndedSession[]> {
     const now = this.#now();

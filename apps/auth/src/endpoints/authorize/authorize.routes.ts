@@ -18,10 +18,10 @@ import { advance } from '../../authorization/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
 
 /**
- * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST, with
- * its parameters or with the request_uri of a pushed request (RFC 9126): a bad client,
- * redirect URI or request_uri gets an error page, every other problem an error redirect, and
- * a valid request goes on to login, region gate, consent and a code.
+ * The authorization endpoint (RFC 6749 4.1.1, OIDC Core 3.1.2), by GET and by form POST. It
+ * takes its parameters, or the request_uri of a pushed request (RFC 9126). A bad client,
+ * redirect URI or request_uri gets an error page; every other problem gets an error redirect.
+ * A valid request goes on to login, region gate, consent and a code.
  */
 export const authorizeRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, services) => {
   async function authorize(

@@ -60,12 +60,14 @@ async function introspectAccessToken(
 }
 
 /**
- * Active exactly when the token endpoint would take it for a refresh: it opens (ours, not
- * expired), its family stands (not revoked, not older than its client's grant cutoff), it is the
- * family's current generation (not rotated away), its client is active, and the user may still
- * hold the grant. Unlike a refresh, a grant that no longer holds is only reported, not revoked:
- * a read changes nothing. The scope is what a refresh would give, the grant's scopes the client
- * is still registered for. No `token_type`: RFC 7662 2.2 takes its values from RFC 6749 7.1,
+ * Active exactly when the token endpoint would take it for a refresh:
+ * - it opens (ours, not expired);
+ * - its family stands (not revoked, not older than its client's grant cutoff);
+ * - it is the family's current generation (not rotated away);
+ * - its client is active, and the user may still hold the grant.
+ * Unlike a refresh, a grant that no longer holds is only reported, not revoked: a read changes
+ * nothing. The scope is what a refresh would give: the grant's scopes that the client is still
+ * registered for. There is no `token_type`. RFC 7662 2.2 takes its values from RFC 6749 7.1,
  * which names types of access tokens only.
  */
 async function introspectRefreshToken(

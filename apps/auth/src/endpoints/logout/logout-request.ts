@@ -59,13 +59,15 @@ function isIdToken(token: string, claims: Record<string, unknown>): boolean {
 }
 
 /**
- * RP-Initiated Logout 1.0 §2-§3. The hint must be an ID token we signed for our issuer (an
- * expired one is fine, §2; an access or logout token is no ID token); client_id, when given
- * with it, must be its audience (§2); a post_logout_redirect_uri must be one the client
- * registered (§3.1), compared as redirect URIs are (a native app's loopback port may differ:
- * docs/oauth.md §7.2), so a client must be named. Anything else is refused outright, with no
- * redirect: the page must not lead to an
- * address nobody vouched for (§4, as RFC 6749 4.1.2.1 for the authorization endpoint).
+ * RP-Initiated Logout 1.0 §2-§3.
+ * - The hint must be an ID token we signed for our issuer. An expired one is fine (§2); an
+ *   access or logout token is not an ID token.
+ * - A client_id given with it must be its audience (§2).
+ * - A post_logout_redirect_uri must be one the client registered (§3.1), so a client must be
+ *   named. It is compared as redirect URIs are: a native app's loopback port may differ
+ *   (docs/oauth.md §7.2).
+ * Anything else is refused outright, without a redirect. The page must not lead to an address
+ * nobody vouched for (§4, as RFC 6749 4.1.2.1 says for the authorization endpoint).
  */
 export async function checkLogoutRequest(
   services: AuthServices,

@@ -122,11 +122,12 @@ export async function signTokens(
 
 /**
  * Stores signed tokens with their family (`RefreshFamilyStore.recordIssue`), the access token
- * last: recording checks the family's tombstone after every other write, so a revocation that
- * ran meanwhile (a second use of the code, the user's connected-apps page) denies the access
- * token either way, and the family is revoked again, so that nothing written here after that
- * revocation (the refresh token's entry in the user's grant index) stays behind. Sends every
- * command before it first awaits: a read sent right after this call runs after them.
+ * last. Recording checks the family's tombstone after every other write. A revocation that ran
+ * meanwhile (a second use of the code, the user's connected-apps page) therefore denies the
+ * access token either way. The family is then revoked again, so that nothing written here after
+ * that revocation stays behind (the refresh token's entry in the user's grant index).
+ * Every command is sent before the first await: a read sent right after this call runs after
+ * them.
  */
 export async function storeTokens(
   { families }: Pick<TokenServices, 'families'>,

@@ -2,11 +2,11 @@
 const ORIGIN = new URL('https://origin.invalid');
 
 /**
- * A path on this origin, or undefined. Anything that could leave the origin is refused (an open
- * redirect would let a phishing link pass through our login). The value is normalised as a
- * browser would (the WHATWG URL parser: dot segments, `%2e`, backslashes), and the result must
- * stay on the origin and must not itself read as a network-path reference (`//host`, `/\host`)
- * to the browser that follows the redirect, nor become one after a further decoding.
+ * A path on this origin, or undefined. Anything that could leave the origin is refused: an open
+ * redirect would let a phishing link pass through our login. The value is normalised as a
+ * browser would, with the WHATWG URL parser (dot segments, `%2e`, backslashes). The result must
+ * stay on the origin. It must not read as a network-path reference (`//host`, `/\host`) to the
+ * browser that follows the redirect, nor become one after another round of decoding.
  */
 export function safeReturnPath(value: string | undefined): string | undefined {
   if (value === undefined || !value.startsWith('/')) return undefined;

@@ -10,9 +10,9 @@ const INVALID_REFRESH_TOKEN = 'Invalid refresh token';
 
 /**
  * RFC 6749 6: the requested scope may only narrow the grant; omitted means all of it. The grant
- * here is what the user granted and the client is still registered for: an administrator who
- * takes a scope from a client takes it from the client's existing grants too (the family keeps
- * the user's grant; a scope given back to the client comes back with it).
+ * is what the user granted and the client is still registered for. An administrator who takes
+ * a scope from a client takes it from the client's existing grants too. The family keeps what
+ * the user granted, so a scope given back to the client comes back with it.
  */
 function narrowedScopes(
   requested: string | undefined,
