@@ -26,6 +26,7 @@ import { writeAudit, type AuditEvent } from './observability/audit.ts';
 import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
 import { PushedAuthorizationRequestStore } from './stores/pushed-authorization-requests.store.ts';
+import { DpopProofs } from './tokens/dpop-proof.ts';
 import { GrantRevocation } from './tokens/grant-revocation.ts';
 
 export interface OAuthSecrets {
@@ -98,6 +99,8 @@ export interface AuthServices {
   denyList: AccessTokenDenyList;
   /** Seals and opens refresh tokens (JWE under a key derived from KEY_ENCRYPTION_KEY). */
   refreshTokens: RefreshTokenCodec;
+  /** Checks DPoP proofs and makes the server's DPoP nonces (RFC 9449). */
+  dpop: DpopProofs;
   grantRevocation: GrantRevocation;
   backchannelLogout: BackchannelLogout;
 }
@@ -147,6 +150,7 @@ export function buildAuthServices(
     families,
     denyList,
     refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),
+    dpop: new DpopProofs(kv, secrets.keyEncryptionKey),
     grantRevocation,
     backchannelLogout: new BackchannelLogout({
       config,

@@ -15,6 +15,8 @@ export type OAuthErrorCode =
   | 'interaction_required'
   | 'invalid_token'
   | 'insufficient_scope'
+  | 'invalid_dpop_proof'
+  | 'use_dpop_nonce'
   | 'temporarily_unavailable'
   | 'server_error';
 

@@ -1,6 +1,7 @@
 import type { AuthServices } from '../auth-services.ts';
 import { InvalidTokenError } from '../keys/key-ring.ts';
 import { bearerTokenMissing, invalidToken } from '../errors/oauth-errors.ts';
+import { invalidDpopProof } from './dpop-proof.ts';
 
 /** The parts of a verified access token a resource needs. */
 export interface AccessTokenGrant {
@@ -14,21 +15,65 @@ export interface AccessTokenGrant {
   claims: Record<string, unknown>;
 }
 
-// RFC 6750 2.1: b64token after the scheme; the scheme name is case-insensitive.
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+// RFC 6750 2.1 and RFC 9449 7.1: b64token after the scheme; scheme names are case-insensitive.
+const PRESENTED = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** An access token as the Authorization header presented it. */
+export interface PresentedAccessToken {
+  /** `DPoP` for a token presented with a proof of its key (RFC 9449 7.1). */
+  scheme: 'Bearer' | 'DPoP';
+  token: string;
+}
 
 /**
- * RFC 6750 2.1: the token from the Authorization header only. The query form (2.3) would leak it
- * into logs and Referer headers, and the form-body form (2.2) is not offered either: a token
- * there is ignored, and the request counts as one without a token.
+ * RFC 6750 2.1 and RFC 9449 7.1: the token from the Authorization header only. The query form
+ * (RFC 6750 2.3) would leak it into logs and Referer headers, and the form-body form (2.2) is
+ * not offered either: a token there is ignored, and the request counts as one without a token.
  */
-export function bearerToken(authorization: string | undefined): string {
-  if (authorization === undefined || !/^Bearer\b/i.test(authorization)) {
+export function presentedAccessToken(authorization: string | undefined): PresentedAccessToken {
+  if (authorization === undefined || !/^(Bearer|DPoP)\b/i.test(authorization)) {
     throw bearerTokenMissing();
   }
-  const token = BEARER.exec(authorization)?.[1];
-  if (!token) throw invalidToken('Malformed Authorization header');
-  return token;
+  const match = PRESENTED.exec(authorization);
+  if (!match?.[1] || !match[2]) throw invalidToken('Malformed Authorization header');
+  return { scheme: match[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2] };
+}
+
+/** RFC 9449 6.1: the thumbprint of the key a token is bound to (`cnf.jkt`), if any. */
+export function boundKeyOf(claims: Record<string, unknown>): string | undefined {
+  const { cnf } = claims;
+  if (typeof cnf !== 'object' || cnf === null) return undefined;
+  const { jkt } = cnf as { jkt?: unknown };
+  return typeof jkt === 'string' ? jkt : undefined;
+}
+
+/**
+ * RFC 9449 7: a token bound to a key (`cnf.jkt`) needs the DPoP scheme and a proof of that key
+ * for this request, with the token's hash (`ath`). A bound token sent as a bearer token is
+ * refused, so a stolen token is useless without the key. An unbound token sent with the DPoP
+ * scheme is refused too.
+ */
+export async function assertProofOfPossession(
+  { dpop }: Pick<AuthServices, 'dpop'>,
+  presented: PresentedAccessToken,
+  grant: AccessTokenGrant,
+  request: { method: string; url: string; proof: string | string[] | undefined },
+): Promise<void> {
+  const boundTo = boundKeyOf(grant.claims);
+  if (presented.scheme === 'Bearer') {
+    if (boundTo !== undefined) {
+      throw invalidToken('The token is bound to a DPoP key: send a DPoP proof');
+    }
+    return;
+  }
+  if (boundTo === undefined) throw invalidToken('The token is not bound to a DPoP key');
+  if (request.proof === undefined) throw invalidDpopProof('A DPoP proof is required', 401);
+  const jkt = await dpop.check(
+    request.proof,
+    { method: request.method, url: request.url, accessToken: presented.token, requireNonce: false },
+    401,
+  );
+  if (jkt !== boundTo) throw invalidDpopProof('The proof is signed by another key', 401);
 }
 
 /**

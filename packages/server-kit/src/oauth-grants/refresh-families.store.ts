@@ -49,6 +49,11 @@ export interface RefreshFamily {
    * families stored before it was kept, whose tokens carry no sid.
    */
   sid?: string;
+  /**
+   * RFC 9449 5: the thumbprint of the DPoP key a public client's refresh tokens are bound to.
+   * Absent from families begun without DPoP, and from confidential clients' families.
+   */
+  jkt?: string;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Type, type Static } from 'typebox';
+import { DPOP_SIGNING_ALGORITHMS } from '../../tokens/dpop-proof.ts';
 
 const Strings = Type.Array(Type.String());
 
@@ -28,6 +29,7 @@ export const ProviderMetadataSchema = Type.Object(
     revocation_endpoint_auth_methods_supported: Strings,
     introspection_endpoint_auth_methods_supported: Strings,
     code_challenge_methods_supported: Strings,
+    dpop_signing_alg_values_supported: Strings,
     prompt_values_supported: Strings,
     authorization_response_iss_parameter_supported: Type.Boolean(),
     request_parameter_supported: Type.Boolean(),
@@ -101,6 +103,8 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     revocation_endpoint_auth_methods_supported: CLIENT_AUTH_METHODS,
     introspection_endpoint_auth_methods_supported: CONFIDENTIAL_CLIENT_AUTH_METHODS,
     code_challenge_methods_supported: ['S256'],
+    // RFC 9449 5.1: proofs bind tokens at the token endpoint and are checked at userinfo.
+    dpop_signing_alg_values_supported: DPOP_SIGNING_ALGORITHMS,
     prompt_values_supported: ['none', 'login', 'consent'],
     authorization_response_iss_parameter_supported: true,
     request_parameter_supported: false,

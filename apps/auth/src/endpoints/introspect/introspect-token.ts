@@ -2,7 +2,11 @@ import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { introspectionResourceServers } from '../../config.ts';
-import { verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
+import {
+  boundKeyOf,
+  verifyAccessToken,
+  type AccessTokenGrant,
+} from '../../tokens/access-token.ts';
 import { grantHolderRefusal } from '../../tokens/grant-holder-check.ts';
 import { OAuthError } from '../../errors/oauth-errors.ts';
 import { isCompactJwe } from '@foodshare/server-kit/oauth-grants';
@@ -44,11 +48,12 @@ async function introspectAccessToken(
   if (!subject?.active) return INACTIVE;
   const { claims } = grant;
   const nbf = numeric(claims.nbf);
+  const jkt = boundKeyOf(claims);
   return {
     active: true,
     scope: grant.scopes.join(' '),
     client_id: grant.clientId,
-    token_type: 'Bearer',
+    token_type: jkt === undefined ? 'Bearer' : 'DPoP',
     exp: numeric(claims.exp),
     iat: numeric(claims.iat),
     ...(nbf === undefined ? {} : { nbf }),
@@ -56,6 +61,7 @@ async function introspectAccessToken(
     ...(isAudience(claims.aud) ? { aud: claims.aud } : {}),
     iss: services.issuer,
     jti: grant.jti,
+    ...(jkt === undefined ? {} : { cnf: { jkt } }),
   };
 }
 
@@ -93,6 +99,7 @@ async function introspectRefreshToken(
     exp: claims.expiresAt,
     sub: String(family.userId),
     iss: services.issuer,
+    ...(family.jkt === undefined ? {} : { cnf: { jkt: family.jkt } }),
   };
 }
 

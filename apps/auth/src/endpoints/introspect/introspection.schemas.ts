@@ -20,7 +20,7 @@ export const IntrospectionResponseSchema = Type.Object(
     active: Type.Boolean(),
     scope: Type.Optional(Type.String()),
     client_id: Type.Optional(Type.String()),
-    token_type: Type.Optional(Type.Literal('Bearer')),
+    token_type: Type.Optional(Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')])),
     exp: Type.Optional(Type.Integer()),
     iat: Type.Optional(Type.Integer()),
     nbf: Type.Optional(Type.Integer()),
@@ -28,6 +28,8 @@ export const IntrospectionResponseSchema = Type.Object(
     aud: Type.Optional(Type.Union([Type.String(), Type.Array(Type.String())])),
     iss: Type.Optional(Type.String()),
     jti: Type.Optional(Type.String()),
+    /** RFC 9449 6.2: the DPoP key the token is bound to. */
+    cnf: Type.Optional(Type.Object({ jkt: Type.String() })),
   },
   { title: 'IntrospectionResponse', additionalProperties: false },
 );

@@ -11,7 +11,7 @@ import {
 /** RFC 6749 5.1 successful response, with OIDC Core 3.1.3.3's id_token. */
 export interface TokenResponse {
   access_token: string;
-  token_type: 'Bearer';
+  token_type: 'Bearer' | 'DPoP';
   expires_in: number;
   refresh_token?: string;
   id_token?: string;
@@ -48,6 +48,8 @@ export interface IssueTokensInput {
   withRefreshToken: boolean;
   /** The user as the grant read them just before (loadTokenSubject), for the tokens' claims. */
   user: UserClaimsRow;
+  /** The thumbprint of the request's DPoP key: the access token is bound to it (RFC 9449 6). */
+  dpopJkt?: string | null;
 }
 
 /** A token response signed and sealed, and what storing it writes (`storeTokens`). */
@@ -66,6 +68,7 @@ export async function signTokens(
 ): Promise<SignedTokens> {
   const { keys, config, families, refreshTokens, issuer } = services;
   const { family, scopes, accessToken } = input;
+  const dpopJkt = input.dpopJkt ?? null;
   const issuedAt = seconds(Date.now());
   const subject = String(family.userId);
   const scope = scopes.join(' ');
@@ -83,13 +86,14 @@ export async function signTokens(
       jti: accessToken.jti,
       iat: issuedAt,
       exp: seconds(accessToken.expiresAt),
+      ...(dpopJkt === null ? {} : { cnf: { jkt: dpopJkt } }),
     },
     { typ: 'at+jwt' },
   );
 
   const response: TokenResponse = {
     access_token: access,
-    token_type: 'Bearer',
+    token_type: dpopJkt === null ? 'Bearer' : 'DPoP',
     expires_in: config.ACCESS_TOKEN_TTL_SECONDS,
     scope,
   };

@@ -74,6 +74,12 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (!params.grant_type) throw invalidRequest('grant_type is required');
         const grant = GRANTS.get(params.grant_type);
         if (!grant) throw unsupportedGrantType(`Unsupported grant_type ${params.grant_type}`);
+        // RFC 9449 5: a proof binds the tokens of this response to its key.
+        const dpopJkt = await services.dpop.check(request.headers.dpop, {
+          method: 'POST',
+          url: `${services.issuer}/oauth/token`,
+          requireNonce: true,
+        });
         // The client's token budget is spent in the round trip that ends its secret check.
         const client = await authenticateClientWithinLimits(
           services,
@@ -89,8 +95,16 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }
         assertRequiredParams(params, grant);
-        const tokens = await grant.handle(services, { request, client, params, requestStartedAt });
+        const tokens = await grant.handle(services, {
+          request,
+          client,
+          params,
+          requestStartedAt,
+          dpopJkt,
+        });
         services.metrics.tokensIssued(grant.grantType, client.clientId);
+        // RFC 9449 8.2: the nonce for the client's next proof.
+        if (dpopJkt !== null) void reply.header('dpop-nonce', services.dpop.nonce());
         return tokens;
       } catch (error) {
         return answerOAuthError(reply, error, services.metrics);

@@ -22,7 +22,9 @@ export const TokenRequestSchema = Type.Object(
 export const TokenResponseSchema = Type.Object(
   {
     access_token: Type.String({ description: 'RS256 JWT, typ at+jwt (RFC 9068)' }),
-    token_type: Type.Literal('Bearer'),
+    token_type: Type.Union([Type.Literal('Bearer'), Type.Literal('DPoP')], {
+      description: 'DPoP when a DPoP proof bound the access token to its key (RFC 9449 5)',
+    }),
     expires_in: Type.Integer({ minimum: 1 }),
     refresh_token: Type.Optional(
       Type.String({ description: 'Encrypted; only for clients with the refresh_token grant' }),

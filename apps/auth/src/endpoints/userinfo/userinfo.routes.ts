@@ -12,7 +12,8 @@ import {
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import {
   assertAccessTokenLive,
-  bearerToken,
+  assertProofOfPossession,
+  presentedAccessToken,
   verifySignedAccessToken,
 } from '../../tokens/access-token.ts';
 
@@ -20,7 +21,7 @@ import {
 // involved (the token travels in a header), so `*` is safe; the challenge header must be readable.
 const CORS = {
   'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'WWW-Authenticate',
+  'access-control-expose-headers': 'WWW-Authenticate, DPoP-Nonce',
 };
 
 const schema = {
@@ -45,10 +46,13 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (ap
   const userinfo = async (request: FastifyRequest, reply: FastifyReply) => {
     void reply.headers({ 'cache-control': 'no-store', pragma: 'no-cache' });
     try {
-      const grant = await verifySignedAccessToken(
-        services,
-        bearerToken(request.headers.authorization),
-      );
+      const presented = presentedAccessToken(request.headers.authorization);
+      const grant = await verifySignedAccessToken(services, presented.token);
+      await assertProofOfPossession(services, presented, grant, {
+        method: request.method,
+        url: `${services.issuer}/oauth/userinfo`,
+        proof: request.headers.dpop,
+      });
       const openid = grant.scopes.includes('openid');
       // The claims are read while the deny list is (two round trips at once), and answered only
       // once the token proved live: a revoked token learns nothing, whatever the read found.
@@ -84,7 +88,7 @@ export const userinfoRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (ap
         .code(204)
         .headers({
           'access-control-allow-methods': 'GET, POST',
-          'access-control-allow-headers': 'Authorization, Content-Type',
+          'access-control-allow-headers': 'Authorization, Content-Type, DPoP',
           'access-control-max-age': '600',
         })
         .send(null),

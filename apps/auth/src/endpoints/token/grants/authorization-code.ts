@@ -118,6 +118,10 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri'> = {
       databaseCreatedAt: subject.databaseNow,
       codeIssuedAt: grant.issuedAt,
       ...(grant.sid === undefined ? {} : { sid: grant.sid }),
+      // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key.
+      ...(grantRequest.dpopJkt !== null && !client.confidential
+        ? { jkt: grantRequest.dpopJkt }
+        : {}),
     });
     const signed = await signTokens(services, {
       family,
@@ -127,6 +131,7 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri'> = {
       nonce: grant.nonce,
       withRefreshToken: client.grantTypes.includes('refresh_token'),
       user: subject.claims,
+      dpopJkt: grantRequest.dpopJkt,
     });
     // The user revoked the app after the code was issued: whether the revocation came before
     // this exchange or while it ran, the code is void. Read after the family joined the user's

@@ -29,6 +29,7 @@ export type TokenServices = Pick<
   | 'families'
   | 'denyList'
   | 'refreshTokens'
+  | 'dpop'
 >;
 
 /** One token request, after its client authenticated and sent what its grant requires. */
@@ -38,6 +39,8 @@ export interface GrantRequest<Required extends keyof TokenRequestParams = never>
   params: TokenRequestParams & { [name in Required]: string };
   /** When the request arrived (ms): tells a concurrent refresh from a replay. */
   requestStartedAt: number;
+  /** The thumbprint of the key of the request's DPoP proof (RFC 9449), or null without one. */
+  dpopJkt: string | null;
 }
 
 /**

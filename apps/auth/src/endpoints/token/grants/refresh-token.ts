@@ -85,6 +85,7 @@ async function rotate(
       // RFC 6749 6: the new refresh token keeps the scope of the grant, not the narrowed one.
       withRefreshToken: true,
       user: subject.claims,
+      dpopJkt: grantRequest.dpopJkt,
     });
     // A rotation slower than its lease, overtaken by another use of the token: that one answers.
     if (!(await families.completeRotation(family.id, jti, attempt))) {
@@ -118,6 +119,10 @@ export const refreshTokenGrant: Grant<'refresh_token'> = {
     }
     const family = await families.find(claims.familyId, client.clientId);
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    // RFC 9449 5: a bound refresh token works only with a proof of the same key.
+    if (family.jkt !== undefined && family.jkt !== grantRequest.dpopJkt) {
+      throw invalidGrant('The refresh token is bound to another DPoP key');
+    }
     const scopes = narrowedScopes(params.scope, family.scopes, client);
 
     const start = await families.startRotation(

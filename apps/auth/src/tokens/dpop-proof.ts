@@ -1,0 +1,204 @@
+import { createHmac, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
+import type { KeyValueStore } from '@foodshare/server-kit';
+import {
+  calculateJwkThumbprint,
+  decodeProtectedHeader,
+  importJWK,
+  jwtVerify,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
+import { OAuthError } from '../errors/oauth-errors.ts';
+
+/** RFC 9449 5.1: the proof algorithms we accept, advertised in discovery. Asymmetric only. */
+export const DPOP_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'];
+
+// RFC 9449 11.1: a proof is fresh for a short while. Its jti is remembered that long, so it
+// cannot be used twice; a little more is allowed ahead for clocks that run fast.
+const PROOF_LIFETIME_SECONDS = 300;
+const CLOCK_SKEW_SECONDS = 60;
+// RFC 9449 8: a nonce stands for one window and the next, so a client's cached nonce stays
+// good across a window's end.
+const NONCE_WINDOW_SECONDS = 300;
+
+// A JWK's private members: a proof that carries one has leaked its key (RFC 9449 4.2).
+const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
+
+/** What a request must prove about itself: where it went, and the token it presents. */
+export interface DpopProofTarget {
+  method: string;
+  /** The endpoint's URL without query and fragment (RFC 9449 4.3 `htu`). */
+  url: string;
+  /** At a resource: the access token, whose hash the proof must carry (`ath`). */
+  accessToken?: string;
+  /** At the token endpoint the proof must carry a nonce of ours (RFC 9449 8). */
+  requireNonce: boolean;
+}
+
+/** RFC 9449 7.1: a proof that fails its checks. Answered 400 at the token endpoint. */
+export const invalidDpopProof = (description: string, status = 400) =>
+  new OAuthError({
+    error: 'invalid_dpop_proof',
+    description,
+    status,
+    ...(status === 401
+      ? { headers: { 'www-authenticate': dpopChallenge('invalid_dpop_proof', description) } }
+      : {}),
+  });
+
+/** RFC 9449 7.1: a `DPoP` challenge naming the error and the algorithms we accept. */
+export function dpopChallenge(error: string, description?: string): string {
+  const clean = (value: string) => value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
+  const parts = [`error="${clean(error)}"`];
+  if (description) parts.push(`error_description="${clean(description)}"`);
+  parts.push(`algs="${DPOP_SIGNING_ALGORITHMS.join(' ')}"`);
+  return `DPoP ${parts.join(', ')}`;
+}
+
+/**
+ * Checks DPoP proofs (RFC 9449 4.3) and hands out the server's nonces (RFC 9449 8). A nonce is
+ * made from the time window and an HMAC of it, so every instance that shares the key-encryption
+ * key accepts it, and nothing is stored for it. A proof's `jti` is stored until the proof
+ * expires, so a proof works once.
+ */
+export class DpopProofs {
+  readonly #kv: KeyValueStore;
+  readonly #nonceKey: Buffer;
+  readonly #now: () => number;
+
+  constructor(kv: KeyValueStore, keyEncryptionKey: Uint8Array, now: () => number = Date.now) {
+    this.#kv = kv;
+    this.#nonceKey = Buffer.from(
+      hkdfSync('sha256', keyEncryptionKey, Buffer.alloc(0), 'dpop-nonce', 32),
+    );
+    this.#now = now;
+  }
+
+  /** The nonce a client sends in its next proof (the `DPoP-Nonce` header). */
+  nonce(): string {
+    return this.#nonceFor(this.#window());
+  }
+
+  /**
+   * The thumbprint of the proof's key (RFC 7638, what `cnf.jkt` holds), or null when the request
+   * carries no proof. Throws `invalid_dpop_proof`, or `use_dpop_nonce` for a missing or stale
+   * nonce, with a fresh one in `DPoP-Nonce`.
+   */
+  async check(
+    header: string | string[] | undefined,
+    target: DpopProofTarget,
+    status = 400,
+  ): Promise<string | null> {
+    if (header === undefined) return null;
+    // Node joins repeated headers with ", "; a compact JWT has neither character.
+    if (Array.isArray(header) || header.includes(',')) {
+      throw invalidDpopProof('Exactly one DPoP header is allowed', status);
+    }
+    const { jwk, payload } = await this.#verifiedProof(header, status);
+    const nowSeconds = Math.floor(this.#now() / 1000);
+    const { jti, htm, htu, iat, ath, nonce } = payload;
+    if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) {
+      throw invalidDpopProof('The proof needs a jti', status);
+    }
+    if (htm !== target.method) throw invalidDpopProof('htm does not match the request', status);
+    if (typeof htu !== 'string' || !sameResource(htu, target.url)) {
+      throw invalidDpopProof('htu does not match the request', status);
+    }
+    if (
+      typeof iat !== 'number' ||
+      iat > nowSeconds + CLOCK_SKEW_SECONDS ||
+      iat < nowSeconds - PROOF_LIFETIME_SECONDS
+    ) {
+      throw invalidDpopProof('The proof is not fresh (iat)', status);
+    }
+    if (target.accessToken !== undefined) {
+      const expected = hash('sha256', target.accessToken, 'base64url');
+      if (ath !== expected) throw invalidDpopProof('ath does not match the access token', status);
+    }
+    if (target.requireNonce && !this.#nonceIsCurrent(nonce)) throw this.#useNonce(status);
+    const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    const fresh = await this.#kv.setIfAbsent(
+      `dpop:jti:${hash('sha256', `${jkt}.${jti}`, 'base64url')}`,
+      '1',
+      (PROOF_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) * 1000,
+    );
+    if (!fresh) throw invalidDpopProof('The proof was used before', status);
+    return jkt;
+  }
+
+  async #verifiedProof(proof: string, status: number): Promise<{ jwk: JWK; payload: JWTPayload }> {
+    let header: ReturnType<typeof decodeProtectedHeader>;
+    try {
+      header = decodeProtectedHeader(proof);
+    } catch {
+      throw invalidDpopProof('The proof is not a JWT', status);
+    }
+    if (header.typ !== 'dpop+jwt') throw invalidDpopProof('The proof must be typ dpop+jwt', status);
+    if (typeof header.alg !== 'string' || !DPOP_SIGNING_ALGORITHMS.includes(header.alg)) {
+      throw invalidDpopProof('The proof algorithm is not supported', status);
+    }
+    const { jwk } = header;
+    if (
+      typeof jwk !== 'object' ||
+      jwk === null ||
+      PRIVATE_MEMBERS.some((member) => member in jwk)
+    ) {
+      throw invalidDpopProof('The proof must carry a public key (jwk)', status);
+    }
+    try {
+      const key = await importJWK(jwk, header.alg);
+      const { payload } = await jwtVerify(proof, key, {
+        typ: 'dpop+jwt',
+        algorithms: [header.alg],
+      });
+      return { jwk, payload };
+    } catch {
+      throw invalidDpopProof('The proof signature does not verify', status);
+    }
+  }
+
+  #window(): number {
+    return Math.floor(this.#now() / 1000 / NONCE_WINDOW_SECONDS);
+  }
+
+  #nonceFor(window: number): string {
+    const mac = createHmac('sha256', this.#nonceKey).update(String(window)).digest();
+    return `${window.toString(36)}.${mac.subarray(0, 16).toString('base64url')}`;
+  }
+
+  #nonceIsCurrent(nonce: unknown): boolean {
+    if (typeof nonce !== 'string') return false;
+    const current = this.#window();
+    return [current, current - 1].some((window) => {
+      const expected = Buffer.from(this.#nonceFor(window));
+      const given = Buffer.from(nonce);
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+  }
+
+  #useNonce(status: number): OAuthError {
+    const description = 'Resend the request with the nonce in DPoP-Nonce';
+    return new OAuthError({
+      error: 'use_dpop_nonce',
+      description,
+      status,
+      headers: {
+        'dpop-nonce': this.nonce(),
+        ...(status === 401
+          ? { 'www-authenticate': dpopChallenge('use_dpop_nonce', description) }
+          : {}),
+      },
+    });
+  }
+}
+
+/** RFC 9449 4.3: the same scheme, authority and path; query and fragment do not count. */
+function sameResource(htu: string, url: string): boolean {
+  try {
+    const given = new URL(htu);
+    const expected = new URL(url);
+    return given.origin === expected.origin && given.pathname === expected.pathname;
+  } catch {
+    return false;
+  }
+}
