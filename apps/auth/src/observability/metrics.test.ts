@@ -1,18 +1,10 @@
 import { servicesOf } from '../test-support/build-test-app.ts';
 import type { FastifyRequest } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import { AuthMetrics } from './metrics.ts';
+import { describe, expect, it } from '../test-support/fixtures.ts';
 
-let app: AuthApp;
-
-beforeAll(async () => {
-  ({ app } = await buildTestApp());
-});
-afterAll(() => app.close());
-
-async function scrape(): Promise<string> {
+async function scrape(app: AuthApp): Promise<string> {
   const response = await app.inject({ method: 'GET', url: '/metrics' });
   expect(response.statusCode).toBe(200);
   expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
@@ -20,11 +12,11 @@ async function scrape(): Promise<string> {
 }
 
 describe('GET /metrics', () => {
-  it('times requests by route pattern, never by raw URL', async () => {
+  it('times requests by route pattern, never by raw URL', async ({ app }) => {
     await app.inject({ method: 'GET', url: '/.well-known/openid-configuration?x=1' });
     // A marker no metric value can contain: a number like 12345 once matched a heap-size figure.
     await app.inject({ method: 'GET', url: '/no/such/path/raw-url-marker' });
-    const body = await scrape();
+    const body = await scrape(app);
     expect(body).toMatch(
       /http_request_duration_seconds_count\{method="GET",route="\/\.well-known\/openid-configuration",status_code="200"\} 1/,
     );
@@ -32,8 +24,8 @@ describe('GET /metrics', () => {
     expect(body).not.toContain('raw-url-marker');
   });
 
-  it('reports the database pool, Redis and the event-loop lag', async () => {
-    const body = await scrape();
+  it('reports the database pool, Redis and the event-loop lag', async ({ app }) => {
+    const body = await scrape(app);
     expect(body).toMatch(/^db_pool_connections\{state="total"\} [1-9]/m);
     expect(body).toMatch(/^db_pool_connections\{state="waiting"\} 0$/m);
     expect(body).toMatch(/^db_pool_max_connections [1-9]/m);
@@ -44,12 +36,12 @@ describe('GET /metrics', () => {
     expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
   });
 
-  it('counts tokens by grant and client, and errors by code', async () => {
+  it('counts tokens by grant and client, and errors by code', async ({ app }) => {
     servicesOf(app).metrics.tokensIssued('authorization_code', 'demo-public');
     servicesOf(app).metrics.tokensIssued('authorization_code', 'demo-public');
     servicesOf(app).metrics.tokensIssued('refresh_token', 'demo-confidential');
     servicesOf(app).metrics.oauthError('invalid_grant');
-    const body = await scrape();
+    const body = await scrape(app);
     expect(body).toContain(
       'oauth_tokens_issued_total{grant="authorization_code",client="demo-public"} 2',
     );
@@ -59,16 +51,16 @@ describe('GET /metrics', () => {
     expect(body).toContain('oauth_errors_total{code="invalid_grant"} 1');
   });
 
-  it('keeps every app its own registry (several apps share a test process)', async () => {
+  it('keeps every app its own registry (several apps share a test process)', async ({ app }) => {
     const other = new AuthMetrics();
     other.oauthError('invalid_client');
     expect(await other.registry.metrics()).toContain('oauth_errors_total{code="invalid_client"} 1');
-    expect(await scrape()).not.toContain('invalid_client');
+    expect(await scrape(app)).not.toContain('invalid_client');
   });
 });
 
 describe('audit', () => {
-  it('writes one structured log line per event and counts it', async () => {
+  it('writes one structured log line per event and counts it', async ({ app }) => {
     const lines: unknown[][] = [];
     const request = {
       log: { info: (...args: unknown[]) => lines.push(args) },
@@ -77,6 +69,6 @@ describe('audit', () => {
     expect(lines).toEqual([
       [{ audit: 'code_reused', clientId: 'demo-public', userId: 3 }, 'audit: code_reused'],
     ]);
-    expect(await scrape()).toContain('oauth_audit_events_total{event="code_reused"} 1');
+    expect(await scrape(app)).toContain('oauth_audit_events_total{event="code_reused"} 1');
   });
 });

@@ -31,9 +31,15 @@ export async function buildTestAuthServer(
  */
 export async function buildTestApp(
   overrides: Record<string, string> = {},
-  shared: Pick<SharedInfrastructure, 'logStream' | 'kv'> = {},
+  shared: TestAppShared = {},
 ) {
   const { env, database, redis } = await testServiceEnv('auth');
   const app = await buildTestAuthServer(loadConfig({ ...env, ...overrides }), shared);
   return { app, database, redis };
 }
+
+/** What a test may put in place of the app's own infrastructure: a log stream, a store. */
+export type TestAppShared = Pick<SharedInfrastructure, 'logStream' | 'kv'>;
+
+/** An app built for a test, with the database and Redis prefix it runs on. */
+export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;

@@ -1,6 +1,5 @@
 import { freePort } from '@foodshare/testing';
-import type { AuthApp } from '../app.ts';
-import { buildTestApp } from './build-test-app.ts';
+import { buildTestApp, type TestApp } from './build-test-app.ts';
 
 /**
  * The production app on a real socket at 127.0.0.1, with BASE_URL set to that origin so that
@@ -10,15 +9,16 @@ import { buildTestApp } from './build-test-app.ts';
  */
 export async function listenTestApp(
   overrides: Record<string, string> = {},
-): Promise<{ app: AuthApp; origin: string }> {
+): Promise<TestApp & { origin: string }> {
   // Another process may take the port between the probe and the listen: try a few.
   for (let attempt = 0; ; attempt++) {
     const port = await freePort();
     const origin = `http://127.0.0.1:${port}`;
-    const { app } = await buildTestApp({ ...overrides, BASE_URL: origin });
+    const built = await buildTestApp({ ...overrides, BASE_URL: origin });
+    const { app } = built;
     try {
       await app.listen({ host: '127.0.0.1', port });
-      return { app, origin };
+      return { ...built, origin };
     } catch (error) {
       await app.close();
       if (attempt >= 3 || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;

@@ -2,29 +2,22 @@ import { servicesOf } from '../../test-support/build-test-app.ts';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { ProviderMetadataSchema } from './provider-metadata.ts';
+import { describe, expect, it, test } from '../../test-support/fixtures.ts';
 
 const ISSUER = 'https://foodshare.example.org';
+test.override('appEnv', { scope: 'file' }, { BASE_URL: ISSUER });
 const WELL_KNOWNS = [
   '/.well-known/openid-configuration',
   '/.well-known/oauth-authorization-server',
 ] as const;
 
-let app: AuthApp;
-
-beforeAll(async () => {
-  ({ app } = await buildTestApp({ BASE_URL: ISSUER }));
-});
-afterAll(() => app.close());
-
-const get = (url: string) => app.inject({ method: 'GET', url });
+const get = (app: AuthApp, url: string) => app.inject({ method: 'GET', url });
 
 describe('provider metadata', () => {
-  it.each(WELL_KNOWNS)('%s advertises exactly what is enforced', async (url) => {
-    const response = await get(url);
+  it.for(WELL_KNOWNS)('%s advertises exactly what is enforced', async (url, { app }) => {
+    const response = await get(app, url);
     expect(response.statusCode).toBe(200);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     const body: unknown = response.json();
@@ -88,26 +81,28 @@ describe('provider metadata', () => {
     });
   });
 
-  it('serves the same document at both well-known addresses (RFC 8414)', async () => {
-    const [oidc, rfc8414] = await Promise.all(WELL_KNOWNS.map(get));
+  it('serves the same document at both well-known addresses (RFC 8414)', async ({ app }) => {
+    const [oidc, rfc8414] = await Promise.all(WELL_KNOWNS.map((url) => get(app, url)));
     expect(oidc?.body).toBe(rfc8414?.body);
   });
 
-  it.each(WELL_KNOWNS)('%s may be read from any origin and cached briefly', async (url) => {
-    const response = await get(url);
+  it.for(WELL_KNOWNS)('%s may be read from any origin and cached briefly', async (url, { app }) => {
+    const response = await get(app, url);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['cache-control']).toBe('public, max-age=300');
   });
 
-  it('names an issuer byte-identical to the discovery URL prefix and to every token iss', async () => {
-    const { issuer } = (await get(WELL_KNOWNS[0])).json<{ issuer: string }>();
+  it('names an issuer byte-identical to the discovery URL prefix and to every token iss', async ({
+    app,
+  }) => {
+    const { issuer } = (await get(app, WELL_KNOWNS[0])).json<{ issuer: string }>();
     expect(issuer).toBe(ISSUER);
     expect(`${issuer}/.well-known/openid-configuration`).toBe(`${ISSUER}${WELL_KNOWNS[0]}`);
     const token = await servicesOf(app).keys.signJwt({ exp: Math.floor(Date.now() / 1000) + 60 });
     expect(decodeJwt(token).iss).toBe(issuer);
   });
 
-  it('satisfies a certified relying-party library (openid-client discovery)', async () => {
+  it('satisfies a certified relying-party library (openid-client discovery)', async ({ app }) => {
     const config = await client.discovery(new URL(ISSUER), 'demo-public', undefined, undefined, {
       [client.customFetch]: async (url, options) => {
         const response = await app.inject({

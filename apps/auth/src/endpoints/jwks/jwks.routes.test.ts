@@ -1,21 +1,15 @@
 import { servicesOf } from '../../test-support/build-test-app.ts';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
+import { describe, expect, it } from '../../test-support/fixtures.ts';
 
-let app: AuthApp;
-
-beforeAll(async () => {
-  ({ app } = await buildTestApp());
-});
-afterAll(() => app.close());
-
-const getJwks = () => app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
+const getJwks = (app: AuthApp) => app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
 
 describe('GET /.well-known/jwks.json', () => {
-  it('publishes each key with kid, kty, use sig and alg, and public members only', async () => {
-    const response = await getJwks();
+  it('publishes each key with kid, kty, use sig and alg, and public members only', async ({
+    app,
+  }) => {
+    const response = await getJwks(app);
     expect(response.statusCode).toBe(200);
     const { keys } = response.json<{ keys: Record<string, unknown>[] }>();
     expect(keys.length).toBeGreaterThan(0);
@@ -30,14 +24,14 @@ describe('GET /.well-known/jwks.json', () => {
     }
   });
 
-  it('may be read from any origin and cached briefly', async () => {
-    const response = await getJwks();
+  it('may be read from any origin and cached briefly', async ({ app }) => {
+    const response = await getJwks(app);
     expect(response.headers['access-control-allow-origin']).toBe('*');
     expect(response.headers['cache-control']).toBe('public, max-age=60');
   });
 
-  it('verifies every token the server signs, found by the kid in its header', async () => {
-    const jwks = (await getJwks()).json<JSONWebKeySet>();
+  it('verifies every token the server signs, found by the kid in its header', async ({ app }) => {
+    const jwks = (await getJwks(app)).json<JSONWebKeySet>();
     const token = await servicesOf(app).keys.signJwt(
       { sub: '1', aud: 'demo-public', exp: Math.floor(Date.now() / 1000) + 60 },
       { typ: 'at+jwt' },

@@ -1,7 +1,5 @@
 import { servicesOf } from '../../test-support/build-test-app.ts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   clientFormEndpoint,
   confidentialBasic,
@@ -12,26 +10,21 @@ import {
   tokensFor,
   userinfoRequest,
 } from '../../test-support/token-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it } from '../../test-support/fixtures.ts';
 
 describe('POST /oauth/revoke (RFC 7009)', () => {
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  const publicTokens = () =>
+  const publicTokens = (app: AuthApp) =>
     tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
 
-  const endpoint = () => clientFormEndpoint(app, '/oauth/revoke');
-  const revoke = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    endpoint().post(fields, headers);
+  const endpoint = (app: AuthApp) => clientFormEndpoint(app, '/oauth/revoke');
+  const revoke = (
+    app: AuthApp,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) => endpoint(app).post(fields, headers);
 
-  const revokeAsPublic = (token: string, extra: Record<string, string> = {}) =>
-    revoke({ token, client_id: DemoClientId.public, ...extra });
+  const revokeAsPublic = (app: AuthApp, token: string, extra: Record<string, string> = {}) =>
+    revoke(app, { token, client_id: DemoClientId.public, ...extra });
 
   function expectRevoked200(response: Awaited<ReturnType<typeof revoke>>) {
     expect(response.statusCode).toBe(200);
@@ -39,10 +32,12 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     expect(response.headers['cache-control']).toBe('no-store');
   }
 
-  it('revokes a refresh token with its family: the refresh and access tokens of the grant die', async () => {
-    const tokens = await publicTokens();
+  it('revokes a refresh token with its family: the refresh and access tokens of the grant die', async ({
+    app,
+  }) => {
+    const tokens = await publicTokens(app);
     expectRevoked200(
-      await revokeAsPublic(tokens.refresh_token!, { token_type_hint: 'refresh_token' }),
+      await revokeAsPublic(app, tokens.refresh_token!, { token_type_hint: 'refresh_token' }),
     );
     const refresh = await refreshRequest(app, DemoClientId.public, tokens.refresh_token!);
     expect(refresh.statusCode).toBe(400);
@@ -50,37 +45,39 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
   });
 
-  it('revokes an access token: userinfo refuses it, the refresh token still works', async () => {
-    const tokens = await publicTokens();
-    expectRevoked200(await revokeAsPublic(tokens.access_token));
+  it('revokes an access token: userinfo refuses it, the refresh token still works', async ({
+    app,
+  }) => {
+    const tokens = await publicTokens(app);
+    expectRevoked200(await revokeAsPublic(app, tokens.access_token));
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
     expect((await refreshRequest(app, DemoClientId.public, tokens.refresh_token!)).statusCode).toBe(
       200,
     );
   });
 
-  it('ignores a wrong token_type_hint (RFC 7009 2.1)', async () => {
-    const tokens = await publicTokens();
+  it('ignores a wrong token_type_hint (RFC 7009 2.1)', async ({ app }) => {
+    const tokens = await publicTokens(app);
     expectRevoked200(
-      await revokeAsPublic(tokens.access_token, { token_type_hint: 'refresh_token' }),
+      await revokeAsPublic(app, tokens.access_token, { token_type_hint: 'refresh_token' }),
     );
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
   });
 
-  it('answers 200 for an unknown or already revoked token', async () => {
-    expectRevoked200(await revokeAsPublic('no-such-token'));
-    const tokens = await publicTokens();
-    expectRevoked200(await revokeAsPublic(tokens.refresh_token!));
-    expectRevoked200(await revokeAsPublic(tokens.refresh_token!));
+  it('answers 200 for an unknown or already revoked token', async ({ app }) => {
+    expectRevoked200(await revokeAsPublic(app, 'no-such-token'));
+    const tokens = await publicTokens(app);
+    expectRevoked200(await revokeAsPublic(app, tokens.refresh_token!));
+    expectRevoked200(await revokeAsPublic(app, tokens.refresh_token!));
   });
 
-  it("does not revoke another client's tokens, and still answers 200", async () => {
-    const tokens = await publicTokens();
+  it("does not revoke another client's tokens, and still answers 200", async ({ app }) => {
+    const tokens = await publicTokens(app);
     expectRevoked200(
-      await revoke({ token: tokens.access_token }, { authorization: confidentialBasic() }),
+      await revoke(app, { token: tokens.access_token }, { authorization: confidentialBasic() }),
     );
     expectRevoked200(
-      await revoke({ token: tokens.refresh_token! }, { authorization: confidentialBasic() }),
+      await revoke(app, { token: tokens.refresh_token! }, { authorization: confidentialBasic() }),
     );
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(200);
     expect((await refreshRequest(app, DemoClientId.public, tokens.refresh_token!)).statusCode).toBe(
@@ -88,9 +85,9 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     );
   });
 
-  it('authenticates confidential clients as the token endpoint does', async () => {
-    await expectClientCredentialsRequired(endpoint());
-    const post = await revoke({
+  it('authenticates confidential clients as the token endpoint does', async ({ app }) => {
+    await expectClientCredentialsRequired(endpoint(app));
+    const post = await revoke(app, {
       token: 'whatever',
       client_id: DemoClientId.confidential,
       client_secret: DEMO_CLIENT_SECRET,
@@ -98,14 +95,16 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     expectRevoked200(post);
   });
 
-  it('requires the token parameter: invalid_request', async () => {
-    const response = await revoke({ client_id: DemoClientId.public });
+  it('requires the token parameter: invalid_request', async ({ app }) => {
+    const response = await revoke(app, { client_id: DemoClientId.public });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_request' });
   });
 
-  it('refuses a NUL character in a parameter with an invalid_request that says so', async () => {
-    const response = await revoke({ token: 'ab\u0000c', client_id: DemoClientId.public });
+  it('refuses a NUL character in a parameter with an invalid_request that says so', async ({
+    app,
+  }) => {
+    const response = await revoke(app, { token: 'ab\u0000c', client_id: DemoClientId.public });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error: 'invalid_request',
@@ -113,8 +112,10 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     });
   });
 
-  it('refuses a parameter sent twice with an invalid_request that says so', async () => {
-    const response = await endpoint().postRaw(`token=a&token=b&client_id=${DemoClientId.public}`);
+  it('refuses a parameter sent twice with an invalid_request that says so', async ({ app }) => {
+    const response = await endpoint(app).postRaw(
+      `token=a&token=b&client_id=${DemoClientId.public}`,
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       error: 'invalid_request',
@@ -122,22 +123,15 @@ describe('POST /oauth/revoke (RFC 7009)', () => {
     });
   });
 
-  it('accepts form-encoded bodies only', async () => {
-    const response = await endpoint().postJson({ token: 'x', client_id: DemoClientId.public });
+  it('accepts form-encoded bodies only', async ({ app }) => {
+    const response = await endpoint(app).postJson({ token: 'x', client_id: DemoClientId.public });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toMatchObject({ error: 'invalid_request' });
   });
 });
 
 describe('servicesOf(app).grantRevocation.revokeGrant (connected apps)', () => {
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  it("revokes every family of the user with the client and nothing of others'", async () => {
+  it("revokes every family of the user with the client and nothing of others'", async ({ app }) => {
     const grant = () => tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.carla });
     const [one, two] = [await grant(), await grant()];
     const otherClient = await tokensFor(app, {

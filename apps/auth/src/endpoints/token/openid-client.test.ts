@@ -1,8 +1,6 @@
 import { servicesOf } from '../../test-support/build-test-app.ts';
 import * as oidc from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   DEMO_CLIENT_SECRET,
   DEMO_REDIRECT_URI,
@@ -10,8 +8,7 @@ import {
   issueCode,
   pkcePair,
 } from '../../test-support/token-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it } from '../../test-support/fixtures.ts';
 
 /**
  * The token, userinfo and revocation endpoints as a certified relying-party library uses them:
@@ -19,37 +16,32 @@ const ids = inject('demoIds');
  * the response shapes. The code comes straight from the store, as /oauth/authorize would issue it.
  */
 describe('token endpoint with openid-client', () => {
-  let app: AuthApp;
+  const fetchViaInject =
+    (app: AuthApp): oidc.CustomFetch =>
+    async (url, options) => {
+      const { pathname, search } = new URL(url);
+      // openid-client sends form bodies as URLSearchParams or strings.
+      const body = options.body instanceof URLSearchParams ? options.body.toString() : options.body;
+      const response = await app.inject({
+        method: options.method as 'GET' | 'POST',
+        url: pathname + search,
+        headers: Object.fromEntries(new Headers(options.headers).entries()),
+        ...(typeof body === 'string' ? { payload: body } : {}),
+      });
+      return new Response(response.rawPayload.length > 0 ? response.rawPayload : null, {
+        status: response.statusCode,
+        headers: response.headers as Record<string, string>,
+      });
+    };
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  const fetchViaInject: oidc.CustomFetch = async (url, options) => {
-    const { pathname, search } = new URL(url);
-    // openid-client sends form bodies as URLSearchParams or strings.
-    const body = options.body instanceof URLSearchParams ? options.body.toString() : options.body;
-    const response = await app.inject({
-      method: options.method as 'GET' | 'POST',
-      url: pathname + search,
-      headers: Object.fromEntries(new Headers(options.headers).entries()),
-      ...(typeof body === 'string' ? { payload: body } : {}),
-    });
-    return new Response(response.rawPayload.length > 0 ? response.rawPayload : null, {
-      status: response.statusCode,
-      headers: response.headers as Record<string, string>,
-    });
-  };
-
-  async function configure(clientId: string, auth: oidc.ClientAuth, secret?: string) {
+  async function configure(app: AuthApp, clientId: string, auth: oidc.ClientAuth, secret?: string) {
     return oidc.discovery(new URL(servicesOf(app).issuer), clientId, secret, auth, {
-      [oidc.customFetch]: fetchViaInject,
+      [oidc.customFetch]: fetchViaInject(app),
       execute: [oidc.allowInsecureRequests],
     });
   }
 
-  async function callbackWithCode(clientId: string, userId: number) {
+  async function callbackWithCode(app: AuthApp, clientId: string, userId: number) {
     const { verifier, challenge } = pkcePair();
     const nonce = oidc.randomNonce();
     const state = oidc.randomState();
@@ -62,7 +54,7 @@ describe('token endpoint with openid-client', () => {
     };
   }
 
-  it.each([
+  it.for<[string, string, () => oidc.ClientAuth, string | undefined]>([
     ['demo-public with PKCE (none)', DemoClientId.public, () => oidc.None(), undefined],
     [
       'demo-confidential by client_secret_basic',
@@ -78,9 +70,9 @@ describe('token endpoint with openid-client', () => {
     ],
   ])(
     'completes code exchange, userinfo, refresh and revocation: %s',
-    async (_case, clientId, auth, secret) => {
-      const config = await configure(clientId, auth(), secret);
-      const { callback, checks } = await callbackWithCode(clientId, ids.users.alice);
+    async ([, clientId, auth, secret], { app }) => {
+      const config = await configure(app, clientId, auth(), secret);
+      const { callback, checks } = await callbackWithCode(app, clientId, ids.users.alice);
       const tokens = await oidc.authorizationCodeGrant(config, callback, {
         ...checks,
         idTokenExpected: true,

@@ -2,9 +2,7 @@ import { servicesOf } from '../../test-support/build-test-app.ts';
 import { UserinfoSchema } from '@foodshare/schemas';
 import { decodeJwt } from 'jose';
 import { Value } from 'typebox/value';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   DemoClientId,
   refreshRequest,
@@ -12,18 +10,10 @@ import {
   userinfoRequest,
   type TokenResponse,
 } from '../../test-support/token-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it } from '../../test-support/fixtures.ts';
 
 describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  const tokensOf = (userId: number, scopes?: string[]) =>
+  const tokensOf = (app: AuthApp, userId: number, scopes?: string[]) =>
     tokensFor(app, { clientId: DemoClientId.public, userId, ...(scopes ? { scopes } : {}) });
 
   function expectInvalidToken(response: Awaited<ReturnType<typeof userinfoRequest>>) {
@@ -32,8 +22,10 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(response.json()).toMatchObject({ error: 'invalid_token' });
   }
 
-  it('answers every claim of docs/spec.md §2.13 for openid profile email regions', async () => {
-    const tokens = await tokensOf(ids.users.alice);
+  it('answers every claim of docs/spec.md §2.13 for openid profile email regions', async ({
+    app,
+  }) => {
+    const tokens = await tokensOf(app, ids.users.alice);
     const response = await userinfoRequest(app, tokens.access_token);
     expect(response.statusCode).toBe(200);
     const claims = response.json();
@@ -55,22 +47,24 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     });
   });
 
-  it('has the sub of the ID token', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('has the sub of the ID token', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const claims = (await userinfoRequest(app, tokens.access_token)).json<{ sub: string }>();
     expect(claims.sub).toBe(decodeJwt(tokens.id_token!).sub);
   });
 
-  it('answers only sub and preferred_username for openid alone', async () => {
-    const tokens = await tokensOf(ids.users.alice, ['openid']);
+  it('answers only sub and preferred_username for openid alone', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.alice, ['openid']);
     expect((await userinfoRequest(app, tokens.access_token)).json()).toEqual({
       sub: String(ids.users.alice),
       preferred_username: `Alice${ids.users.alice}`,
     });
   });
 
-  it('leaves picture out for a user without avatar and lists no regions they do not have', async () => {
-    const tokens = await tokensOf(ids.users.orga, ['openid', 'profile', 'regions']);
+  it('leaves picture out for a user without avatar and lists no regions they do not have', async ({
+    app,
+  }) => {
+    const tokens = await tokensOf(app, ids.users.orga, ['openid', 'profile', 'regions']);
     const claims = (await userinfoRequest(app, tokens.access_token)).json<
       Record<string, unknown>
     >();
@@ -80,8 +74,8 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(claims.region_ambassador).toEqual(expect.arrayContaining(['387', '6704']));
   });
 
-  it('answers POST like GET', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('answers POST like GET', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const get = await userinfoRequest(app, tokens.access_token);
     const post = await app.inject({
       method: 'POST',
@@ -92,8 +86,8 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(post.json()).toEqual(get.json());
   });
 
-  it('ignores a token in the query: 401 with a bare Bearer challenge', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('ignores a token in the query: 401 with a bare Bearer challenge', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const response = await app.inject({
       method: 'GET',
       url: `/oauth/userinfo?access_token=${tokens.access_token}`,
@@ -103,8 +97,8 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(response.headers['www-authenticate']).toBe('Bearer realm="oauth"');
   });
 
-  it('ignores a token in a form body', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('ignores a token in a form body', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const response = await app.inject({
       method: 'POST',
       url: '/oauth/userinfo',
@@ -115,20 +109,20 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(response.headers['www-authenticate']).toBe('Bearer realm="oauth"');
   });
 
-  it('refuses a malformed or forged token with invalid_token', async () => {
+  it('refuses a malformed or forged token with invalid_token', async ({ app }) => {
     expectInvalidToken(await userinfoRequest(app, 'not-a-jwt'));
-    const tokens = await tokensOf(ids.users.bob);
+    const tokens = await tokensOf(app, ids.users.bob);
     const [header, payload] = tokens.access_token.split('.');
     const forged = `${header}.${payload}.${'A'.repeat(342)}`;
     expectInvalidToken(await userinfoRequest(app, forged));
   });
 
-  it('refuses an ID token: it is not an access token (typ)', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('refuses an ID token: it is not an access token (typ)', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     expectInvalidToken(await userinfoRequest(app, tokens.id_token!));
   });
 
-  it('refuses an expired access token', async () => {
+  it('refuses an expired access token', async ({ app }) => {
     const now = Math.floor(Date.now() / 1000);
     const expired = await servicesOf(app).keys.signJwt(
       {
@@ -145,14 +139,14 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expectInvalidToken(await userinfoRequest(app, expired));
   });
 
-  it('refuses a revoked access token', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('refuses a revoked access token', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const { jti, exp } = decodeJwt(tokens.access_token);
     await servicesOf(app).denyList.deny(jti!, exp! * 1000);
     expectInvalidToken(await userinfoRequest(app, tokens.access_token));
   });
 
-  it('refuses the token of a user who was deactivated', async () => {
+  it('refuses the token of a user who was deactivated', async ({ app }) => {
     const { createUser } = await import('@foodshare/domain');
     const em = app.orm.em.fork();
     const user = await createUser(em, {
@@ -161,14 +155,14 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
       email: 'userinfo-deactivated@example.org',
       password: 'a-long-enough-password',
     });
-    const tokens = await tokensOf(user.id);
+    const tokens = await tokensOf(app, user.id);
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(200);
     await em.execute('update users set activated = false where id = ?', [user.id]);
     expectInvalidToken(await userinfoRequest(app, tokens.access_token));
   });
 
-  it('answers insufficient_scope for a token without openid', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('answers insufficient_scope for a token without openid', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const narrowed = await refreshRequest(app, DemoClientId.public, tokens.refresh_token!, {
       scope: 'profile',
     });
@@ -177,8 +171,8 @@ describe('GET and POST /oauth/userinfo (OIDC Core 5.3, RFC 6750)', () => {
     expect(response.headers['www-authenticate']).toContain('error="insufficient_scope"');
   });
 
-  it('allows any origin, on answers and errors, and answers the preflight', async () => {
-    const tokens = await tokensOf(ids.users.bob);
+  it('allows any origin, on answers and errors, and answers the preflight', async ({ app }) => {
+    const tokens = await tokensOf(app, ids.users.bob);
     const ok = await userinfoRequest(app, tokens.access_token);
     const refused = await userinfoRequest(app, 'nope');
     for (const response of [ok, refused]) {

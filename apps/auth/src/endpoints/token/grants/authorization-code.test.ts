@@ -1,9 +1,7 @@
 import { servicesOf } from '../../../test-support/build-test-app.ts';
 import { createHash } from 'node:crypto';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
-import { buildTestApp } from '../../../test-support/build-test-app.ts';
 import {
   confidentialBasic,
   DEMO_REDIRECT_URI,
@@ -17,18 +15,10 @@ import {
   userinfoRequest,
 } from '../../../test-support/token-helpers.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it } from '../../../test-support/fixtures.ts';
 
 describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  async function publicCode(options: { nonce?: string } = {}) {
+  async function publicCode(app: AuthApp, options: { nonce?: string } = {}) {
     const { verifier, challenge } = pkcePair();
     const code = await issueCode(app, {
       clientId: DemoClientId.public,
@@ -39,11 +29,19 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
     return { code, verifier, challenge };
   }
 
-  const exchange = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    tokenRequest(app, { grant_type: 'authorization_code', ...fields }, headers);
+  const exchange = (
+    app: AuthApp,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) => tokenRequest(app, { grant_type: 'authorization_code', ...fields }, headers);
 
-  const publicExchange = (code: string, fields: Record<string, string> = {}) =>
-    exchange({ code, redirect_uri: DEMO_REDIRECT_URI, client_id: DemoClientId.public, ...fields });
+  const publicExchange = (app: AuthApp, code: string, fields: Record<string, string> = {}) =>
+    exchange(app, {
+      code,
+      redirect_uri: DEMO_REDIRECT_URI,
+      client_id: DemoClientId.public,
+      ...fields,
+    });
 
   function expectInvalidGrant(
     response: Awaited<ReturnType<typeof tokenRequest>>,
@@ -57,21 +55,23 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
     });
   }
 
-  async function jwks() {
+  async function jwks(app: AuthApp) {
     return createLocalJWKSet(await servicesOf(app).keys.publicJwks());
   }
 
   describe('tokens', () => {
-    it('issues an RFC 9068 access token: RS256, typ at+jwt, kid, iss sub aud client_id scope jti iat exp', async () => {
-      const { code, verifier } = await publicCode();
-      const response = await publicExchange(code, { code_verifier: verifier });
+    it('issues an RFC 9068 access token: RS256, typ at+jwt, kid, iss sub aud client_id scope jti iat exp', async ({
+      app,
+    }) => {
+      const { code, verifier } = await publicCode(app);
+      const response = await publicExchange(app, code, { code_verifier: verifier });
       expect(response.statusCode).toBe(200);
       const { access_token: accessToken } = response.json<TokenResponse>();
       const header = decodeProtectedHeader(accessToken);
       const published = (await servicesOf(app).keys.publicJwks()).keys.map((key) => key.kid);
       expect(header).toMatchObject({ alg: 'RS256', typ: 'at+jwt' });
       expect(published).toContain(header.kid);
-      const { payload } = await jwtVerify(accessToken, await jwks(), {
+      const { payload } = await jwtVerify(accessToken, await jwks(app), {
         typ: 'at+jwt',
         issuer: servicesOf(app).issuer,
         audience: DemoClientId.public,
@@ -92,18 +92,20 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expect(Math.abs(payload.iat! - Date.now() / 1000)).toBeLessThan(30);
     });
 
-    it('issues an ID token: RS256 with kid, iss sub aud azp exp iat auth_time, the nonce as sent, at_hash', async () => {
+    it('issues an ID token: RS256 with kid, iss sub aud azp exp iat auth_time, the nonce as sent, at_hash', async ({
+      app,
+    }) => {
       const nonce = 'n-0S6_WzA2Mj ünïcode';
-      const { code, verifier } = await publicCode({ nonce });
+      const { code, verifier } = await publicCode(app, { nonce });
       const tokens = (
-        await publicExchange(code, { code_verifier: verifier })
+        await publicExchange(app, code, { code_verifier: verifier })
       ).json<TokenResponse>();
       const idToken = tokens.id_token!;
       expect(decodeProtectedHeader(idToken)).toMatchObject({
         alg: 'RS256',
         kid: expect.any(String),
       });
-      const { payload } = await jwtVerify(idToken, await jwks(), {
+      const { payload } = await jwtVerify(idToken, await jwks(app), {
         issuer: servicesOf(app).issuer,
         audience: DemoClientId.public,
       });
@@ -124,16 +126,16 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expect(payload.exp).toBeGreaterThan(payload.iat!);
     });
 
-    it('leaves nonce out of the ID token when none was sent', async () => {
-      const { code, verifier } = await publicCode();
+    it('leaves nonce out of the ID token when none was sent', async ({ app }) => {
+      const { code, verifier } = await publicCode(app);
       const tokens = (
-        await publicExchange(code, { code_verifier: verifier })
+        await publicExchange(app, code, { code_verifier: verifier })
       ).json<TokenResponse>();
-      const { payload } = await jwtVerify(tokens.id_token!, await jwks());
+      const { payload } = await jwtVerify(tokens.id_token!, await jwks(app));
       expect(payload).not.toHaveProperty('nonce');
     });
 
-    it('carries the granted scopes, and the ID token only with openid', async () => {
+    it('carries the granted scopes, and the ID token only with openid', async ({ app }) => {
       const { verifier, challenge } = pkcePair();
       const code = await issueCode(app, {
         clientId: DemoClientId.public,
@@ -142,76 +144,84 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
         scopes: ['openid', 'email'],
       });
       const tokens = (
-        await publicExchange(code, { code_verifier: verifier })
+        await publicExchange(app, code, { code_verifier: verifier })
       ).json<TokenResponse>();
       expect(tokens.scope).toBe('openid email');
-      const { payload } = await jwtVerify(tokens.access_token, await jwks());
+      const { payload } = await jwtVerify(tokens.access_token, await jwks(app));
       expect(payload.scope).toBe('openid email');
       expect(payload.sub).toBe(String(ids.users.bob));
     });
   });
 
   describe('PKCE (RFC 7636, RFC 9700 2.1.1)', () => {
-    it('refuses a public client without code_verifier: "Code challenge required"', async () => {
-      const { code } = await publicCode();
-      expectInvalidGrant(await publicExchange(code), 'Code challenge required');
+    it('refuses a public client without code_verifier: "Code challenge required"', async ({
+      app,
+    }) => {
+      const { code } = await publicCode(app);
+      expectInvalidGrant(await publicExchange(app, code), 'Code challenge required');
     });
 
-    it('refuses a public client whose code was issued without a challenge', async () => {
+    it('refuses a public client whose code was issued without a challenge', async ({ app }) => {
       const code = await issueCode(app, {
         clientId: DemoClientId.public,
         userId: ids.users.alice,
         codeChallenge: null,
       });
-      expectInvalidGrant(await publicExchange(code), 'Code challenge required');
+      expectInvalidGrant(await publicExchange(app, code), 'Code challenge required');
     });
 
-    it('refuses a wrong verifier', async () => {
-      const { code } = await publicCode();
-      expectInvalidGrant(await publicExchange(code, { code_verifier: pkcePair().verifier }));
+    it('refuses a wrong verifier', async ({ app }) => {
+      const { code } = await publicCode(app);
+      expectInvalidGrant(await publicExchange(app, code, { code_verifier: pkcePair().verifier }));
     });
 
-    it('refuses a plain verifier: the challenge itself sent as verifier', async () => {
-      const { code, challenge } = await publicCode();
-      expectInvalidGrant(await publicExchange(code, { code_verifier: challenge }));
+    it('refuses a plain verifier: the challenge itself sent as verifier', async ({ app }) => {
+      const { code, challenge } = await publicCode(app);
+      expectInvalidGrant(await publicExchange(app, code, { code_verifier: challenge }));
     });
 
-    it.each([
+    it.for<[string, string]>([
       ['42 characters', 'a'.repeat(42)],
       ['129 characters', 'a'.repeat(129)],
       ['a character outside [A-Za-z0-9-._~]', `${'a'.repeat(50)}+`],
-    ])('refuses a verifier of %s', async (_case, verifier) => {
-      const { code } = await publicCode();
-      expectInvalidGrant(await publicExchange(code, { code_verifier: verifier }));
+    ])('refuses a verifier of %s', async ([, verifier], { app }) => {
+      const { code } = await publicCode(app);
+      expectInvalidGrant(await publicExchange(app, code, { code_verifier: verifier }));
     });
 
-    it('refuses a verifier sent for a code issued without challenge (downgrade)', async () => {
+    it('refuses a verifier sent for a code issued without challenge (downgrade)', async ({
+      app,
+    }) => {
       const code = await issueCode(app, {
         clientId: DemoClientId.confidential,
         userId: ids.users.alice,
         codeChallenge: null,
       });
       const response = await exchange(
+        app,
         { code, redirect_uri: DEMO_REDIRECT_URI, code_verifier: pkcePair().verifier },
         { authorization: confidentialBasic() },
       );
       expectInvalidGrant(response);
     });
 
-    it('lets a confidential client without PKCE redeem its code', async () => {
+    it('lets a confidential client without PKCE redeem its code', async ({ app }) => {
       const code = await issueCode(app, {
         clientId: DemoClientId.confidential,
         userId: ids.users.alice,
         codeChallenge: null,
       });
       const response = await exchange(
+        app,
         { code, redirect_uri: DEMO_REDIRECT_URI },
         { authorization: confidentialBasic() },
       );
       expect(response.statusCode).toBe(200);
     });
 
-    it('requires the verifier from a confidential client whose code has a challenge', async () => {
+    it('requires the verifier from a confidential client whose code has a challenge', async ({
+      app,
+    }) => {
       const { verifier, challenge } = pkcePair();
       const code = await issueCode(app, {
         clientId: DemoClientId.confidential,
@@ -220,36 +230,36 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       });
       const fields = { code, redirect_uri: DEMO_REDIRECT_URI };
       const headers = { authorization: confidentialBasic() };
-      expectInvalidGrant(await exchange(fields, headers), 'Code challenge required');
-      expect((await exchange({ ...fields, code_verifier: verifier }, headers)).statusCode).toBe(
-        200,
-      );
+      expectInvalidGrant(await exchange(app, fields, headers), 'Code challenge required');
+      expect(
+        (await exchange(app, { ...fields, code_verifier: verifier }, headers)).statusCode,
+      ).toBe(200);
     });
 
-    it('keeps the code redeemable after a failed verification', async () => {
-      const { code, verifier } = await publicCode();
-      expectInvalidGrant(await publicExchange(code, { code_verifier: pkcePair().verifier }));
-      expect((await publicExchange(code, { code_verifier: verifier })).statusCode).toBe(200);
+    it('keeps the code redeemable after a failed verification', async ({ app }) => {
+      const { code, verifier } = await publicCode(app);
+      expectInvalidGrant(await publicExchange(app, code, { code_verifier: pkcePair().verifier }));
+      expect((await publicExchange(app, code, { code_verifier: verifier })).statusCode).toBe(200);
     });
   });
 
   describe('the code', () => {
-    it('must be redeemed with the identical redirect_uri', async () => {
-      const { code, verifier } = await publicCode();
+    it('must be redeemed with the identical redirect_uri', async ({ app }) => {
+      const { code, verifier } = await publicCode(app);
       for (const redirectUri of [`${DEMO_REDIRECT_URI}/`, DEMO_REDIRECT_URI.toUpperCase()]) {
         expectInvalidGrant(
-          await publicExchange(code, { code_verifier: verifier, redirect_uri: redirectUri }),
+          await publicExchange(app, code, { code_verifier: verifier, redirect_uri: redirectUri }),
         );
       }
     });
 
-    it('needs code and redirect_uri: invalid_request without them', async () => {
-      const { code, verifier } = await publicCode();
+    it('needs code and redirect_uri: invalid_request without them', async ({ app }) => {
+      const { code, verifier } = await publicCode(app);
       for (const fields of [
         { redirect_uri: DEMO_REDIRECT_URI },
         { code, redirect_uri: '' },
       ] as Record<string, string>[]) {
-        const response = await exchange({
+        const response = await exchange(app, {
           ...fields,
           client_id: DemoClientId.public,
           code_verifier: verifier,
@@ -259,9 +269,9 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       }
     });
 
-    it('must have been issued to the client redeeming it', async () => {
-      const { code, verifier } = await publicCode();
-      const response = await exchange({
+    it('must have been issued to the client redeeming it', async ({ app }) => {
+      const { code, verifier } = await publicCode(app);
+      const response = await exchange(app, {
         code,
         redirect_uri: DEMO_REDIRECT_URI,
         code_verifier: verifier,
@@ -269,15 +279,17 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       });
       expectInvalidGrant(response);
       // The rightful client can still redeem it.
-      expect((await publicExchange(code, { code_verifier: verifier })).statusCode).toBe(200);
+      expect((await publicExchange(app, code, { code_verifier: verifier })).statusCode).toBe(200);
     });
 
-    it('is refused when unknown: "Invalid or expired code"', async () => {
-      const response = await publicExchange('made-up-code', { code_verifier: pkcePair().verifier });
+    it('is refused when unknown: "Invalid or expired code"', async ({ app }) => {
+      const response = await publicExchange(app, 'made-up-code', {
+        code_verifier: pkcePair().verifier,
+      });
       expectInvalidGrant(response, 'Invalid or expired code');
     });
 
-    it('is refused from its 10th minute on: "Invalid or expired code"', async () => {
+    it('is refused from its 10th minute on: "Invalid or expired code"', async ({ app }) => {
       const { verifier, challenge } = pkcePair();
       const options = {
         clientId: DemoClientId.public,
@@ -286,22 +298,24 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       };
       const expired = await issueAgedCode(app, options, 600_000);
       expectInvalidGrant(
-        await publicExchange(expired, { code_verifier: verifier }),
+        await publicExchange(app, expired, { code_verifier: verifier }),
         'Invalid or expired code',
       );
       const fresh = await issueAgedCode(app, options, 590_000);
-      expect((await publicExchange(fresh, { code_verifier: verifier })).statusCode).toBe(200);
+      expect((await publicExchange(app, fresh, { code_verifier: verifier })).statusCode).toBe(200);
     });
 
-    it('is single use: a second use fails and revokes the tokens of the first (RFC 6749 4.1.2)', async () => {
-      const { code, verifier } = await publicCode();
-      const first = await publicExchange(code, { code_verifier: verifier });
+    it('is single use: a second use fails and revokes the tokens of the first (RFC 6749 4.1.2)', async ({
+      app,
+    }) => {
+      const { code, verifier } = await publicCode(app);
+      const first = await publicExchange(app, code, { code_verifier: verifier });
       expect(first.statusCode).toBe(200);
       const tokens = first.json<TokenResponse>();
       expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(200);
 
       expectInvalidGrant(
-        await publicExchange(code, { code_verifier: verifier }),
+        await publicExchange(app, code, { code_verifier: verifier }),
         'Invalid or expired code',
       );
 
@@ -311,10 +325,12 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expectInvalidGrant(await refreshRequest(app, DemoClientId.public, tokens.refresh_token!));
     });
 
-    it('is redeemed by exactly one of 20 parallel requests, whose tokens the 19 others revoke', async () => {
-      const { code, verifier } = await publicCode();
+    it('is redeemed by exactly one of 20 parallel requests, whose tokens the 19 others revoke', async ({
+      app,
+    }) => {
+      const { code, verifier } = await publicCode(app);
       const responses = await Promise.all(
-        Array.from({ length: 20 }, () => publicExchange(code, { code_verifier: verifier })),
+        Array.from({ length: 20 }, () => publicExchange(app, code, { code_verifier: verifier })),
       );
       const winners = responses.filter((response) => response.statusCode === 200);
       const losers = responses.filter((response) => response.statusCode !== 200);
@@ -341,7 +357,7 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       ).not.toContain(familyId);
     });
 
-    it('yields only the scopes its client is still registered for', async () => {
+    it('yields only the scopes its client is still registered for', async ({ app }) => {
       await registerTestClient(app, { clientId: 'code-test-scopes' });
       const { verifier, challenge } = pkcePair();
       const code = await issueCode(app, {
@@ -356,7 +372,7 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
           `update oauth_clients set scopes = '{openid,profile,regions}' where client_id = ?`,
           ['code-test-scopes'],
         );
-      const response = await exchange({
+      const response = await exchange(app, {
         code,
         redirect_uri: DEMO_REDIRECT_URI,
         client_id: 'code-test-scopes',
@@ -365,11 +381,11 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
       expect(response.statusCode).toBe(200);
       const tokens = response.json<TokenResponse>();
       expect(tokens.scope).toBe('openid profile regions');
-      const { payload } = await jwtVerify(tokens.access_token, await jwks());
+      const { payload } = await jwtVerify(tokens.access_token, await jwks(app));
       expect(payload.scope).toBe('openid profile regions');
     });
 
-    it('is refused when its user was deactivated meanwhile', async () => {
+    it('is refused when its user was deactivated meanwhile', async ({ app }) => {
       const { createUser } = await import('@foodshare/domain');
       const em = app.orm.em.fork();
       const user = await createUser(em, {
@@ -385,7 +401,7 @@ describe('authorization_code grant (RFC 6749 4.1.3, RFC 7636)', () => {
         codeChallenge: challenge,
       });
       await em.execute('update users set activated = false where id = ?', [user.id]);
-      expectInvalidGrant(await publicExchange(code, { code_verifier: verifier }));
+      expectInvalidGrant(await publicExchange(app, code, { code_verifier: verifier }));
     });
   });
 });

@@ -1,9 +1,7 @@
 import { servicesOf } from '../../../test-support/build-test-app.ts';
-import { addAdmin, addMembership, createUser, DemoRegionId } from '@foodshare/domain';
+import { addAdmin, addMembership, DemoRegionId } from '@foodshare/domain';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
-import { buildTestApp } from '../../../test-support/build-test-app.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 import {
   ALL_SCOPES,
@@ -13,33 +11,10 @@ import {
   tokensFor,
   userinfoRequest,
 } from '../../../test-support/token-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it } from '../../../test-support/fixtures.ts';
 
 describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
-  let app: AuthApp;
-  let users = 0;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-  });
-  afterAll(() => app.close());
-
-  /** A user of this test alone, so membership changes touch nobody else's tokens. */
-  async function newUser(regionIds: number[] = []): Promise<number> {
-    users += 1;
-    const em = app.orm.em.fork();
-    const user = await createUser(em, {
-      firstName: 'Rita',
-      lastName: 'Refresh',
-      email: `refresh-test-${users}@example.org`,
-      password: 'a-long-enough-password',
-    });
-    for (const regionId of regionIds) await addMembership(em, user.id, regionId);
-    return user.id;
-  }
-
-  async function claims(token: string): Promise<JWTPayload> {
+  async function claims(app: AuthApp, token: string): Promise<JWTPayload> {
     const { payload } = await jwtVerify(
       token,
       createLocalJWKSet(await servicesOf(app).keys.publicJwks()),
@@ -58,12 +33,12 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     });
   }
 
-  const refresh = (token: string, extra: Record<string, string> = {}) =>
+  const refresh = (app: AuthApp, token: string, extra: Record<string, string> = {}) =>
     refreshRequest(app, DemoClientId.public, token, extra);
 
-  it('rotates on every use: new tokens, and a new refresh token each time', async () => {
+  it('rotates on every use: new tokens, and a new refresh token each time', async ({ app }) => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
-    const response = await refresh(first.refresh_token!);
+    const response = await refresh(app, first.refresh_token!);
     expect(response.statusCode).toBe(200);
     expect(response.headers['cache-control']).toBe('no-store');
     const second = response.json<TokenResponse>();
@@ -77,24 +52,28 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expect(second.refresh_token).not.toBe(first.refresh_token);
     expect(second.access_token).not.toBe(first.access_token);
     expect((await userinfoRequest(app, second.access_token)).statusCode).toBe(200);
-    const third = await refresh(second.refresh_token!);
+    const third = await refresh(app, second.refresh_token!);
     expect(third.statusCode).toBe(200);
   });
 
-  it('refuses the old refresh token after a rotation, and revokes the whole family', async () => {
+  it('refuses the old refresh token after a rotation, and revokes the whole family', async ({
+    app,
+  }) => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
-    const second = (await refresh(first.refresh_token!)).json<TokenResponse>();
+    const second = (await refresh(app, first.refresh_token!)).json<TokenResponse>();
 
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expectInvalidGrant(await refresh(app, first.refresh_token!));
 
     // RFC 9700 4.14.2: the reuse may be an attacker's; every token of the family dies.
-    expectInvalidGrant(await refresh(second.refresh_token!));
+    expectInvalidGrant(await refresh(app, second.refresh_token!));
     for (const accessToken of [first.access_token, second.access_token]) {
       expect((await userinfoRequest(app, accessToken)).statusCode).toBe(401);
     }
   });
 
-  it('keeps sub, aud and auth_time in the refreshed ID token and drops the nonce (OIDC Core 12.2)', async () => {
+  it('keeps sub, aud and auth_time in the refreshed ID token and drops the nonce (OIDC Core 12.2)', async ({
+    app,
+  }) => {
     const authTime = Math.floor(Date.now() / 1000) - 3000;
     const first = await tokensFor(app, {
       clientId: DemoClientId.public,
@@ -102,10 +81,11 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       nonce: 'the-nonce',
       authTime,
     });
-    const original = await claims(first.id_token!);
+    const original = await claims(app, first.id_token!);
     expect(original.nonce).toBe('the-nonce');
     const refreshed = await claims(
-      (await refresh(first.refresh_token!)).json<TokenResponse>().id_token!,
+      app,
+      (await refresh(app, first.refresh_token!)).json<TokenResponse>().id_token!,
     );
     expect(refreshed).not.toHaveProperty('nonce');
     expect(refreshed).toMatchObject({
@@ -117,13 +97,15 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     });
   });
 
-  it('may narrow the scope; the next refresh may still ask for the whole grant', async () => {
+  it('may narrow the scope; the next refresh may still ask for the whole grant', async ({
+    app,
+  }) => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.alice });
-    const narrowed = await refresh(first.refresh_token!, { scope: 'openid email' });
+    const narrowed = await refresh(app, first.refresh_token!, { scope: 'openid email' });
     expect(narrowed.statusCode).toBe(200);
     const tokens = narrowed.json<TokenResponse>();
     expect(tokens.scope).toBe('openid email');
-    expect((await claims(tokens.access_token)).scope).toBe('openid email');
+    expect((await claims(app, tokens.access_token)).scope).toBe('openid email');
     const userinfo = (await userinfoRequest(app, tokens.access_token)).json<
       Record<string, unknown>
     >();
@@ -134,42 +116,45 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       'sub',
     ]);
     // RFC 6749 6: the refresh token keeps the originally granted scope.
-    const whole = await refresh(tokens.refresh_token!);
+    const whole = await refresh(app, tokens.refresh_token!);
     expect(whole.json<TokenResponse>().scope).toBe('openid profile email regions');
   });
 
-  it('refuses a broader scope with invalid_scope and leaves the token usable', async () => {
+  it('refuses a broader scope with invalid_scope and leaves the token usable', async ({ app }) => {
     const first = await tokensFor(app, {
       clientId: DemoClientId.public,
       userId: ids.users.alice,
       scopes: ['openid', 'profile'],
     });
-    const broader = await refresh(first.refresh_token!, { scope: 'openid profile email' });
+    const broader = await refresh(app, first.refresh_token!, { scope: 'openid profile email' });
     expect(broader.statusCode).toBe(400);
     expect(broader.json()).toMatchObject({ error: 'invalid_scope' });
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
   });
 
-  it('refuses a refresh token presented by another client', async () => {
+  it('refuses a refresh token presented by another client', async ({ app }) => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.alice });
     expectInvalidGrant(await refreshRequest(app, DemoClientId.regional, first.refresh_token!));
     // Not a reuse of the rightful client's token: it keeps working.
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
   });
 
-  it.each([
+  it.for<[string, string]>([
     ['garbage', 'not-a-token'],
     ['a JWS instead of a JWE', 'eyJhbGciOiJub25lIn0.eyJmaWQiOiJ4In0.'],
     [
       'a forged JWE',
       'eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..AAAAAAAAAAAAAAAA.AAAA.AAAAAAAAAAAAAAAAAAAAAA',
     ],
-  ])('refuses %s as refresh token', async (_case, token) => {
-    expectInvalidGrant(await refresh(token));
+  ])('refuses %s as refresh token', async ([, token], { app }) => {
+    expectInvalidGrant(await refresh(app, token));
   });
 
-  it('checks the region requirement again: a user who left Musterstadt is refused by demo-regional', async () => {
-    const userId = await newUser([DemoRegionId.Musterstadt]);
+  it('checks the region requirement again: a user who left Musterstadt is refused by demo-regional', async ({
+    app,
+    newUser,
+  }) => {
+    const userId = await newUser({ memberOf: [DemoRegionId.Musterstadt] });
     const first = await tokensFor(app, { clientId: DemoClientId.regional, userId });
     const second = await refreshRequest(app, DemoClientId.regional, first.refresh_token!);
     expect(second.statusCode).toBe(200);
@@ -180,7 +165,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     );
   });
 
-  it('lets a member of the required region refresh at demo-regional', async () => {
+  it('lets a member of the required region refresh at demo-regional', async ({ app }) => {
     const first = await tokensFor(app, {
       clientId: DemoClientId.regional,
       userId: ids.users.alice,
@@ -190,28 +175,37 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     ).toBe(200);
   });
 
-  it('revokes refresh tokens when the user joins a region (docs/domain.md §5.4)', async () => {
+  it('revokes refresh tokens when the user joins a region (docs/domain.md §5.4)', async ({
+    app,
+    newUser,
+  }) => {
     const userId = await newUser();
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await addMembership(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expectInvalidGrant(await refresh(app, first.refresh_token!));
     // A grant made after the change is not affected.
     const later = await tokensFor(app, { clientId: DemoClientId.public, userId });
-    expect((await refresh(later.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(app, later.refresh_token!)).statusCode).toBe(200);
   });
 
-  it('revokes refresh tokens when the user becomes a region admin (docs/domain.md §5.4)', async () => {
-    const userId = await newUser([DemoRegionId.Beispieldorf]);
+  it('revokes refresh tokens when the user becomes a region admin (docs/domain.md §5.4)', async ({
+    app,
+    newUser,
+  }) => {
+    const userId = await newUser({ memberOf: [DemoRegionId.Beispieldorf] });
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expectInvalidGrant(await refresh(app, first.refresh_token!));
   });
 
-  it('revokes refresh tokens when the user stops being a region admin (docs/domain.md §5.4)', async () => {
-    const userId = await newUser([DemoRegionId.Beispieldorf]);
+  it('revokes refresh tokens when the user stops being a region admin (docs/domain.md §5.4)', async ({
+    app,
+    newUser,
+  }) => {
+    const userId = await newUser({ memberOf: [DemoRegionId.Beispieldorf] });
     await addAdmin(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
     const second = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em
       .fork()
@@ -219,12 +213,17 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
         userId,
         DemoRegionId.Beispieldorf,
       ]);
-    expectInvalidGrant(await refresh(second.refresh_token!));
+    expectInvalidGrant(await refresh(app, second.refresh_token!));
   });
 
-  it('revokes refresh tokens when the user leaves a region (docs/domain.md §5.4)', async () => {
+  it('revokes refresh tokens when the user leaves a region (docs/domain.md §5.4)', async ({
+    app,
+    newUser,
+  }) => {
     // demo-public requires no region: the refusal comes from the change, not the region gate.
-    const userId = await newUser([DemoRegionId.Beispieldorf, DemoRegionId.Musterstadt]);
+    const userId = await newUser({
+      memberOf: [DemoRegionId.Beispieldorf, DemoRegionId.Musterstadt],
+    });
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em
       .fork()
@@ -233,23 +232,29 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
         DemoRegionId.Beispieldorf,
       ]);
     expectInvalidGrant(
-      await refresh(first.refresh_token!),
+      await refresh(app, first.refresh_token!),
       'The grant was revoked because the user’s regions changed',
     );
     const { familyId } = (await servicesOf(app).refreshTokens.open(first.refresh_token!))!;
     expect(await servicesOf(app).families.find(familyId, DemoClientId.public)).toBeNull();
   });
 
-  it('revokes refresh tokens when the user’s membership is deactivated (docs/domain.md §5.4)', async () => {
-    const userId = await newUser([DemoRegionId.Beispieldorf]);
+  it('revokes refresh tokens when the user’s membership is deactivated (docs/domain.md §5.4)', async ({
+    app,
+    newUser,
+  }) => {
+    const userId = await newUser({ memberOf: [DemoRegionId.Beispieldorf] });
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em
       .fork()
       .execute('update region_memberships set active = false where user_id = ?', [userId]);
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expectInvalidGrant(await refresh(app, first.refresh_token!));
   });
 
-  it('compares the region change with the grant on the database’s clock, not this server’s', async () => {
+  it('compares the region change with the grant on the database’s clock, not this server’s', async ({
+    app,
+    newUser,
+  }) => {
     const userId = await newUser();
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     // As if this server's clock ran a minute ahead of PostgreSQL's when the grant began: by
@@ -262,7 +267,7 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     await app.kv.set(key, JSON.stringify(family), stored!.ttlMs);
     await addMembership(app.orm.em.fork(), userId, DemoRegionId.Beispieldorf);
     expectInvalidGrant(
-      await refresh(first.refresh_token!),
+      await refresh(app, first.refresh_token!),
       'The grant was revoked because the user’s regions changed',
     );
   });
@@ -270,14 +275,14 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
   describe('the client’s registered scopes (an administrator may take one away)', () => {
     let clients = 0;
 
-    async function clientWithAllScopes(): Promise<string> {
+    async function clientWithAllScopes(app: AuthApp): Promise<string> {
       clients += 1;
       const clientId = `refresh-test-scopes-${clients}`;
       await registerTestClient(app, { clientId });
       return clientId;
     }
 
-    const setClientScopes = (clientId: string, scopes: string[]) =>
+    const setClientScopes = (app: AuthApp, clientId: string, scopes: string[]) =>
       app.orm.em
         .fork()
         .execute('update oauth_clients set scopes = ?::text[] where client_id = ?', [
@@ -285,17 +290,19 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
           clientId,
         ]);
 
-    it('leaves out of a refresh a scope the client is no longer registered for', async () => {
-      const clientId = await clientWithAllScopes();
+    it('leaves out of a refresh a scope the client is no longer registered for', async ({
+      app,
+    }) => {
+      const clientId = await clientWithAllScopes(app);
       const first = await tokensFor(app, { clientId, userId: ids.users.alice });
       expect(first.scope).toBe('openid profile email regions');
-      await setClientScopes(clientId, ['openid', 'profile', 'regions']);
+      await setClientScopes(app, clientId, ['openid', 'profile', 'regions']);
 
       const response = await refreshRequest(app, clientId, first.refresh_token!);
       expect(response.statusCode).toBe(200);
       const tokens = response.json<TokenResponse>();
       expect(tokens.scope).toBe('openid profile regions');
-      expect((await claims(tokens.access_token)).scope).toBe('openid profile regions');
+      expect((await claims(app, tokens.access_token)).scope).toBe('openid profile regions');
       const userinfo = (await userinfoRequest(app, tokens.access_token)).json<
         Record<string, unknown>
       >();
@@ -311,21 +318,21 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       expect(asked.json()).toMatchObject({ error: 'invalid_scope' });
     });
 
-    it('gives a scope back when the client is registered for it again', async () => {
-      const clientId = await clientWithAllScopes();
+    it('gives a scope back when the client is registered for it again', async ({ app }) => {
+      const clientId = await clientWithAllScopes(app);
       const first = await tokensFor(app, { clientId, userId: ids.users.alice });
-      await setClientScopes(clientId, ['openid', 'profile', 'regions']);
+      await setClientScopes(app, clientId, ['openid', 'profile', 'regions']);
       const narrowed = (
         await refreshRequest(app, clientId, first.refresh_token!)
       ).json<TokenResponse>();
-      await setClientScopes(clientId, ALL_SCOPES);
+      await setClientScopes(app, clientId, ALL_SCOPES);
       const restored = await refreshRequest(app, clientId, narrowed.refresh_token!);
       // The user granted email; only the client's registration had withheld it.
       expect(restored.json<TokenResponse>().scope).toBe('openid profile email regions');
     });
 
-    it('refuses a refresh when the client keeps no scope of the grant', async () => {
-      const clientId = await clientWithAllScopes();
+    it('refuses a refresh when the client keeps no scope of the grant', async ({ app }) => {
+      const clientId = await clientWithAllScopes(app);
       // Every grant has openid and every client keeps it (a table constraint), so this takes a
       // grant without openid, as no authorization request makes: the guard must still hold.
       const first = await tokensFor(app, {
@@ -333,18 +340,18 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
         userId: ids.users.alice,
         scopes: ['profile', 'email'],
       });
-      await setClientScopes(clientId, ['openid', 'regions']);
+      await setClientScopes(app, clientId, ['openid', 'regions']);
       const response = await refreshRequest(app, clientId, first.refresh_token!);
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ error: 'invalid_scope' });
     });
   });
 
-  it('refuses, and revokes the family, when the user was deactivated', async () => {
+  it('refuses, and revokes the family, when the user was deactivated', async ({ app, newUser }) => {
     const userId = await newUser();
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId });
     await app.orm.em.fork().execute('update users set activated = false where id = ?', [userId]);
-    expectInvalidGrant(await refresh(first.refresh_token!));
+    expectInvalidGrant(await refresh(app, first.refresh_token!));
     const { familyId } = (await servicesOf(app).refreshTokens.open(first.refresh_token!))!;
     expect(await servicesOf(app).families.find(familyId, DemoClientId.public)).toBeNull();
     const userinfo = await userinfoRequest(app, first.access_token);
@@ -355,10 +362,12 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     });
   });
 
-  it('leaves exactly one valid family member after 20 parallel refreshes of one token', async () => {
+  it('leaves exactly one valid family member after 20 parallel refreshes of one token', async ({
+    app,
+  }) => {
     const first = await tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
     const responses = await Promise.all(
-      Array.from({ length: 20 }, () => refresh(first.refresh_token!)),
+      Array.from({ length: 20 }, () => refresh(app, first.refresh_token!)),
     );
     const winners = responses.filter((response) => response.statusCode === 200);
     expect(winners).toHaveLength(1);
@@ -374,6 +383,6 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     expect(await families.isRefreshTokenLive(rotated.familyId, rotated.jti)).toBe(true);
     // The race was not taken for theft: the winner's tokens work.
     expect((await userinfoRequest(app, winner.access_token)).statusCode).toBe(200);
-    expect((await refresh(winner.refresh_token!)).statusCode).toBe(200);
+    expect((await refresh(app, winner.refresh_token!)).statusCode).toBe(200);
   });
 });
