@@ -57,7 +57,7 @@ describe('the auth service', () => {
   it('answers a protocol path asked with a method it lacks with 405 and the methods it has', async () => {
     const token = await app.inject({ method: 'GET', url: '/oauth/token' });
     expect(token.statusCode).toBe(405);
-    expect(token.headers.allow).toBe('POST');
+    expect(token.headers.allow).toBe('OPTIONS, POST');
     expect(token.headers['content-type']).toBe('application/problem+json; charset=utf-8');
     expect(token.json()).toMatchObject({ status: 405, code: 'METHOD_NOT_ALLOWED' });
     // userinfo answers CORS preflights, so OPTIONS is among its methods.

@@ -2,11 +2,7 @@ import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyRequest } from 'fastify';
 import { findActiveClient } from '../../clients/registered-clients.ts';
 import { introspectionResourceServers } from '../../config.ts';
-import {
-  boundKeyOf,
-  verifyAccessToken,
-  type AccessTokenGrant,
-} from '../../tokens/access-token.ts';
+import { boundKeyOf, verifyAccessToken, type AccessTokenGrant } from '../../tokens/access-token.ts';
 import { grantHolderRefusal } from '../../tokens/grant-holder-check.ts';
 import { OAuthError } from '../../errors/oauth-errors.ts';
 import { isCompactJwe } from '@foodshare/server-kit/oauth-grants';

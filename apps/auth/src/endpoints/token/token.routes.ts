@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
 import {
   invalidRequest,
   unauthorizedClient,
@@ -49,6 +50,25 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
   allowAnyOrigin(app);
+  // RFC 9449 8: a browser app must read the nonce of a use_dpop_nonce answer.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    reply.header('access-control-expose-headers', 'DPoP-Nonce');
+    done(null, payload);
+  });
+  // A DPoP header makes the exchange "non-simple": browsers ask first.
+  app.options(
+    '/oauth/token',
+    { schema: { tags: ['oauth'], response: { 204: Type.Null() } } },
+    async (_request, reply) =>
+      reply
+        .code(204)
+        .headers({
+          'access-control-allow-methods': 'POST',
+          'access-control-allow-headers': 'Authorization, Content-Type, DPoP',
+          'access-control-max-age': '600',
+        })
+        .send(null),
+  );
   app.post(
     '/oauth/token',
     {
