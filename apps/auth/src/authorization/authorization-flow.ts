@@ -102,6 +102,7 @@ async function issueCode(
     nonce: request.nonce,
     authTime: session.authTime,
     sid: sessionSid(session.id),
+    ...(request.dpopJkt === undefined ? {} : { dpopJkt: request.dpopJkt }),
   });
   ctx.audit('code_issued', {
     clientId: request.clientId,

@@ -80,6 +80,10 @@ export function validateAuthorizationRequest(
   const codeChallenge = checkPkce(client, params);
   const prompt = checkPrompt(params.prompt);
   const maxAge = checkMaxAge(params.maxAge);
+  // RFC 9449 10: a JWK SHA-256 thumbprint (RFC 7638), base64url without padding.
+  if (params.dpopJkt !== undefined && !/^[A-Za-z0-9_-]{43}$/.test(params.dpopJkt)) {
+    throw invalidRequest('dpop_jkt must be the SHA-256 thumbprint of a JWK');
+  }
 
   return {
     clientId: client.clientId,
@@ -90,6 +94,7 @@ export function validateAuthorizationRequest(
     nonce: params.nonce ?? null,
     prompt,
     maxAge,
+    ...(params.dpopJkt === undefined ? {} : { dpopJkt: params.dpopJkt }),
   };
 }
 
@@ -204,6 +209,7 @@ export const PARAM_MAX_LENGTHS = {
   id_token_hint: 8000,
   acr_values: 1000,
   display: 100,
+  dpop_jkt: 100,
 } as const;
 
 type ParamName = keyof typeof PARAM_MAX_LENGTHS;
@@ -248,6 +254,7 @@ export function readParams(params: AuthorizationParams) {
     maxAge: get('max_age'),
     request: get('request'),
     requestUri: get('request_uri'),
+    dpopJkt: get('dpop_jkt'),
   };
   return { ...read, repeated, tooLong };
 }

@@ -22,6 +22,11 @@ export interface AuthorizationRequest {
   prompt: Prompt[];
   /** OIDC max_age in seconds, or null. */
   maxAge: number | null;
+  /**
+   * RFC 9449 10: the thumbprint of the DPoP key the code is bound to. Absent when the client
+   * sent no dpop_jkt, and from requests parked by an earlier release.
+   */
+  dpopJkt?: string;
 }
 
 /**

@@ -9,7 +9,13 @@ import {
   type JWK,
 } from 'jose';
 import * as oidc from 'openid-client';
+import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
+import {
+  allowOnConsentPage,
+  authorizeUrl,
+  callbackParams,
+} from '../test-support/authorization-helpers.ts';
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
@@ -412,5 +418,76 @@ describe('DPoP from a browser app', () => {
     const key = await newDpopKey();
     const answer = await exchangeCode(app, await proof(key, { htm: 'POST', htu: tokenUrl(app) }));
     expect(answer.headers['access-control-expose-headers']).toMatch(/\bDPoP-Nonce\b/);
+  });
+});
+
+describe('dpop_jkt at the authorization endpoint (RFC 9449 10)', () => {
+  async function codeBoundTo(
+    app: AuthApp,
+    signIn: (user: 'alice') => Promise<SignedInClient>,
+    jkt: string,
+  ) {
+    const alice = await signIn('alice');
+    const { verifier, challenge } = pkcePair();
+    const start = await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ code_challenge: challenge, dpop_jkt: jkt }),
+      cookies: alice.cookies,
+    });
+    const decided = await allowOnConsentPage(app, alice.cookies, start);
+    const code = callbackParams(decided).get('code');
+    if (!code) throw new Error(`no code: ${decided.statusCode}`);
+    return { code, verifier };
+  }
+
+  const redeem = (app: AuthApp, code: string, verifier: string, dpop?: string) =>
+    tokenRequest(
+      app,
+      {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: DEMO_REDIRECT_URI,
+        code_verifier: verifier,
+        client_id: DemoClientId.public,
+      },
+      dpop === undefined ? {} : { dpop },
+    );
+
+  it('redeems a bound code only with a proof of the named key', async ({ app, signIn }) => {
+    const key = await newDpopKey();
+    const first = await codeBoundTo(app, signIn, key.jkt);
+    const withoutProof = await redeem(app, first.code, first.verifier);
+    expect(withoutProof.statusCode).toBe(400);
+    expect(withoutProof.json()).toMatchObject({ error: 'invalid_grant' });
+
+    const second = await codeBoundTo(app, signIn, key.jkt);
+    const thief = await newDpopKey();
+    const otherKey = await redeem(
+      app,
+      second.code,
+      second.verifier,
+      await proof(thief, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+    );
+    expect(otherKey.json()).toMatchObject({ error: 'invalid_grant' });
+
+    const third = await codeBoundTo(app, signIn, key.jkt);
+    const owner = await redeem(
+      app,
+      third.code,
+      third.verifier,
+      await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+    );
+    expect(owner.statusCode, owner.body).toBe(200);
+    expect(decodeJwt(owner.json<TokenResponse>().access_token).cnf).toEqual({ jkt: key.jkt });
+  });
+
+  it('refuses a dpop_jkt that is no thumbprint', async ({ app, signIn }) => {
+    const alice = await signIn('alice');
+    const response = await app.inject({
+      method: 'GET',
+      url: authorizeUrl({ dpop_jkt: 'not a thumbprint' }),
+      cookies: alice.cookies,
+    });
+    expect(callbackParams(response).get('error')).toBe('invalid_request');
   });
 });

@@ -27,6 +27,11 @@ export interface AuthorizationCodeGrant {
    * codes issued before it was kept: their tokens carry no sid.
    */
   sid?: string;
+  /**
+   * RFC 9449 10: the thumbprint of the DPoP key whose proof must come with the code. Absent when
+   * the authorization request named none.
+   */
+  dpopJkt?: string;
 }
 
 /** What a redeemed code produced: named before the tokens exist, so a reuse can revoke them. */

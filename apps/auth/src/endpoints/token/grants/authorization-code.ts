@@ -87,6 +87,10 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri'> = {
       throw invalidGrant('redirect_uri differs from the authorization request');
     }
     verifyPkce(grant, params.code_verifier, client);
+    // RFC 9449 10: a code bound by dpop_jkt is redeemed only with a proof of that key.
+    if (grant.dpopJkt !== undefined && grant.dpopJkt !== grantRequest.dpopJkt) {
+      throw invalidGrant('The code is bound to another DPoP key');
+    }
     // The consented scopes the client is still registered for: an administrator may have taken
     // one from the client since the code was issued.
     const scopes = grant.scopes.filter((scope) => mayHoldScope(client, scope));
