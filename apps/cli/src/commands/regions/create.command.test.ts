@@ -1,13 +1,11 @@
 import { RegionEntity, RegionType, WellKnownUnit, WorkGroupFunction } from '@foodshare/domain';
-import { describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
-import { createRegionCommand, REGION_TYPE_NAMES } from './regions.command.ts';
-import { parseCode } from '../cli-runtime.ts';
-
-const db = useTestOrm();
+import { parseCode } from '../../cli-runtime.ts';
+import { describe, expect, it } from '../../test-support/fixtures.ts';
+import { createRegionCommand, type CreateRegionOptions } from './create.command.ts';
+import { REGION_TYPE_NAMES } from './region-names.ts';
 
 describe('regions create', () => {
-  it('creates a region under its parent', async () => {
+  it('creates a region under its parent', async ({ db }) => {
     const country = await createRegionCommand(db.em(), {
       name: 'Deutschland',
       type: RegionType.Country,
@@ -28,7 +26,7 @@ describe('regions create', () => {
     expect(stored.parent?.id).toBe(country.id);
   });
 
-  it('takes an explicit id, and later regions get ids above it', async () => {
+  it('takes an explicit id, and later regions get ids above it', async ({ db }) => {
     const group = await createRegionCommand(db.em(), {
       id: WellKnownUnit.OAuthClientAdministration,
       name: 'OAuth clients',
@@ -39,7 +37,7 @@ describe('regions create', () => {
     expect(next.id).toBeGreaterThan(6704);
   });
 
-  it('gives a working group its function', async () => {
+  it('gives a working group its function', async ({ db }) => {
     const group = await createRegionCommand(db.em(), {
       name: 'Moderation Münster',
       type: RegionType.WorkingGroup,
@@ -48,13 +46,13 @@ describe('regions create', () => {
     expect(group.workgroupFunction).toBe(WorkGroupFunction.Moderation);
   });
 
-  it.each([
+  it.for<[Partial<CreateRegionOptions>, string]>([
     [{ id: WellKnownUnit.OAuthClientAdministration }, 'REGION_ID_TAKEN'],
     [{ parentId: 123_456 }, 'REGION_NOT_FOUND'],
     [{ workgroupFunction: WorkGroupFunction.Moderation }, 'INVALID_INPUT'],
     [{ name: ' ' }, 'INVALID_INPUT'],
     [{ type: 4 as RegionType }, 'INVALID_INPUT'],
-  ])('refuses %o with %s', async (change, code) => {
+  ])('refuses %o with %s', async ([change, code], { db }) => {
     await expect(
       createRegionCommand(db.em(), { name: 'Refused', type: RegionType.City, ...change }),
     ).rejects.toMatchObject({ code });

@@ -7,16 +7,8 @@ import {
   UserEntity,
   verifyPassword,
 } from '@foodshare/domain';
-import { describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
-import {
-  createUserCommand,
-  parseRole,
-  passwordFromStdin,
-  setRoleCommand,
-} from './users.command.ts';
-
-const db = useTestOrm();
+import { describe, expect, it } from '../../test-support/fixtures.ts';
+import { createUserCommand, type CreateUserOptions } from './create.command.ts';
 
 const ada = {
   email: 'Ada.Lovelace@Example.org',
@@ -26,7 +18,9 @@ const ada = {
 };
 
 describe('users create', () => {
-  it('stores the user with a lower-case email and an argon2id hash of the password', async () => {
+  it('stores the user with a lower-case email and an argon2id hash of the password', async ({
+    db,
+  }) => {
     const created = await createUserCommand(db.em(), {
       ...ada,
       role: Role.Foodsaver,
@@ -47,7 +41,7 @@ describe('users create', () => {
     expect(await verifyPassword(stored.passwordHash, 'wrong password')).toBe(false);
   });
 
-  it('refuses an email address that is taken, whatever its case', async () => {
+  it('refuses an email address that is taken, whatever its case', async ({ db }) => {
     const attempt = createUserCommand(db.em(), { ...ada, email: ' ADA.LOVELACE@example.ORG ' });
     await expect(attempt).rejects.toThrow(AccountError);
     await expect(attempt).rejects.toMatchObject({
@@ -57,7 +51,7 @@ describe('users create', () => {
     expect(await db.em().count(UserEntity, { email: 'ada.lovelace@example.org' })).toBe(1);
   });
 
-  it('makes the user a member of the home region', async () => {
+  it('makes the user a member of the home region', async ({ db }) => {
     const region = await createRegion(db.em(), { name: 'Göttingen', type: RegionType.City });
     const created = await createUserCommand(db.em(), {
       ...ada,
@@ -75,59 +69,16 @@ describe('users create', () => {
     expect(membership?.active).toBe(true);
   });
 
-  it.each([
+  it.for<[Partial<CreateUserOptions>, string]>([
     [{ email: 'no-at-sign' }, 'INVALID_INPUT'],
     [{ password: 'short' }, 'INVALID_INPUT'],
     [{ firstName: '  ' }, 'INVALID_INPUT'],
     [{ role: 7 as Role }, 'INVALID_INPUT'],
     [{ homeRegionId: 999_999 }, 'REGION_NOT_FOUND'],
-  ])('refuses %o with %s', async (change, code) => {
+  ])('refuses %o with %s', async ([change, code], { db }) => {
     await expect(
       createUserCommand(db.em(), { ...ada, email: 'someone@example.org', ...change }),
     ).rejects.toMatchObject({ code });
     expect(await db.em().count(UserEntity, { email: 'someone@example.org' })).toBe(0);
-  });
-
-  it('takes the password from stdin without its final line break', () => {
-    expect(passwordFromStdin('secret words\n')).toBe('secret words');
-    expect(passwordFromStdin('secret words\r\n')).toBe('secret words');
-    expect(passwordFromStdin(' spaces count \n\n')).toBe(' spaces count \n');
-  });
-});
-
-describe('users set-role', () => {
-  it('changes the role and reports the previous one', async () => {
-    await createUserCommand(db.em(), { ...ada, email: 'turing@example.org', role: Role.Foodsaver });
-    const result = await setRoleCommand(db.em(), {
-      email: 'Turing@Example.org',
-      role: Role.Orga,
-    });
-    expect(result).toMatchObject({
-      email: 'turing@example.org',
-      role: Role.Orga,
-      previousRole: Role.Foodsaver,
-    });
-    expect((await db.em().findOneOrFail(UserEntity, result.id)).role).toBe(Role.Orga);
-  });
-
-  it('refuses an unknown email address', async () => {
-    await expect(
-      setRoleCommand(db.em(), { email: 'nobody@example.org', role: Role.Orga }),
-    ).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });
-  });
-});
-
-describe('role arguments', () => {
-  it.each([
-    ['foodsharer', Role.Foodsharer],
-    ['Store-Manager', Role.StoreManager],
-    ['4', Role.Orga],
-    ['0', Role.Foodsharer],
-  ])('read %s as %i', (input, role) => {
-    expect(parseRole(input)).toBe(role);
-  });
-
-  it.each(['5', 'admin', '', '1.0'])('refuse %j', (input) => {
-    expect(() => parseRole(input)).toThrow(/Unknown role/);
   });
 });

@@ -5,17 +5,16 @@ import {
   RegionType,
   UserEntity,
   type RegionEntity,
+  type UpdateUserInput,
 } from '@foodshare/domain';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
-import { updateUserCommand } from './user-admin.command.ts';
+import { describe, expect, it, test } from '../../test-support/fixtures.ts';
+import { updateUserCommand } from './update.command.ts';
 
-const db = useTestOrm();
 let city: RegionEntity;
 let other: RegionEntity;
 let state: RegionEntity;
 
-beforeAll(async () => {
+test.beforeAll(async ({ db }) => {
   state = await createRegion(db.em(), { name: 'Hessen', type: RegionType.FederalState });
   city = await createRegion(db.em(), { name: 'Kassel', type: RegionType.City, parentId: state.id });
   other = await createRegion(db.em(), { name: 'Fulda', type: RegionType.City, parentId: state.id });
@@ -31,7 +30,9 @@ beforeAll(async () => {
 });
 
 describe('users update', () => {
-  it('changes names and email address, and moves the home region keeping the old membership', async () => {
+  it('changes names and email address, and moves the home region keeping the old membership', async ({
+    db,
+  }) => {
     const updated = await updateUserCommand(
       db.em(),
       { email: 'update@example.org' },
@@ -53,13 +54,13 @@ describe('users update', () => {
     ).resolves.toMatchObject({ email: 'ute@example.org' });
   });
 
-  it.each([
+  it.for<[UpdateUserInput, string]>([
     [{ email: 'taken@example.org' }, 'EMAIL_TAKEN'],
     [{ email: 'not an address' }, 'INVALID_INPUT'],
     [{ firstName: ' ' }, 'INVALID_INPUT'],
     [{ homeRegionId: 424_242 }, 'REGION_NOT_FOUND'],
     [{ homeRegionId: -1 }, 'REGION_NOT_FOUND'],
-  ])('refuses %o with %s and changes nothing', async (change, code) => {
+  ])('refuses %o with %s and changes nothing', async ([change, code], { db }) => {
     await expect(
       updateUserCommand(db.em(), { email: 'ute@example.org' }, { lastName: 'Changed', ...change }),
     ).rejects.toMatchObject({ code });
@@ -67,13 +68,13 @@ describe('users update', () => {
     expect(stored.lastName).toBe('Neu');
   });
 
-  it('refuses a home region without members', async () => {
+  it('refuses a home region without members', async ({ db }) => {
     await expect(
       updateUserCommand(db.em(), { email: 'taken@example.org' }, { homeRegionId: state.id }),
     ).rejects.toMatchObject({ code: 'REGION_TAKES_NO_MEMBERS' });
   });
 
-  it('refuses an unknown user', async () => {
+  it('refuses an unknown user', async ({ db }) => {
     await expect(
       updateUserCommand(db.em(), { id: 424_242 }, { firstName: 'Nobody' }),
     ).rejects.toMatchObject({ code: 'USER_NOT_FOUND' });

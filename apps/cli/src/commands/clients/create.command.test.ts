@@ -6,36 +6,16 @@ import {
   RegionType,
   verifyClientSecret,
 } from '@foodshare/domain';
-import { describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
-import {
-  createClientCommand,
-  setPostLogoutRedirectUrisCommand,
-  type CreateClientOptions,
-} from './clients.command.ts';
-
-const db = useTestOrm();
-const pepper = 'pepper-of-this-test';
-
-function client(change: Partial<CreateClientOptions> = {}): CreateClientOptions {
-  return {
-    clientId: 'web-app',
-    name: 'Web app',
-    confidential: false,
-    redirectUris: ['https://app.example/callback'],
-    scopes: ['openid'],
-    grantTypes: ['authorization_code'],
-    requiredRegionIds: [],
-    pepper,
-    ...change,
-  };
-}
+import { clientOptions, pepper } from '../../test-support/oauth-clients.ts';
+import { describe, expect, it } from '../../test-support/fixtures.ts';
+import type { CreateClientOptions } from './client-settings.ts';
+import { createClientCommand } from './create.command.ts';
 
 describe('clients create', () => {
-  it('registers a public client without a secret', async () => {
+  it('registers a public client without a secret', async ({ db }) => {
     const created = await createClientCommand(
       db.em(),
-      client({
+      clientOptions({
         scopes: ['openid', 'profile', 'email', 'regions'],
         grantTypes: ['authorization_code', 'refresh_token'],
       }),
@@ -57,10 +37,10 @@ describe('clients create', () => {
     expect(audit.map((entry) => entry.action)).toEqual(['create']);
   });
 
-  it('gives a confidential client a 256-bit secret and stores only its HMAC', async () => {
+  it('gives a confidential client a 256-bit secret and stores only its HMAC', async ({ db }) => {
     const created = await createClientCommand(
       db.em(),
-      client({ clientId: 'server-app', confidential: true }),
+      clientOptions({ clientId: 'server-app', confidential: true }),
     );
     expect(created.secret).toMatch(/^[0-9a-f]{64}$/);
     const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'server-app' });
@@ -71,27 +51,27 @@ describe('clients create', () => {
 
     const other = await createClientCommand(
       db.em(),
-      client({ clientId: 'server-app-2', confidential: true }),
+      clientOptions({ clientId: 'server-app-2', confidential: true }),
     );
     expect(other.secret).not.toBe(created.secret);
   });
 
-  it('limits a client to required regions that exist', async () => {
+  it('limits a client to required regions that exist', async ({ db }) => {
     const region = await createRegion(db.em(), { name: 'Kiel', type: RegionType.City });
     const created = await createClientCommand(
       db.em(),
-      client({ clientId: 'kiel-app', requiredRegionIds: [region.id] }),
+      clientOptions({ clientId: 'kiel-app', requiredRegionIds: [region.id] }),
     );
     expect(created.requiredRegionIds).toEqual([region.id]);
     await expect(
       createClientCommand(
         db.em(),
-        client({ clientId: 'nowhere-app', requiredRegionIds: [999_999] }),
+        clientOptions({ clientId: 'nowhere-app', requiredRegionIds: [999_999] }),
       ),
     ).rejects.toMatchObject({ code: 'REGION_NOT_FOUND' });
   });
 
-  it.each([
+  it.for([
     'http://localhost:3000/callback',
     'http://127.0.0.1:8080/cb',
     'http://[::1]:9999/cb',
@@ -99,13 +79,16 @@ describe('clients create', () => {
     // RFC 8252 7.1: a native app's own scheme, a reverse domain name, for a public client.
     'org.example.app:/oauth2redirect',
     'com.example.app:/cb',
-  ])('accepts the redirect URI %s', async (uri) => {
+  ])('accepts the redirect URI %s', async (uri, { db }) => {
     const clientId = `ok-${Math.random().toString(36).slice(2, 10)}`;
-    const created = await createClientCommand(db.em(), client({ clientId, redirectUris: [uri] }));
+    const created = await createClientCommand(
+      db.em(),
+      clientOptions({ clientId, redirectUris: [uri] }),
+    );
     expect(created.redirectUris).toEqual([uri]);
   });
 
-  it.each([
+  it.for<[string, RegExp]>([
     ['http://app.example/callback', /https/],
     ['https://app.example/callback#done', /fragment/],
     ['https://*.app.example/callback', /wildcard/],
@@ -119,20 +102,20 @@ describe('clients create', () => {
     ['http://127.0.0.1.evil.example/cb', /https/],
     ['/relative/callback', /absolute/],
     ['https://app.example/call back', /white space/],
-  ])('refuses the redirect URI %s', async (uri, reason) => {
+  ])('refuses the redirect URI %s', async ([uri, reason], { db }) => {
     const attempt = createClientCommand(
       db.em(),
-      client({ clientId: 'refused', redirectUris: [uri] }),
+      clientOptions({ clientId: 'refused', redirectUris: [uri] }),
     );
     await expect(attempt).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
     await expect(attempt).rejects.toThrow(reason);
     expect(await db.em().count(OAuthClientEntity, { clientId: 'refused' })).toBe(0);
   });
 
-  it('refuses an app scheme for a confidential client, storing nothing', async () => {
+  it('refuses an app scheme for a confidential client, storing nothing', async ({ db }) => {
     const attempt = createClientCommand(
       db.em(),
-      client({
+      clientOptions({
         clientId: 'refused',
         confidential: true,
         redirectUris: ['org.example.app:/oauth2redirect'],
@@ -143,7 +126,7 @@ describe('clients create', () => {
     expect(await db.em().count(OAuthClientEntity, { clientId: 'refused' })).toBe(0);
   });
 
-  it.each([
+  it.for<[Partial<CreateClientOptions>, RegExp]>([
     [{ scopes: ['profile'] }, /include openid/],
     [{ scopes: ['openid', 'offline_access'] }, /Unknown scope offline_access/],
     [{ grantTypes: ['refresh_token'] }, /include authorization_code/],
@@ -152,58 +135,15 @@ describe('clients create', () => {
     [{ clientId: 'has space' }, /client id/],
     [{ name: '' }, /client name/],
     [{ postLogoutRedirectUris: ['http://app.example/bye'] }, /post-logout redirect URI.*https/],
-  ])('refuses %o', async (change, message) => {
+  ])('refuses %o', async ([change, message], { db }) => {
     await expect(
-      createClientCommand(db.em(), client({ clientId: 'refused', ...change })),
+      createClientCommand(db.em(), clientOptions({ clientId: 'refused', ...change })),
     ).rejects.toThrow(message);
   });
 
-  it('refuses a client id that is taken', async () => {
-    await expect(createClientCommand(db.em(), client())).rejects.toMatchObject({
+  it('refuses a client id that is taken', async ({ db }) => {
+    await expect(createClientCommand(db.em(), clientOptions())).rejects.toMatchObject({
       code: 'CLIENT_ID_TAKEN',
     });
-  });
-});
-
-describe('clients set-post-logout-uris', () => {
-  it('replaces the post-logout redirect URIs only, audited, and clears them when none are given', async () => {
-    await createClientCommand(
-      db.em(),
-      client({ clientId: 'logout-app', postLogoutRedirectUris: ['https://app.example/bye'] }),
-    );
-    const changed = await setPostLogoutRedirectUrisCommand(db.em(), {
-      clientId: 'logout-app',
-      postLogoutRedirectUris: ['https://app.example/signed-out', 'http://localhost:3000/out'],
-    });
-    expect(changed.changedFields).toEqual(['postLogoutRedirectUris']);
-    const stored = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'logout-app' });
-    expect(stored).toMatchObject({
-      name: 'Web app',
-      redirectUris: ['https://app.example/callback'],
-      postLogoutRedirectUris: ['https://app.example/signed-out', 'http://localhost:3000/out'],
-    });
-
-    await setPostLogoutRedirectUrisCommand(db.em(), {
-      clientId: 'logout-app',
-      postLogoutRedirectUris: [],
-    });
-    const cleared = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'logout-app' });
-    expect(cleared.postLogoutRedirectUris).toEqual([]);
-    const audit = await db
-      .em()
-      .find(OAuthClientAuditLogEntity, { clientId: 'logout-app' }, { orderBy: { id: 'asc' } });
-    expect(audit.map((entry) => entry.action)).toEqual(['create', 'update', 'update']);
-  });
-
-  it('refuses an unknown client and a bad URI', async () => {
-    await expect(
-      setPostLogoutRedirectUrisCommand(db.em(), { clientId: 'nobody', postLogoutRedirectUris: [] }),
-    ).rejects.toMatchObject({ code: 'CLIENT_NOT_FOUND' });
-    await expect(
-      setPostLogoutRedirectUrisCommand(db.em(), {
-        clientId: 'web-app',
-        postLogoutRedirectUris: ['https://app.example/bye#frag'],
-      }),
-    ).rejects.toMatchObject({ code: 'INVALID_REDIRECT_URI' });
   });
 });

@@ -1,138 +1,19 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { buildAuthServer } from '@foodshare/auth/app';
 import { loadConfig as loadAuthConfig } from '@foodshare/auth/config';
-import {
-  AccountError,
-  createOAuthClient,
-  createRegion,
-  createUser,
-  RegionType,
-  Role,
-  UserEntity,
-  verifyPassword,
-} from '@foodshare/domain';
-import { openKeyValueStore, SessionStore, type KeyValueStore } from '@foodshare/server-kit';
-import { testServiceEnv, workerRedis } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
-import {
-  deactivateUserCommand,
-  listUsersCommand,
-  parseUserRef,
-  resetPasswordCommand,
-  showUserCommand,
-} from './user-admin.command.ts';
-
-const db = useTestOrm();
-let store: KeyValueStore;
-
-beforeAll(async () => {
-  const redis = workerRedis('cli');
-  store = await openKeyValueStore({ redis: { url: redis.url }, keyPrefix: redis.keyPrefix });
-});
-afterAll(() => store.close());
-
-let counter = 0;
-async function user(change: { role?: Role; homeRegionId?: number } = {}) {
-  counter += 1;
-  return createUser(db.em(), {
-    email: `person${counter}@example.org`,
-    firstName: 'Person',
-    lastName: String(counter),
-    password: 'first-password',
-    ...change,
-  });
-}
-
-async function tokensValidAfter(id: number): Promise<Date | null> {
-  return (await db.em().findOneOrFail(UserEntity, id)).tokensValidAfter ?? null;
-}
-
-describe('parseUserRef', () => {
-  it('reads an id or an email address and refuses anything else', () => {
-    expect(parseUserRef('42')).toEqual({ id: 42 });
-    expect(parseUserRef(' Ada@Example.org ')).toEqual({ email: 'Ada@Example.org' });
-    expect(() => parseUserRef('ada')).toThrow(/user id or an email address/);
-    expect(() => parseUserRef('0')).toThrow(/positive integer/);
-  });
-});
-
-describe('users list', () => {
-  it('pages through users by id, filtered by role and by deactivation', async () => {
-    const orga = await user({ role: Role.Orga });
-    const other = await user({ role: Role.Orga });
-    await user({ role: Role.Foodsaver });
-    const orgas = await listUsersCommand(db.em(), { limit: 1000, offset: 0, role: Role.Orga });
-    const ids = orgas.map((item) => item.id);
-    expect(ids).toEqual([...ids].sort((a, b) => a - b));
-    expect(ids).toEqual(expect.arrayContaining([orga.id, other.id]));
-    expect(orgas.every((item) => item.role === Role.Orga)).toBe(true);
-
-    const second = await listUsersCommand(db.em(), {
-      limit: 1,
-      offset: ids.indexOf(other.id),
-      role: Role.Orga,
-    });
-    expect(second.map((item) => item.id)).toEqual([other.id]);
-
-    await deactivateUserCommand(db.em(), { id: orga.id });
-    const deactivated = await listUsersCommand(db.em(), {
-      limit: 1000,
-      offset: 0,
-      deactivated: true,
-    });
-    expect(deactivated.map((item) => item.id)).toContain(orga.id);
-    expect(deactivated.map((item) => item.id)).not.toContain(other.id);
-    expect(deactivated.every((item) => !item.activated)).toBe(true);
-  });
-});
-
-describe('users show', () => {
-  it('shows a user by email or id, with the regions they are a member of', async () => {
-    const region = await createRegion(db.em(), {
-      name: 'Showstadt',
-      type: RegionType.City,
-      parentId: null,
-    });
-    const shown = await user({ homeRegionId: region.id });
-    const byEmail = await showUserCommand(db.em(), { email: shown.email.toUpperCase() });
-    expect(byEmail).toMatchObject({
-      id: shown.id,
-      email: shown.email,
-      activated: true,
-      memberOf: [region.id],
-      lastLoginAt: null,
-    });
-    expect(await showUserCommand(db.em(), { id: shown.id })).toEqual(byEmail);
-  });
-
-  it('names an unknown user', async () => {
-    await expect(showUserCommand(db.em(), { id: 999_999 })).rejects.toMatchObject({
-      code: 'USER_NOT_FOUND',
-    });
-  });
-});
-
-describe('users deactivate', () => {
-  it('deactivates the account and ends its refresh tokens, once', async () => {
-    const target = await user();
-    expect(await tokensValidAfter(target.id)).toBeNull();
-    const result = await deactivateUserCommand(db.em(), { email: target.email });
-    expect(result).toEqual({ id: target.id, email: target.email, changed: true });
-    const stored = await db.em().findOneOrFail(UserEntity, target.id);
-    expect(stored.activated).toBe(false);
-    const cutoff = stored.tokensValidAfter;
-    expect(cutoff).toBeInstanceOf(Date);
-
-    const again = await deactivateUserCommand(db.em(), { id: target.id });
-    expect(again.changed).toBe(false);
-    expect(await tokensValidAfter(target.id)).toEqual(cutoff);
-  });
-});
+import { AccountError, createOAuthClient, UserEntity, verifyPassword } from '@foodshare/domain';
+import { SessionStore } from '@foodshare/server-kit';
+import { testServiceEnv } from '@foodshare/testing';
+import { describe, expect, it } from '../../test-support/fixtures.ts';
+import { resetPasswordCommand } from './reset-password.command.ts';
 
 describe('users reset-password', () => {
-  it('sets the password, ends every session and the refresh tokens', async () => {
-    const target = await user();
+  it('sets the password, ends every session and the refresh tokens', async ({
+    db,
+    store,
+    newUser,
+  }) => {
+    const target = await newUser();
     const sessions = new SessionStore(store);
     const first = await sessions.create(target.id, { rememberMe: false });
     const second = await sessions.create(target.id, { rememberMe: true });
@@ -160,8 +41,8 @@ describe('users reset-password', () => {
     await sessions.destroy(bystander);
   });
 
-  it('refuses a short password and changes nothing', async () => {
-    const target = await user();
+  it('refuses a short password and changes nothing', async ({ db, store, newUser }) => {
+    const target = await newUser();
     const attempt = resetPasswordCommand(db.em(), store, { id: target.id }, 'short');
     await expect(attempt).rejects.toThrow(AccountError);
     await expect(attempt).rejects.toMatchObject({ code: 'INVALID_INPUT' });
@@ -173,13 +54,16 @@ describe('users reset-password', () => {
 
 // Issue 31, finding 4: after a reset, the user's access tokens kept working up to an hour.
 describe('users reset-password and the OAuth tokens issued before it', () => {
-  it('leaves none working: userinfo refuses the access token, and the refresh token fails', async () => {
+  it('leaves none working: userinfo refuses the access token, and the refresh token fails', async ({
+    db,
+    newUser,
+  }) => {
     // The authorization server on this test's own database and Redis prefix.
     const { env } = await testServiceEnv('cli');
     const { app: auth, services: authServices } = await buildAuthServer(loadAuthConfig(env));
     try {
       await auth.ready();
-      const target = await user();
+      const target = await newUser();
       const redirectUri = 'https://rp.example/callback';
       await createOAuthClient(
         db.em(),
