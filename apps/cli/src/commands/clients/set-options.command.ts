@@ -1,10 +1,4 @@
-import {
-  AccountError,
-  OAuthClientEntity,
-  updateOAuthClient,
-  type EntityManager,
-  type OAuthClientUpdate,
-} from '@foodshare/domain';
+import { updateOAuthClient, type EntityManager, type OAuthClientUpdate } from '@foodshare/domain';
 import type { Command } from 'commander';
 import { backchannelLogoutAllowedHostsOf, withEntityManager } from '../../cli-context.ts';
 import {
@@ -15,7 +9,7 @@ import {
   type JsonFlag,
 } from '../../cli-runtime.ts';
 import { protocolOptionLines } from './client-lines.ts';
-import { clientSummary, type ClientSummary } from './client-settings.ts';
+import { clientSummary, requireClient, type ClientSummary } from './client-settings.ts';
 
 /**
  * Changes some of a client's settings, leaving every other as it is; audited like a change on
@@ -27,10 +21,7 @@ async function changeClient(
   change: Partial<OAuthClientUpdate>,
   backchannelLogoutAllowedHosts: readonly string[] = [],
 ): Promise<ClientSummary & { changedFields: string[] }> {
-  const current = await em.findOne(OAuthClientEntity, { clientId });
-  if (!current) {
-    throw new AccountError('CLIENT_NOT_FOUND', `No OAuth client has the client id ${clientId}`);
-  }
+  const current = await requireClient(em, clientId);
   const { client, changedFields } = await updateOAuthClient(
     em,
     { clientId },
