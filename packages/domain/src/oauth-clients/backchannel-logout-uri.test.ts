@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AccountError } from './account-errors.ts';
+import { AccountError } from '../accounts/account-errors.ts';
 import {
   backchannelLogoutUriProblemCode,
   isNonPublicAddress,

@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { AccountError } from './account-errors.ts';
+import { AccountError } from '../accounts/account-errors.ts';
 import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
 const MAX_BACKCHANNEL_LOGOUT_URI_LENGTH = 2000;

@@ -1,4 +1,4 @@
-import { AccountError } from './account-errors.ts';
+import { AccountError } from '../accounts/account-errors.ts';
 import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
 const MAX_CLIENT_DISPLAY_URI_LENGTH = 2000;

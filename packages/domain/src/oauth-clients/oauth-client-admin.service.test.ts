@@ -5,7 +5,7 @@ import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType, Role } from '../enums.ts';
 import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
-import { AccountError } from './account-errors.ts';
+import { AccountError } from '../accounts/account-errors.ts';
 import { verifyClientSecret } from './client-secrets.ts';
 import {
   clientSecretMatches,

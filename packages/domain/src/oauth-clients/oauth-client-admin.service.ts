@@ -3,7 +3,7 @@ import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import type { EntityManager } from '../orm.ts';
-import { AccountError } from './account-errors.ts';
+import { AccountError } from '../accounts/account-errors.ts';
 import { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secrets.ts';
 import {
   validateOAuthClientInput,

@@ -4,7 +4,7 @@ import { RegionMembershipEntity } from '../entities/region-membership.entity.ts'
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType } from '../enums.ts';
 import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
-import { addAdmin, addMembership, createRegion } from './regions.service.ts';
+import { addAdmin, addMembership, createRegion } from '../accounts/regions.service.ts';
 import { liveOAuthRevocations, recordOAuthRevocations } from './oauth-token-revocation.ts';
 
 // docs/domain.md §5.4: joining a region or a change of region admins revokes the user's OAuth
