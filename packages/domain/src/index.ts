@@ -6,6 +6,7 @@ export * from './embedded-database.ts';
 export * from './prepared-statement.ts';
 export * from './entities/index.ts';
 export * from './accounts/index.ts';
+export * from './oauth-clients/index.ts';
 export * from './demo/index.ts';
 export * from './signing-keys/index.ts';
 export * from './connection-pool.ts';

@@ -1,4 +1,4 @@
-import { DEVELOPMENT_CLIENT_SECRET_PEPPER } from '../accounts/client-secrets.ts';
+import { DEVELOPMENT_CLIENT_SECRET_PEPPER } from '../oauth-clients/client-secrets.ts';
 import { OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { QuizEntity } from '../entities/quiz.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
