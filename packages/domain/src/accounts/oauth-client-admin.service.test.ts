@@ -4,7 +4,7 @@ import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType, Role } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../db/orm.ts';
 import { AccountError } from './account-errors.ts';
 import { verifyClientSecret } from './client-secrets.ts';
 import {

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegionMembershipEntity } from '../entities/region-membership.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../db/orm.ts';
 import { addAdmin, addMembership, createRegion } from './regions.service.ts';
 import { liveOAuthRevocations, recordOAuthRevocations } from './oauth-token-revocation.ts';
 

@@ -1,6 +1,6 @@
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../db/orm.ts';
 
 // conversations.last_message_at orders a member's conversations (the search index's chats); the
 // messages' track_last_message trigger keeps it equal to the newest message's sent_at.

@@ -8,7 +8,7 @@ import {
 } from '@mikro-orm/core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainStatus, RegionType, Role, WellKnownUnit } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../db/orm.ts';
 import { MAX_RESOURCES_PER_USER } from '../permissions/resource.permissions.ts';
 import {
   BananaEntity,

@@ -1,7 +1,7 @@
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migrateToLatest, openOrm, ormOptions } from '../orm.ts';
+import { migrateToLatest, openOrm, ormOptions } from '../db/orm.ts';
 
 /** The SQL that would bring the database in line with the entity definitions, minus the session preamble. */
 async function schemaDrift(orm: MikroORM): Promise<string> {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { workerDatabase } from '@foodshare/testing';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import { openOrm, type EntityManager, type MikroORM } from '../db/orm.ts';
 import {
   decryptPrivateJwk,
   encryptPrivateJwk,
