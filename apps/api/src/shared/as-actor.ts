@@ -64,8 +64,7 @@ interface ActorColumns {
  * The subquery is not LATERAL: it cannot see the users row `a`, so its names resolve exactly as
  * when it runs alone (a stray `a.x` is an error, not the caller's column).
  *
- * Runs where `runSql` runs, inside a transaction too (as text there); prepared under
- * `<prepareAs>_as_actor` when the feature's query is prepared.
+ * Runs where `runSql` runs, inside a transaction too.
  */
 export async function runSqlAsActor<Row extends object>(
   em: EntityManager,
@@ -75,7 +74,6 @@ export async function runSqlAsActor<Row extends object>(
   const folded: SqlQuery<Row & ActorColumns> = {
     sql: foldedSql(query),
     params: [...query.params, caller.userId],
-    ...(query.prepareAs === undefined ? {} : { prepareAs: `${query.prepareAs}_as_actor` }),
   };
   const rows = await runSql(em, folded);
   const first = rows[0];
@@ -95,27 +93,18 @@ export async function runSqlAsActor<Row extends object>(
   };
 }
 
-// The folded texts by the feature query's prepared name, compared with its text on each call:
-// a query's text is built afresh on every call, and hashing it as a key cost 1.5 % of a read's
-// CPU (the same choice as preparedStatement's, packages/domain/src/prepared-statement.ts).
-const foldedTexts = new Map<string, { sql: string; folded: string }>();
-
 function foldedSql(query: SqlQuery): string {
-  const known = query.prepareAs === undefined ? undefined : foldedTexts.get(query.prepareAs);
-  if (known?.sql === query.sql) return known.folded;
   if (query.sql.toLowerCase().includes(PREFIX)) {
     throw new Error(`runSqlAsActor: the query may not name columns starting with ${PREFIX}`);
   }
   // The feature's text ends on a line of its own, so that a trailing `--` comment in it cannot
   // swallow the rest.
-  const folded = `select q.*, a.id as as_actor_id, a.role as as_actor_role,
+  return `select q.*, a.id as as_actor_id, a.role as as_actor_role,
                       a.verified as as_actor_verified
                  from users a
                  left join (select true as as_actor_row, f.* from (${query.sql}
                  ) f) q on true
                 where a.id = ? and a.activated`;
-  if (query.prepareAs !== undefined) foldedTexts.set(query.prepareAs, { sql: query.sql, folded });
-  return folded;
 }
 
 function withoutActorColumns<Row extends object>(row: Row & ActorColumns): Row {

@@ -39,7 +39,6 @@ export function storeFactsQuery(actorId: number, storeId: number): SqlQuery<Stor
             from stores s
            where s.id = ?`,
     params: [actorId, storeId],
-    prepareAs: 'store_facts',
   };
 }
 

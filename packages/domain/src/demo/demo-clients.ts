@@ -4,7 +4,7 @@ import {
   validateOAuthClientInput,
   type OAuthClientInput,
 } from '../oauth-clients/oauth-clients.service.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, DemoRegionId } from './demo-ids.ts';
 
 /** The three demo OAuth clients; `pepper` hashes the confidential client's secret. */

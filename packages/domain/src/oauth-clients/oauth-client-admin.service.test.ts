@@ -1,10 +1,8 @@
-import { workerDatabase } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType, Role } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import type { EntityManager, MikroORM } from '../db/orm.ts';
 import { AccountError } from '../accounts/account-errors.ts';
 import { verifyClientSecret } from './client-secrets.ts';
 import {
@@ -18,6 +16,7 @@ import {
   type OAuthClientUpdate,
 } from './oauth-client-admin.service.ts';
 import { createOAuthClient, redirectUriProblemCode } from './oauth-clients.service.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 
 const PEPPER = 'test-pepper-of-sufficient-length';
 /** The key-value side of ending a client's grants, which this package does not know. */
@@ -38,9 +37,8 @@ async function databaseClock(): Promise<number> {
   return Math.floor(row!.now_ms);
 }
 
-beforeAll(async () => {
-  const { url } = await workerDatabase('domain');
-  orm = await openOrm({ url });
+test.beforeAll(async ({ orm: fileOrm }) => {
+  orm = fileOrm;
   const em = fork();
   const actor = em.create(UserEntity, {
     firstName: 'Olga',
@@ -54,7 +52,6 @@ beforeAll(async () => {
   actorId = actor.id;
   regionId = region.id;
 });
-afterAll(() => orm.close());
 
 const baseSettings: OAuthClientUpdate = {
   name: 'Some App',
@@ -689,7 +686,7 @@ describe('endPreviousOAuthClientSecret', () => {
 describe('a change whose audit row cannot be written', () => {
   // A trigger refuses the audit rows of some clients, as a full disk or a broken constraint
   // would: the change itself must then not be kept either.
-  beforeAll(async () => {
+  test.beforeAll(async () => {
     const connection = fork().getConnection();
     await connection.execute(`create or replace function refuse_test_audit() returns trigger
       language plpgsql as $$ begin raise exception 'audit row refused'; end $$`);
@@ -698,7 +695,7 @@ describe('a change whose audit row cannot be written', () => {
         or (new.client_id like 'audit-fails-%' and new.action <> 'create'))
       execute function refuse_test_audit()`);
   });
-  afterAll(async () => {
+  test.afterAll(async () => {
     const connection = fork().getConnection();
     await connection.execute('drop trigger refuse_test_audit on oauth_client_audit_log');
     await connection.execute('drop function refuse_test_audit()');

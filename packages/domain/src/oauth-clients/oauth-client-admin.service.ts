@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { AccountError } from '../accounts/account-errors.ts';
 import { generateClientSecret, hashClientSecret, verifyClientSecret } from './client-secrets.ts';
 import {

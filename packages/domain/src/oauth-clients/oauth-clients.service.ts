@@ -1,7 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import { OAuthClientAuditLogEntity, OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { AccountError } from '../accounts/account-errors.ts';
 import { assertBackchannelLogoutUri } from './backchannel-logout-uri.ts';
 import {

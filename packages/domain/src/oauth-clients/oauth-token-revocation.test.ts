@@ -1,29 +1,17 @@
-import { workerDatabase } from '@foodshare/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { RegionMembershipEntity } from '../entities/region-membership.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { RegionType } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import { addAdmin, addMembership, createRegion } from '../accounts/regions.service.ts';
 import { liveOAuthRevocations, recordOAuthRevocations } from './oauth-token-revocation.ts';
 
 // docs/domain.md §5.4: joining a region or a change of region admins revokes the user's OAuth
 // refresh tokens. The authorization server revokes families created before
 // users.tokens_valid_after.
-let orm: MikroORM;
-let em: EntityManager;
 let sequence = 0;
 
-beforeAll(async () => {
-  const { url } = await workerDatabase('domain');
-  orm = await openOrm({ url });
-});
-afterAll(() => orm.close());
-beforeEach(() => {
-  em = orm.em.fork();
-});
-
-async function newUserId(): Promise<number> {
+async function newUserId(em: EntityManager): Promise<number> {
   sequence += 1;
   const user = em.create(UserEntity, {
     firstName: `Token${sequence}`,
@@ -36,7 +24,7 @@ async function newUserId(): Promise<number> {
 }
 
 /** Milliseconds since the epoch with microsecond fractions, or null. */
-async function tokensValidAfter(userId: number): Promise<number | null> {
+async function tokensValidAfter(em: EntityManager, userId: number): Promise<number | null> {
   const rows = await em
     .getConnection()
     .execute<{ ms: number | null }[]>(
@@ -46,83 +34,87 @@ async function tokensValidAfter(userId: number): Promise<number | null> {
   return rows[0]?.ms ?? null;
 }
 
-async function newCity(): Promise<number> {
+async function newCity(em: EntityManager): Promise<number> {
   return (await createRegion(em, { name: `City ${sequence}`, type: RegionType.City })).id;
 }
 
 describe('users.tokens_valid_after', () => {
-  it('is unset for a user whose regions never changed', async () => {
-    expect(await tokensValidAfter(await newUserId())).toBeNull();
+  it('is unset for a user whose regions never changed', async ({ em }) => {
+    expect(await tokensValidAfter(em, await newUserId(em))).toBeNull();
   });
 
-  it('moves forward when the user joins a region', async () => {
-    const userId = await newUserId();
+  it('moves forward when the user joins a region', async ({ em }) => {
+    const userId = await newUserId(em);
     const before = Date.now();
-    await addMembership(em, userId, await newCity());
-    const validAfter = await tokensValidAfter(userId);
+    await addMembership(em, userId, await newCity(em));
+    const validAfter = await tokensValidAfter(em, userId);
     expect(validAfter).toBeGreaterThanOrEqual(before - 5);
   });
 
-  it('moves forward when a membership is deactivated, but not on an unrelated update', async () => {
-    const userId = await newUserId();
-    const regionId = await newCity();
+  it('moves forward when a membership is deactivated, but not on an unrelated update', async ({
+    em,
+  }) => {
+    const userId = await newUserId(em);
+    const regionId = await newCity(em);
     await addMembership(em, userId, regionId);
-    const joined = await tokensValidAfter(userId);
+    const joined = await tokensValidAfter(em, userId);
     await em.getConnection().execute(
       `update region_memberships set joined_at = joined_at - interval '1 day'
         where user_id = ? and region_id = ?`,
       [userId, regionId],
     );
-    expect(await tokensValidAfter(userId)).toEqual(joined);
+    expect(await tokensValidAfter(em, userId)).toEqual(joined);
     const membership = await em.findOneOrFail(RegionMembershipEntity, {
       user: userId,
       region: regionId,
     });
     membership.active = false;
     await em.flush();
-    expect((await tokensValidAfter(userId))!).toBeGreaterThan(joined!);
+    expect((await tokensValidAfter(em, userId))!).toBeGreaterThan(joined!);
   });
 
-  it('moves forward when the user leaves a region', async () => {
-    const userId = await newUserId();
-    const regionId = await newCity();
+  it('moves forward when the user leaves a region', async ({ em }) => {
+    const userId = await newUserId(em);
+    const regionId = await newCity(em);
     await addMembership(em, userId, regionId);
-    const joined = await tokensValidAfter(userId);
+    const joined = await tokensValidAfter(em, userId);
     await em
       .getConnection()
       .execute('delete from region_memberships where user_id = ? and region_id = ?', [
         userId,
         regionId,
       ]);
-    expect((await tokensValidAfter(userId))!).toBeGreaterThan(joined!);
+    expect((await tokensValidAfter(em, userId))!).toBeGreaterThan(joined!);
   });
 
-  it('moves forward when the user becomes or stops being an admin of a unit', async () => {
-    const userId = await newUserId();
-    const regionId = await newCity();
+  it('moves forward when the user becomes or stops being an admin of a unit', async ({ em }) => {
+    const userId = await newUserId(em);
+    const regionId = await newCity(em);
     await addMembership(em, userId, regionId);
-    const member = await tokensValidAfter(userId);
+    const member = await tokensValidAfter(em, userId);
     await addAdmin(em, userId, regionId);
-    const admin = await tokensValidAfter(userId);
+    const admin = await tokensValidAfter(em, userId);
     expect(admin!).toBeGreaterThan(member!);
     await em
       .getConnection()
       .execute('delete from region_admins where user_id = ? and region_id = ?', [userId, regionId]);
-    expect((await tokensValidAfter(userId))!).toBeGreaterThan(admin!);
+    expect((await tokensValidAfter(em, userId))!).toBeGreaterThan(admin!);
   });
 
-  it("leaves other users' tokens alone", async () => {
-    const userId = await newUserId();
-    const otherId = await newUserId();
-    await addMembership(em, userId, await newCity());
-    expect(await tokensValidAfter(otherId)).toBeNull();
+  it("leaves other users' tokens alone", async ({ em }) => {
+    const userId = await newUserId(em);
+    const otherId = await newUserId(em);
+    await addMembership(em, userId, await newCity(em));
+    expect(await tokensValidAfter(em, otherId)).toBeNull();
   });
 });
 
 describe('oauth_revocations', () => {
-  beforeEach(() => em.getConnection().execute('delete from oauth_revocations'));
+  test.beforeEach(({ em }) => em.getConnection().execute('delete from oauth_revocations'));
 
-  it('keeps revocations until they expire, a key written again with the newer value', async () => {
+  it('keeps revocations until they expire, a key written again with the newer value', async ({
+    em,
+  }) => {
     const now = Date.now();
     await recordOAuthRevocations(em, [
       { key: 'oauth:deny:a', value: '1', expiresAt: now + 60_000 },
@@ -139,7 +131,7 @@ describe('oauth_revocations', () => {
     ]);
   });
 
-  it('prunes expired rows as later ones are written', async () => {
+  it('prunes expired rows as later ones are written', async ({ em }) => {
     const now = Date.now();
     await recordOAuthRevocations(em, [{ key: 'oauth:deny:old', value: '1', expiresAt: now - 1 }]);
     await recordOAuthRevocations(em, [

@@ -1,4 +1,4 @@
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 
 /** One revocation as the authorization server's key-value store holds it (OAuthRevocationEntity). */
 export interface OAuthRevocationRecord {

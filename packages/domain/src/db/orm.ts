@@ -5,12 +5,11 @@ import {
   MikroORM,
   PostgreSqlDriver,
   type Options,
-  type SqlEntityManager,
 } from '@mikro-orm/postgresql';
 import type { Pool } from 'pg';
 import { guardPool } from './connection-pool.ts';
-import { entities } from './entities/index.ts';
-import { migrations } from './migrations/index.ts';
+import { entities } from '../entities/index.ts';
+import { migrations } from '../migrations/index.ts';
 import { keepStatementsUnnamed } from './named-statements.ts';
 
 export type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
@@ -23,8 +22,8 @@ export interface OrmConfig {
   /** Upper bound of the connection pool of this process. */
   poolSize?: number;
   /**
-   * Named prepared statements for the hot reads (prepared-statement.ts); true unless the
-   * connections go through a pooler that cannot keep them (docs/deploy.md §4).
+   * Named prepared statements for `runSql` (run-sql.ts); true unless the connections go
+   * through a pooler that cannot keep them (docs/deploy.md §4).
    */
   preparedStatements?: boolean;
   /** Called with MikroORM's line for every query sent, e.g. to count queries per request. */
@@ -109,30 +108,7 @@ export function openOrm(config: OrmConfig): Promise<MikroORM> {
   return MikroORM.init(ormOptions(config));
 }
 
-/**
- * An EntityManager with an identity map of its own, for one request: what `orm.em.fork()`
- * gives from the root EntityManager (no filters, session context or logger context to copy,
- * the configuration's flush mode), made directly. fork() sets and resets `allowGlobalContext`
- * on the shared configuration, and each set writes `MIKRO_ORM_COLORS` into process.env
- * (Configuration.sync): measured alone, a fork took 6.3 to 15.5 µs and this 2.2 to 6.6, in
- * alternating batches; in the profile of `GET /api/users/current` MikroORM's share was 3.6 %
- * of the busy samples, setEnv alone 1 %.
- */
-export function requestEntityManager(orm: MikroORM): EntityManager {
-  const root = orm.em;
-  const Manager = root.constructor as new (
-    ...args: ConstructorParameters<typeof SqlEntityManager>
-  ) => EntityManager;
-  return new Manager(
-    orm.config,
-    root.getDriver(),
-    orm.getMetadata(),
-    false,
-    root.getEventManager(),
-  );
-}
-
-/** The pg pool behind an ORM or one of its EntityManagers (health checks, prepared reads). */
+/** The pg pool behind an ORM or one of its EntityManagers (health checks, `runSql`). */
 export function databasePool(source: MikroORM | EntityManager): Promise<Pool> {
   const em = source instanceof MikroORM ? source.em : source;
   return em.getConnection().getNativeClient();

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { checkoutRoot } from './checkout-root.ts';
+import { checkoutRoot } from '../checkout-root.ts';
 
 /**
  * The embedded PostgreSQL that `pnpm start` runs when DATABASE_URL is not set
