@@ -60,6 +60,30 @@ export function checkCallerDeclared(route: RouteOptions): void {
   }
 }
 
+/**
+ * What a route's permission hook found out about the caller's right to act, for its handler:
+ * the hook reads the facts it decides on (the 404 and 403 come before the body is validated),
+ * and the handler uses them without reading them again.
+ */
+export class PermissionFacts<T> {
+  readonly #facts = new WeakMap<FastifyRequest, T>();
+  readonly #hook: string;
+
+  constructor(hook: string) {
+    this.#hook = hook;
+  }
+
+  set(request: FastifyRequest, facts: T): void {
+    this.#facts.set(request, facts);
+  }
+
+  of(request: FastifyRequest): T {
+    const facts = this.#facts.get(request);
+    if (facts === undefined) throw new Error(`the route does not run ${this.#hook}`);
+    return facts;
+  }
+}
+
 /** `request.actor` for every route of `instance`, and the boot check of its routes. */
 export function callerPlugin(instance: FastifyInstance): void {
   instance.decorateRequest('actor', null as unknown as Actor);

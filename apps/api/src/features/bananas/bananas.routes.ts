@@ -11,10 +11,9 @@ import {
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { idFromPath } from '../../shared/path-ids.ts';
-import { RequestFacts } from '../../shared/request-facts.ts';
 import {
   type BananaGift,
   checkBananaGift,
@@ -25,7 +24,7 @@ import {
 
 const tags = ['bananas'];
 
-const bananaGifts = new RequestFacts<BananaGift>('requireBananaGiver');
+const bananaGifts = new PermissionFacts<BananaGift>('requireBananaGiver');
 
 /** preValidation: 404 for an unknown recipient, 403 unless the caller may give them one. */
 async function requireBananaGiver(request: FastifyRequest): Promise<void> {

@@ -18,15 +18,14 @@ import {
   updateRegionOptions,
 } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
-import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
 import { keepingKeys, withoutUnknownKeys } from '../../plugins/body-shape.ts';
 import { platformValidatorCompiler } from '../../plugins/platform-wire-format.ts';
 import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
-import { RequestFacts } from '../../shared/request-facts.ts';
 
 const problems = resourceProblems;
 
-const holders = new RequestFacts<RegionOptionsHolder & { namesAnOption: boolean }>(
+const holders = new PermissionFacts<RegionOptionsHolder & { namesAnOption: boolean }>(
   'requireRegionOptionsHolder',
 );
 
