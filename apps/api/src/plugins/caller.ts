@@ -47,7 +47,7 @@ function hooksOf(hooks: RouteOptions['onRequest'] | RouteOptions['preValidation'
  * `onRequest: requireSession` (then `request.actor` only with `preValidation: [requireActor,
  * ...]`). A route that forgets it would answer anyone, so the app refuses to start.
  */
-export function checkCallerDeclared(route: RouteOptions): void {
+function checkCallerDeclared(route: RouteOptions): void {
   const method = Array.isArray(route.method) ? route.method.join(',') : route.method;
   const session = hooksOf(route.onRequest).includes(requireSession);
   const actor = hooksOf(route.preValidation).includes(requireActor);

@@ -146,6 +146,7 @@ const DIGITS = /^\d+$/;
  * many URLs; anything else fails, and a path value that fails is a 404 (docs/design.md §3.2).
  */
 function paramsValidator(schema: SchemaNode): Validator {
+  // As a body: TypeBox then checks the values without converting them.
   const check = compileTypeBox({ schema, httpPart: 'body' });
   const integers = Object.entries(schema.properties ?? {})
     .filter(([, property]) => property.type === 'integer')
