@@ -18,7 +18,7 @@ import {
   test as apiTest,
   type UserClient,
 } from '../test-support/fixtures.ts';
-import { applyWireConventions } from './wire-conventions.ts';
+import { platformWireFormat } from './platform-wire-format.ts';
 
 /** The api fixtures, the platform's row helpers on the app's ORM, and its clients' requests. */
 const it = apiTest
@@ -577,10 +577,10 @@ describe('the wire conventions of the platform’s own clients', () => {
       }
     });
 
-    /** Boots a bare app with the wire conventions and one route declaring `status`. */
+    /** Boots a bare app with the platform's wire format and one route declaring `status`. */
     async function bootWith(method: 'GET' | 'POST', status: string): Promise<void> {
       const bare = Fastify().setValidatorCompiler(TypeBoxValidatorCompiler);
-      applyWireConventions(bare, 'http://localhost:8080');
+      platformWireFormat(bare, 'http://localhost:8080');
       try {
         await bare.register(async (scope) => {
           scope.route({

@@ -17,44 +17,44 @@ const storeRequests = `/api/stores/${ids.storeId}/requests`;
 const storeLog = `/api/stores/${ids.storeId}/log/${monthAgo}/${now}/actions/1,2,3`;
 
 /**
- * Every read that reads the caller's account in its own first query (runSqlAsActor), with a
- * demo user who may read it and the statements it sends them, the account included.
+ * Reads whose route reads the caller's account first (requireActor), with a demo user who may
+ * read it and the statements it sends them: the account's read, then the feature's own.
  */
-const folded: [url: string, who: DemoUserName, statements: number][] = [
-  [`/api/chains/${ids.chainId}`, 'kim', 1],
-  [`/api/chains/${ids.chainId}/kams`, 'kim', 1],
-  [`/api/regions/${DemoRegionId.Musterstadt}`, 'orga', 1],
-  [`/api/region/${DemoRegionId.Musterstadt}/options`, 'dana', 1],
-  [`/api/region/${DemoRegionId.Musterstadt}/options/permissions`, 'dana', 2],
-  [`/api/conversations/${ids.conversationId}`, 'alice', 1],
-  [`/api/conversations/${ids.conversationId}/messages`, 'alice', 2],
-  [storeRequests, 'alice', 2],
-  [storeLog, 'alice', 2],
-  [`/api/forum/post/${ids.hiddenPostId}/hide`, 'dana', 1],
-  [`/api/forum/threads/${ids.forumThreadId}/posts`, 'dana', 2],
-  [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 2],
-  ['/api/user/current/passport/generations', 'alice', 1],
-  [`/api/users/${ids.users.bob}/bananas`, 'carla', 1],
-  [`/api/uploads/${ids.avatarUploadId}`, 'bob', 1],
+const reads: [url: string, who: DemoUserName, statements: number][] = [
+  [`/api/chains/${ids.chainId}`, 'kim', 2],
+  [`/api/chains/${ids.chainId}/kams`, 'kim', 2],
+  [`/api/regions/${DemoRegionId.Musterstadt}`, 'orga', 2],
+  [`/api/region/${DemoRegionId.Musterstadt}/options`, 'dana', 2],
+  [`/api/region/${DemoRegionId.Musterstadt}/options/permissions`, 'dana', 3],
+  [`/api/conversations/${ids.conversationId}`, 'alice', 2],
+  [`/api/conversations/${ids.conversationId}/messages`, 'alice', 3],
+  [storeRequests, 'alice', 3],
+  [storeLog, 'alice', 3],
+  [`/api/forum/post/${ids.hiddenPostId}/hide`, 'dana', 2],
+  [`/api/forum/threads/${ids.forumThreadId}/posts`, 'dana', 3],
+  [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 3],
+  ['/api/user/current/passport/generations', 'alice', 2],
+  [`/api/users/${ids.users.bob}/bananas`, 'carla', 2],
+  [`/api/uploads/${ids.avatarUploadId}`, 'bob', 2],
 ];
 
-describe('reads that check the account in their own query', () => {
+describe('reads that check the account first', () => {
   let gone: ApiClient;
 
   test.beforeAll(async ({ as, factory, sql }) => {
     const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
     gone = await as(user);
-    // The session outlives the account: the folded query finds no active account.
+    // The session outlives the account: requireActor finds no active account.
     await sql('update users set activated = false where id = ?', [user]);
   });
 
-  it.for(folded)('GET %s answers 401 to an account that is gone', async ([url]) => {
+  it.for(reads)('GET %s answers 401 to an account that is gone', async ([url]) => {
     const response = await gone.get(url);
     expect(response.statusCode).toBe(401);
     expect(response.json()).toMatchObject({ detail: 'Your account is no longer active.' });
   });
 
-  it.for(folded)(
+  it.for(reads)(
     'GET %s read by %s sends %i statements',
     async ([url, who, statements], { app, as }) => {
       const client = await as(who);
@@ -64,7 +64,7 @@ describe('reads that check the account in their own query', () => {
     },
   );
 
-  it('reads a question’s answers in two statements, and answers 401 to an account that is gone', async ({
+  it('reads a question’s answers in three statements, and answers 401 to an account that is gone', async ({
     app,
     as,
     sql,
@@ -76,7 +76,7 @@ describe('reads that check the account in their own query', () => {
     const orga = await as('orga');
     const { result, queries } = await countQueries(app.orm, () => orga.get(url));
     expect(result.statusCode).toBe(200);
-    expect(queries).toBe(2);
+    expect(queries).toBe(3);
     expect((await gone.get(url)).statusCode).toBe(401);
   });
 
@@ -92,17 +92,17 @@ describe('reads that check the account in their own query', () => {
     for (const url of [storeRequests, storeLog]) {
       const { result, queries } = await countQueries(app.orm, () => bob.get(url));
       expect(result.statusCode).toBe(403);
-      expect(queries).toBe(1);
+      expect(queries).toBe(2);
     }
   });
 });
 
 /**
- * Every write that reads the caller's account in its first statement (runSqlAsActor), with a
- * body that would be accepted from an active account of the role: an account that is gone gets
- * the 401 and changes nothing.
+ * Writes whose route reads the caller's account first (requireActor), with a body that would be
+ * accepted from an active account of the role: an account that is gone gets the 401 and changes
+ * nothing.
  */
-const foldedWrites: [method: 'post' | 'patch' | 'delete', url: string, body?: object][] = [
+const writes: [method: 'post' | 'patch' | 'delete', url: string, body?: object][] = [
   ['post', `/api/region/${DemoRegionId.Musterstadt}/options`, { enableReportButton: 1 }],
   ['patch', `/api/chains/${ids.chainId}`, { name: 'Von einem gelöschten Konto' }],
   ['post', `/api/conversations/${ids.conversationId}/messages`, { body: 'Noch da?' }],
@@ -135,8 +135,8 @@ async function digests(sql: Sql): Promise<unknown> {
   );
 }
 
-describe('writes that check the account in their first statement', () => {
-  it.for(foldedWrites)(
+describe('writes that check the account first', () => {
+  it.for(writes)(
     '%s %s answers 401 to an account that is gone and changes nothing',
     async ([method, url, body], { as, factory, sql }) => {
       const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
