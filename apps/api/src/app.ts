@@ -22,8 +22,8 @@ import { storeRequestsRoutes } from './features/stores/store-requests.routes.ts'
 import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { workGroupsRoutes } from './features/work-groups/work-groups.routes.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
-import { requireSessionByDefault } from './plugins/require-session.ts';
-import { applyWireConventions } from './plugins/wire-conventions.ts';
+import { callerPlugin } from './plugins/caller.ts';
+import { platformWireFormat } from './plugins/platform-wire-format.ts';
 
 /** One plugin per feature folder, each mounted under /api. */
 const features = [
@@ -55,12 +55,12 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   await app.register(metricsPlugin, { metrics: new ServiceMetrics() });
   // Before the routes: @fastify/swagger collects them as they are added.
   await app.register(openApiPlugin, { baseUrl: config.BASE_URL });
-  // The features in a context of their own, so that every route of theirs needs a session
-  // unless it is marked public and follows the platform's wire conventions; the documentation
-  // and the health checks stay outside.
+  // The features in a context of their own, so that every route of theirs says how it gets its
+  // caller (checked at boot) and speaks the platform's wire format; the documentation and the
+  // health checks stay outside.
   await app.register(async (api) => {
-    requireSessionByDefault(api);
-    applyWireConventions(api, config.BASE_URL);
+    callerPlugin(api);
+    platformWireFormat(api, config.BASE_URL);
     for (const feature of features) await api.register(feature, { prefix: '/api' });
   });
   return app;

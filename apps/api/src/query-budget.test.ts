@@ -14,24 +14,24 @@ import {
  * purpose.
  */
 const BUDGET: Record<number, number> = {
-  1: 1, // GET forum post hide state: the post facts and the account in one statement
-  2: 4, // send a message: begin, the locked conversation with the account, one insert-and-mark statement, commit
+  1: 2, // GET forum post hide state: the account, the post facts
+  2: 6, // send a message: the account, the membership (403 before the body), begin, the locked conversation, one insert-and-mark statement, commit
   3: 2, // reports of a user
-  4: 2, // decline a work-group application: the group's facts with the account, the delete
-  5: 4, // confirm a passed quiz: begin, the locked session with the account, one statement that marks and raises, commit
+  4: 3, // decline a work-group application: the account, the group's facts, the delete
+  5: 5, // confirm a passed quiz: the account, begin, the locked session, one statement that marks and raises, commit
   6: 2, // search index
   7: 3, // passport PDF, recorded
-  8: 2, // store log: the store facts with the account, then the page of the log
-  9: 1, // read a chain: the chain with its relations, and the account, in one statement
-  10: 2, // read status: the membership with the account, the update
-  11: 5, // update a chain: begin, the locked chain with the account, its facts, the update, commit
+  8: 3, // store log: the account, the store facts, then the page of the log
+  9: 2, // read a chain: the account, the chain with its relations
+  10: 3, // read status: the account, the membership, the update
+  11: 7, // update a chain: the account, the chain (403 before the body), begin, the locked chain, its facts, the update, commit
   12: 1, // own resources: one query that checks the account itself
-  13: 2, // delete a banana: the caller's IT support role with the account, the delete
+  13: 3, // delete a banana: the account, the caller's IT support role, the delete
   14: 3, // delete a quiz answer
-  15: 2, // region options: the facts with the account, then one statement that writes
-  16: 1, // read a region: the region and the account in one statement
-  17: 2, // give a banana: the recipient's facts with the account, the insert
-  18: 2, // store team requests: the store facts with the account, then the requests
+  15: 3, // region options: the account, the facts, then one statement that writes
+  16: 2, // read a region: the account, the region
+  17: 3, // give a banana: the account, the recipient's facts, the insert
+  18: 3, // store team requests: the account, the store facts, then the requests
 };
 
 /** Enough rows that anything done per row would show in the count, many times over. */

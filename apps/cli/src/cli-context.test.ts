@@ -3,7 +3,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEVELOPMENT_CLIENT_SECRET_PEPPER } from '@foodshare/domain';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it } from './test-support/fixtures.ts';
 import {
   chooseDatabase,
   clientSecretPepper,

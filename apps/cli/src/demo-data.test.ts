@@ -41,23 +41,21 @@ import {
   WellKnownUnit,
   WorkGroupApplicationEntity,
 } from '@foodshare/domain';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestOrm } from './test-support/test-orm.ts';
+import { describe, expect, it, test, type TestOrm } from './test-support/fixtures.ts';
 
-const db = useTestOrm();
 const R = DemoRegionId;
 let loads: boolean[];
 
-beforeAll(async () => {
+test.beforeAll(async ({ db }) => {
   // Two loaders at once, as two processes starting on one empty database: one loads.
   loads = await Promise.all([loadDemoDataIfEmpty(db.em()), loadDemoDataIfEmpty(db.em())]);
 });
 
-function user(email: string): Promise<UserEntity> {
+function user(db: TestOrm, email: string): Promise<UserEntity> {
   return db.em().findOneOrFail(UserEntity, { email });
 }
 
-async function memberships(email: string): Promise<number[]> {
+async function memberships(db: TestOrm, email: string): Promise<number[]> {
   const rows = await db
     .em()
     .find(
@@ -68,7 +66,7 @@ async function memberships(email: string): Promise<number[]> {
   return rows.map((row) => row.region.id);
 }
 
-async function adminOf(email: string): Promise<number[]> {
+async function adminOf(db: TestOrm, email: string): Promise<number[]> {
   const rows = await db
     .em()
     .find(RegionAdminEntity, { user: { email } }, { orderBy: { region: 'asc' } });
@@ -78,27 +76,27 @@ async function adminOf(email: string): Promise<number[]> {
 const MONTH = 30 * 24 * 3_600_000;
 
 describe('loading the demo data', () => {
-  it('loads once; loadDemoDataIfEmpty then does nothing', async () => {
+  it('loads once; loadDemoDataIfEmpty then does nothing', async ({ db }) => {
     expect(loads.toSorted()).toEqual([false, true]);
     const users = await db.em().count(UserEntity, {});
     expect(await loadDemoDataIfEmpty(db.em())).toBe(false);
     expect(await db.em().count(UserEntity, {})).toBe(users);
   });
 
-  it('refuses to load a second time, changing nothing', async () => {
+  it('refuses to load a second time, changing nothing', async ({ db }) => {
     const stores = await db.em().count(StoreEntity, {});
     await expect(loadDemoData(db.em())).rejects.toThrow(/already holds user orga@example.org/);
     expect(await db.em().count(StoreEntity, {})).toBe(stores);
   });
 
-  it('leaves the region ids to the database after the fixed ones', async () => {
+  it('leaves the region ids to the database after the fixed ones', async ({ db }) => {
     const region = await createRegion(db.em(), { name: 'Neustadt', type: RegionType.City });
     expect(region.id).toBeGreaterThan(WellKnownUnit.OAuthClientAdministration);
   });
 });
 
 describe('the demo users', () => {
-  it.each([
+  it.for([
     [
       'orga',
       Role.Orga,
@@ -117,27 +115,29 @@ describe('the demo users', () => {
     ['carla', Role.Foodsharer, false, [R.Musterstadt], []],
   ] as const)(
     '%s has role %i, verified %s, memberships %j and admin of %j',
-    async (name, role, verified, regions, admin) => {
+    async ([name, role, verified, regions, admin], { db }) => {
       const email = DemoUserEmail[name];
-      const found = await user(email);
+      const found = await user(db, email);
       expect(found.role).toBe(role);
       expect(found.verified).toBe(verified);
-      expect(await memberships(email)).toEqual(regions);
-      expect(await adminOf(email)).toEqual(admin);
+      expect(await memberships(db, email)).toEqual(regions);
+      expect(await adminOf(db, email)).toEqual(admin);
       expect(await verifyPassword(found.passwordHash, DEMO_PASSWORD)).toBe(true);
       expect(await verifyPassword(found.passwordHash, 'wrong-password')).toBe(false);
     },
   );
 
-  it('include an ambassador of Musterstadt and a key account manager in the store-chain group', async () => {
-    expect((await user(DemoUserEmail.dana)).role).toBe(Role.Ambassador);
-    expect(await adminOf(DemoUserEmail.dana)).toEqual([R.Musterstadt]);
-    expect(await memberships(DemoUserEmail.kim)).toContain(WellKnownUnit.StoreChainGroup);
+  it('include an ambassador of Musterstadt and a key account manager in the store-chain group', async ({
+    db,
+  }) => {
+    expect((await user(db, DemoUserEmail.dana)).role).toBe(Role.Ambassador);
+    expect(await adminOf(db, DemoUserEmail.dana)).toEqual([R.Musterstadt]);
+    expect(await memberships(db, DemoUserEmail.kim)).toContain(WellKnownUnit.StoreChainGroup);
     const kams = await db.em().find(StoreChainKamEntity, {}, { populate: ['user'] });
     expect(kams.map((kam) => kam.user.$.email)).toEqual([DemoUserEmail.kim]);
   });
 
-  it('give alice an avatar that is a PNG image', async () => {
+  it('give alice an avatar that is a PNG image', async ({ db }) => {
     const alice = await db
       .em()
       .findOneOrFail(
@@ -152,7 +152,7 @@ describe('the demo users', () => {
 });
 
 describe('the demo units', () => {
-  it('include the well-known units with their ids and the region tree', async () => {
+  it('include the well-known units with their ids and the region tree', async ({ db }) => {
     const regions = await db
       .em()
       .find(RegionEntity, { id: { $in: Object.values(R) } }, { orderBy: { id: 'asc' } });
@@ -172,7 +172,7 @@ describe('the demo units', () => {
     expect(byId.get(R.MusterstadtWorkGroup)?.parent?.id).toBe(R.Musterstadt);
   });
 
-  it('set options of Musterstadt', async () => {
+  it('set options of Musterstadt', async ({ db }) => {
     const options = await db.em().findOneOrFail(RegionOptionsEntity, { region: R.Musterstadt });
     expect(options.enableReportButton).toBe(true);
     expect(options.regionPickupRuleActive).toBe(true);
@@ -187,18 +187,18 @@ describe('the demo OAuth clients', () => {
     grantTypes: ['authorization_code', 'refresh_token'],
   };
 
-  it.each([
+  it.for<[string, Record<string, unknown>]>([
     [DemoClientId.public, { ...common, confidential: false, requiredRegionIds: [] }],
     [DemoClientId.confidential, { ...common, confidential: true, requiredRegionIds: [] }],
     [DemoClientId.regional, { ...common, confidential: false, requiredRegionIds: [R.Musterstadt] }],
-  ])('%s is registered as described', async (clientId, expected) => {
+  ])('%s is registered as described', async ([clientId, expected], { db }) => {
     const client = await db.em().findOneOrFail(OAuthClientEntity, { clientId });
     expect(client).toMatchObject(expected);
     expect(client.redirectUris).toEqual(['http://localhost:9999/callback']);
     if (!client.confidential) expect(client.secretHash).toBeNull();
   });
 
-  it('keep the confidential secret as an HMAC with the development pepper', async () => {
+  it('keep the confidential secret as an HMAC with the development pepper', async ({ db }) => {
     const client = await db
       .em()
       .findOneOrFail(OAuthClientEntity, { clientId: DemoClientId.confidential });
@@ -215,7 +215,9 @@ describe('the demo OAuth clients', () => {
 });
 
 describe('the demo content', () => {
-  it('alice manages a store of a chain, whose log has several action types in the last 6 months and one older entry', async () => {
+  it('alice manages a store of a chain, whose log has several action types in the last 6 months and one older entry', async ({
+    db,
+  }) => {
     const manager = await db
       .em()
       .findOneOrFail(
@@ -231,7 +233,7 @@ describe('the demo content', () => {
     expect(entries.length - recent.length).toBeGreaterThanOrEqual(1);
   });
 
-  it('bob has a pending request with a message to join alice’s store', async () => {
+  it('bob has a pending request with a message to join alice’s store', async ({ db }) => {
     const request = await db.em().findOneOrFail(StoreTeamMembershipEntity, {
       user: { email: DemoUserEmail.bob },
       status: StoreTeamStatus.Applied,
@@ -240,15 +242,15 @@ describe('the demo content', () => {
     expect(request.appliedAt).toBeInstanceOf(Date);
   });
 
-  it('carla has a pending application to alice’s working group', async () => {
+  it('carla has a pending application to alice’s working group', async ({ db }) => {
     const application = await db.em().findOneOrFail(WorkGroupApplicationEntity, {
       user: { email: DemoUserEmail.carla },
     });
     expect(application.group.id).toBe(R.MusterstadtWorkGroup);
-    expect(await adminOf(DemoUserEmail.alice)).toContain(application.group.id);
+    expect(await adminOf(db, DemoUserEmail.alice)).toContain(application.group.id);
   });
 
-  it('alice, bob and carla talk in a conversation with read and unread members', async () => {
+  it('alice, bob and carla talk in a conversation with read and unread members', async ({ db }) => {
     const members = await db
       .em()
       .find(
@@ -269,7 +271,7 @@ describe('the demo content', () => {
     expect(await db.em().count(MessageEntity, { conversation: conversationId })).toBeGreaterThan(2);
   });
 
-  it('the Musterstadt forum has a hidden post with its reason', async () => {
+  it('the Musterstadt forum has a hidden post with its reason', async ({ db }) => {
     const posts = await db.em().find(ForumPostEntity, { thread: { region: R.Musterstadt } });
     const hidden = posts.filter((post) => post.hiddenAt !== null);
     expect(hidden).toHaveLength(1);
@@ -277,7 +279,9 @@ describe('the demo content', () => {
     expect(posts.length - hidden.length).toBeGreaterThan(2);
   });
 
-  it('quizzes 1, 2 and 3 have questions and answers; carla passed quiz 1 and awaits confirmation', async () => {
+  it('quizzes 1, 2 and 3 have questions and answers; carla passed quiz 1 and awaits confirmation', async ({
+    db,
+  }) => {
     const quizzes = await db
       .em()
       .find(QuizEntity, {}, { populate: ['questions'], orderBy: { id: 'asc' } });
@@ -298,19 +302,21 @@ describe('the demo content', () => {
     expect(sessions[0]).toMatchObject({ status: QuizSessionStatus.Passed, confirmedAt: null });
   });
 
-  it('bob has been reported', async () => {
+  it('bob has been reported', async ({ db }) => {
     expect(
       await db.em().count(ReportEntity, { reported: { email: DemoUserEmail.bob } }),
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('bananas carry messages of at least 100 characters', async () => {
+  it('bananas carry messages of at least 100 characters', async ({ db }) => {
     const bananas = await db.em().find(BananaEntity, {});
     expect(bananas.length).toBeGreaterThanOrEqual(3);
     for (const banana of bananas) expect(banana.message.length).toBeGreaterThanOrEqual(100);
   });
 
-  it('alice has resources; the regions have food-share points, events with invitations, polls with votes', async () => {
+  it('alice has resources; the regions have food-share points, events with invitations, polls with votes', async ({
+    db,
+  }) => {
     expect(
       await db.em().count(ResourceEntity, { owner: { email: DemoUserEmail.alice } }),
     ).toBeGreaterThanOrEqual(2);
@@ -325,7 +331,7 @@ describe('the demo content', () => {
     ).toBeGreaterThanOrEqual(1);
   });
 
-  it('alice reads mails in her mailboxes', async () => {
+  it('alice reads mails in her mailboxes', async ({ db }) => {
     const mails = await db
       .em()
       .count(MailEntity, { mailbox: { members: { user: { email: DemoUserEmail.alice } } } });

@@ -2,10 +2,8 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OAuthClientEntity, UserEntity, hashClientSecret, verifyPassword } from '@foodshare/domain';
 import { freePort, workerRedis } from '@foodshare/testing';
-import { describe, expect, it } from 'vitest';
-import { useTestOrm } from './test-support/test-orm.ts';
+import { describe, expect, test } from './test-support/fixtures.ts';
 
-const db = useTestOrm();
 const main = fileURLToPath(new URL('./main.ts', import.meta.url));
 
 interface Run {
@@ -22,11 +20,11 @@ interface RunOptions {
 }
 
 /** Runs the CLI as an operator would: its own process, its own environment. */
-function cli(args: string[], options: RunOptions = {}): Promise<Run> {
+function runCli(databaseUrl: string, args: string[], options: RunOptions = {}): Promise<Run> {
   const env: Record<string, string | undefined> = {
     PATH: process.env.PATH,
     HOME: process.env.HOME,
-    DATABASE_URL: db.url,
+    DATABASE_URL: databaseUrl,
     ...options.env,
   };
   const via = options.via ?? {
@@ -48,6 +46,15 @@ function cli(args: string[], options: RunOptions = {}): Promise<Run> {
   });
 }
 
+/** The CLI on this file's database. */
+const it = test.extend(
+  'cli',
+  { scope: 'file' },
+  ({ db }) =>
+    (args: string[], options?: RunOptions) =>
+      runCli(db.url, args, options),
+);
+
 const newUser = [
   'users',
   'create',
@@ -63,7 +70,7 @@ const newUser = [
 ];
 
 describe('the foodshare command', () => {
-  it('creates a user and prints it as JSON', async () => {
+  it('creates a user and prints it as JSON', async ({ db, cli }) => {
     const run = await cli([...newUser, '--password', 'frequency-hopping', '--json']);
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
@@ -82,7 +89,7 @@ describe('the foodshare command', () => {
     expect(await verifyPassword(stored.passwordHash, 'frequency-hopping')).toBe(true);
   });
 
-  it('reads the password from stdin', async () => {
+  it('reads the password from stdin', async ({ db, cli }) => {
     const args = [...newUser, '--email', 'katherine@example.org', '--password-stdin'];
     const run = await cli(args, { input: 'orbital mechanics\n' });
     expect(run.code).toBe(0);
@@ -93,7 +100,7 @@ describe('the foodshare command', () => {
     expect(await verifyPassword(stored.passwordHash, 'orbital mechanics')).toBe(true);
   });
 
-  it('refuses a duplicate email on stderr with exit code 1', async () => {
+  it('refuses a duplicate email on stderr with exit code 1', async ({ cli }) => {
     const run = await cli([...newUser, '--password', 'frequency-hopping', '--json']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
@@ -105,7 +112,10 @@ describe('the foodshare command', () => {
     });
   });
 
-  it('prints the secret of a confidential client once, hashed with CLIENT_SECRET_PEPPER', async () => {
+  it('prints the secret of a confidential client once, hashed with CLIENT_SECRET_PEPPER', async ({
+    db,
+    cli,
+  }) => {
     const run = await cli(
       [
         'clients',
@@ -136,7 +146,7 @@ describe('the foodshare command', () => {
     expect(stored.secretHash).toBe(hashClientSecret(output.secret, 'pepper of the deployment'));
   });
 
-  it('refuses a bad redirect URI in words', async () => {
+  it('refuses a bad redirect URI in words', async ({ cli }) => {
     const run = await cli([
       'clients',
       'create',
@@ -153,7 +163,10 @@ describe('the foodshare command', () => {
     );
   });
 
-  it("registers a native app's own scheme for a public client, and refuses it for a confidential one", async () => {
+  it("registers a native app's own scheme for a public client, and refuses it for a confidential one", async ({
+    db,
+    cli,
+  }) => {
     const native = [
       'clients',
       'create',
@@ -187,7 +200,10 @@ describe('the foodshare command', () => {
     expect(await db.em().count(OAuthClientEntity, { clientId: 'cli-native-secret' })).toBe(0);
   });
 
-  it('registers and replaces post-logout redirect URIs from the command line', async () => {
+  it('registers and replaces post-logout redirect URIs from the command line', async ({
+    db,
+    cli,
+  }) => {
     const create = await cli([
       'clients',
       'create',
@@ -221,7 +237,10 @@ describe('the foodshare command', () => {
     ]);
   });
 
-  it('sets the PAR requirement and the back-channel logout URI from the command line', async () => {
+  it('sets the PAR requirement and the back-channel logout URI from the command line', async ({
+    db,
+    cli,
+  }) => {
     const create = await cli([
       'clients',
       'create',
@@ -307,7 +326,10 @@ describe('the foodshare command', () => {
     ).toBe('http://127.0.0.1:4000/bcl');
   });
 
-  it('registers and changes what the consent page shows of a client, https only, and refuses markup', async () => {
+  it('registers and changes what the consent page shows of a client, https only, and refuses markup', async ({
+    db,
+    cli,
+  }) => {
     const create = await cli([
       'clients',
       'create',
@@ -392,7 +414,7 @@ describe('the foodshare command', () => {
     });
   });
 
-  it('says in one line when DATABASE_URL is missing', async () => {
+  it('says in one line when DATABASE_URL is missing', async ({ cli }) => {
     // In production, so that an embedded database of this checkout is never a fallback.
     const run = await cli([...newUser, '--password', 'whatever-long', '--json'], {
       env: { DATABASE_URL: undefined, NODE_ENV: 'production', CLIENT_SECRET_PEPPER: 'p' },
@@ -407,7 +429,7 @@ describe('the foodshare command', () => {
     });
   });
 
-  it('prints nothing but the JSON on stdout through `pnpm -s cli`', async () => {
+  it('prints nothing but the JSON on stdout through `pnpm -s cli`', async ({ cli }) => {
     const root = fileURLToPath(new URL('../../..', import.meta.url));
     const run = await cli(
       [...newUser, '--email', 'ada@example.org', '--password', 'analytical-engine', '--json'],
@@ -418,13 +440,13 @@ describe('the foodshare command', () => {
     expect(JSON.parse(run.stdout)).toMatchObject({ email: 'ada@example.org', role: 1 });
   });
 
-  it('refuses an unknown role before doing anything', async () => {
+  it('refuses an unknown role before doing anything', async ({ cli }) => {
     const run = await cli(['users', 'set-role', 'hedy@example.org', 'emperor']);
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/Unknown role/);
   });
 
-  it('explains every command with --help', async () => {
+  it('explains every command with --help', async ({ cli }) => {
     const run = await cli(['--help'], { env: { DATABASE_URL: undefined } });
     expect(run.code).toBe(0);
     for (const group of ['users', 'regions', 'memberships', 'admins', 'clients', 'db', 'demo']) {
@@ -449,14 +471,14 @@ describe('the administration commands', () => {
     ['clients', 'delete'],
     ['clients', 'rotate-secret'],
     ['clients', 'end-previous-secret'],
-  ])('explains %s %s with --help, which offers --json', async (command) => {
+  ])('explains %s %s with --help, which offers --json', async (command, { cli }) => {
     const run = await cli([...command, '--help'], { env: { DATABASE_URL: undefined } });
     expect(run.code).toBe(0);
     expect(run.stdout).toContain(`Usage: foodshare ${command.join(' ')}`);
     expect(run.stdout).toContain('--json');
   });
 
-  it('resets a password read from stdin and lists the user as JSON', async () => {
+  it('resets a password read from stdin and lists the user as JSON', async ({ db, cli }) => {
     const redis = workerRedis('cli');
     const env = { REDIS_URL: redis.url, REDIS_KEY_PREFIX: redis.keyPrefix };
     const created = await cli([
@@ -483,7 +505,9 @@ describe('the administration commands', () => {
     expect(JSON.parse(shown.stdout)).toMatchObject({ id: stored.id, activated: true });
   });
 
-  it('refuses to deactivate a client while Redis is out of reach, or to delete one unconfirmed', async () => {
+  it('refuses to deactivate a client while Redis is out of reach, or to delete one unconfirmed', async ({
+    cli,
+  }) => {
     const created = await cli([
       'clients',
       'create',
@@ -511,7 +535,9 @@ describe('the administration commands', () => {
     expect(clients.find((client) => client.clientId === 'kept-active')?.active).toBe(true);
   });
 
-  it('reaches Redis through the sentinels the services name, refusing a malformed list', async () => {
+  it('reaches Redis through the sentinels the services name, refusing a malformed list', async ({
+    cli,
+  }) => {
     const created = await cli([
       'clients',
       'create',
@@ -545,7 +571,7 @@ describe('the administration commands', () => {
     });
   });
 
-  it('updates and deletes a region, and removes a member, as JSON', async () => {
+  it('updates and deletes a region, and removes a member, as JSON', async ({ cli }) => {
     const created = await cli([
       'regions',
       'create',

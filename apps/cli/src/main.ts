@@ -4,16 +4,13 @@ import { Command } from 'commander';
 import { chooseDatabase, databaseNotice, type CliEnvironment } from './cli-context.ts';
 import type { CliRuntime } from './cli-runtime.ts';
 import { adminsCommands } from './commands/admins.command.ts';
-import { addClientAdminCommands } from './commands/client-admin.command.ts';
-import { clientsCommands } from './commands/clients.command.ts';
+import { clientsCommands } from './commands/clients/clients.command.ts';
 import { dbCommands } from './commands/db.command.ts';
 import { demoCommands } from './commands/demo.command.ts';
 import { keysCommands } from './commands/keys.command.ts';
 import { membershipsCommands } from './commands/memberships.command.ts';
-import { addRegionAdminCommands } from './commands/region-admin.command.ts';
-import { regionsCommands } from './commands/regions.command.ts';
-import { addUserAdminCommands } from './commands/user-admin.command.ts';
-import { usersCommands } from './commands/users.command.ts';
+import { regionsCommands } from './commands/regions/regions.command.ts';
+import { usersCommands } from './commands/users/users.command.ts';
 
 function databaseNoticeOf(env: CliEnvironment): string | null {
   try {
@@ -59,11 +56,11 @@ const program = new Command('foodshare')
       '(and REDIS_SENTINELS, REDIS_SENTINEL_MASTER, REDIS_SENTINEL_PASSWORD behind Sentinel).',
   )
   .showHelpAfterError()
-  .addCommand(addUserAdminCommands(usersCommands(runtime), runtime))
-  .addCommand(addRegionAdminCommands(regionsCommands(runtime), runtime))
+  .addCommand(usersCommands(runtime))
+  .addCommand(regionsCommands(runtime))
   .addCommand(membershipsCommands(runtime))
   .addCommand(adminsCommands(runtime))
-  .addCommand(addClientAdminCommands(clientsCommands(runtime), runtime))
+  .addCommand(clientsCommands(runtime))
   .addCommand(dbCommands(runtime))
   .addCommand(demoCommands(runtime))
   .addCommand(keysCommands(runtime))

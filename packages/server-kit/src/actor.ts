@@ -1,4 +1,4 @@
-import { type Actor, preparedStatement, type Role, runPrepared } from '@foodshare/domain';
+import { type Actor, type Role, runSql, type SqlQuery } from '@foodshare/domain';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from './problem.ts';
 import type { Session } from './session/session-store.ts';
@@ -39,18 +39,15 @@ export function provideActor(request: FastifyRequest, actor: Actor | null): void
   request[REQUEST_ACTOR] = Promise.resolve(actor);
 }
 
-// Read on nearly every request: planned once per connection, not on every call.
-const ACTOR = preparedStatement(
-  'actor',
-  'select id, role, verified from users where id = ? and activated',
-);
+function actorQuery(userId: number): SqlQuery<{ id: number; role: number; verified: boolean }> {
+  return {
+    sql: 'select id, role, verified from users where id = ? and activated',
+    params: [userId],
+  };
+}
 
 async function loadActor(request: FastifyRequest, userId: number): Promise<Actor | null> {
-  const rows = await runPrepared<{ id: number; role: number; verified: boolean }>(
-    request.em,
-    ACTOR,
-    [userId],
-  );
+  const rows = await runSql(request.em, actorQuery(userId));
   const row = rows[0];
   return row ? { id: row.id, role: row.role as Role, verified: row.verified } : null;
 }

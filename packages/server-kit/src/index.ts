@@ -21,7 +21,7 @@ export * from './session/authenticate.ts';
 export * from './config/common-env.ts';
 export * from './service.ts';
 export * from './run-server.ts';
-export { NUL_CHARACTER_KEYWORD } from './validation.ts';
+export { NUL_CHARACTER_KEYWORD, rejectingNulCharacters } from './validation.ts';
 export * from './graceful-stop.ts';
 export * from './startup-failure.ts';
 export * from './request-log.ts';

@@ -17,9 +17,8 @@ const DRAIN_MS = 1_000;
  * the whole grace period).
  *
  * A request costs one WeakMap write (its connection's latest response), not a listener of its
- * own: this runs on every request, and per-request `close` listeners showed in the profile of
- * `/health/live` (3 % of its CPU). For plain HTTP only, as both servers are (TLS ends at the
- * proxy): under TLS a request's socket is not the one `connection` reports.
+ * own. For plain HTTP only, as both servers are (TLS ends at the proxy): under TLS a request's
+ * socket is not the one `connection` reports.
  */
 export function trackRequests(server: Server) {
   const connections = new Set<Socket>();

@@ -25,7 +25,6 @@ import { ormPlugin } from './plugins/orm.ts';
 import { requestIdOptions, requestIdPlugin } from './plugins/request-id.ts';
 import { requestsUnderWayPlugin } from './plugins/requests-under-way.ts';
 import { securityHeadersPlugin } from './plugins/security-headers.ts';
-import { lazyRequestLogger } from './request-logger.ts';
 import { sessionPlugin } from './plugins/session.ts';
 import { RequestLogController } from './request-log.ts';
 import { rejectingNulCharacters } from './validation.ts';
@@ -76,8 +75,6 @@ function createBareApp(
     ),
     // One line per request instead of two.
     logController: new RequestLogController(),
-    // request.log is made when a line is written, not for every request.
-    childLoggerFactory: lazyRequestLogger,
     ...requestIdOptions(),
     trustProxy: trustProxySetting(settings.TRUST_PROXY),
     bodyLimit: 256 * 1024,

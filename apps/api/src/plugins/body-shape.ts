@@ -5,15 +5,18 @@
  * walking, no Fastify: the plugin applies it, and it is tested on its own.
  */
 
-interface SchemaNode {
+export interface SchemaNode {
   type?: string;
   properties?: Record<string, SchemaNode>;
   items?: SchemaNode;
   anyOf?: SchemaNode[];
 }
 
+/** An object as JSON or a form gives it (not an array, not an instance of a class). */
 function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (typeof value !== 'object' || value === null) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
 }
 
 /** The body without the top-level keys the schema does not name; anything else as it was. */

@@ -62,7 +62,7 @@ function onlyReads(route: RouteOptions): boolean {
  * What an operation asks of the caller, as the session and CSRF plugins enforce it:
  * - login starts the session, so it needs nothing (`[]`);
  * - logout answers anyone, but with a session it is a write like any other;
- * - every other route needs the session cookie (require-session.ts), and a write the CSRF
+ * - every other route needs the session cookie (plugins/caller.ts, `requireSession`), and a write the CSRF
  *   token too (csrf.ts). docs/spec.md §4 names `api_key` on every endpoint: a read accepts the
  *   header, but the session alone is enough, so it lists both ways.
  */

@@ -12,7 +12,7 @@ import {
   SESSION_SCHEME,
 } from './openapi-operations.ts';
 import { documentedResponses } from './openapi-responses.ts';
-import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './wire-conventions.ts';
+import { FORM_CONTENT_TYPE, JSON_CONTENT_TYPE } from './platform-wire-format.ts';
 
 export interface OpenApiOptions {
   /** The public origin; the document's server is `${baseUrl}/api`-relative paths under it. */

@@ -6,7 +6,6 @@ import {
   type StoreFacts,
   WorkGroupFunction,
 } from '@foodshare/domain';
-import { type Caller, runSqlAsActor } from './as-actor.ts';
 import { runSql, type SqlQuery } from './sql.ts';
 
 interface StoreFactsRow {
@@ -39,7 +38,6 @@ export function storeFactsQuery(actorId: number, storeId: number): SqlQuery<Stor
             from stores s
            where s.id = ?`,
     params: [actorId, storeId],
-    prepareAs: 'store_facts',
   };
 }
 
@@ -62,15 +60,4 @@ export async function loadStoreFacts(
 ): Promise<StoreFacts | null> {
   const [row] = await runSql(em, storeFactsQuery(actor.id, storeId));
   return row ? storeFactsOf(actor, row) : null;
-}
-
-/** As loadStoreFacts, in the statement that reads the caller's account (shared/as-actor.ts). */
-export async function loadStoreFactsAsActor(
-  em: EntityManager,
-  caller: Caller,
-  storeId: number,
-): Promise<{ actor: Actor; facts: StoreFacts | null }> {
-  const { actor, rows } = await runSqlAsActor(em, caller, storeFactsQuery(caller.userId, storeId));
-  const [row] = rows;
-  return { actor, facts: row ? storeFactsOf(actor, row) : null };
 }

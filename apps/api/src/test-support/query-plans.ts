@@ -1,4 +1,4 @@
-import { type EntityManager, preparedStatement } from '@foodshare/domain';
+import { type EntityManager, namedStatement } from '@foodshare/domain';
 import type { SqlQuery } from '../shared/sql.ts';
 import type { Sql } from './sql.ts';
 
@@ -36,7 +36,7 @@ export async function explainQuery(sql: Sql, query: SqlQuery): Promise<PlanNode[
  * chooses it after five executions), with each node's actual rows.
  */
 export async function explainGenericPlan(em: EntityManager, query: SqlQuery): Promise<PlanNode> {
-  const statement = preparedStatement('explain_test', query.sql);
+  const statement = namedStatement(query.sql);
   // A name of its own per call: a failed EXPLAIN rolls back without its DEALLOCATE (neither
   // is transactional), and the name it left on that pooled connection must not make the next
   // call fail for a reason that is not its own.

@@ -1,4 +1,4 @@
-import { type EntityManager, preparedStatement, RegionType, runPrepared } from '@foodshare/domain';
+import { type EntityManager, RegionType, runSql } from '@foodshare/domain';
 import type { Userinfo } from '@foodshare/schemas';
 
 /** The columns of a user that the claims are made of (`userClaims`). */
@@ -37,12 +37,11 @@ export function userClaimsColumns(withRegions: boolean): string {
   return `u.id, u.first_name, u.last_name, u.email, u.avatar_upload_id, ${regions}`;
 }
 
-// One query whatever the scopes; the region lists only when `regions` was granted. Both forms
-// are prepared statements: userinfo reads them on every call.
+// One query whatever the scopes; the region lists only when `regions` was granted.
 const claimsSql = (withRegions: boolean) =>
   `select ${userClaimsColumns(withRegions)} from users u where u.id = ? and u.activated`;
-const CLAIMS = preparedStatement('claims', claimsSql(false));
-const CLAIMS_WITH_REGIONS = preparedStatement('claims_with_regions', claimsSql(true));
+const CLAIMS = claimsSql(false);
+const CLAIMS_WITH_REGIONS = claimsSql(true);
 
 /** The statement that reads `UserClaimsRow` for these scopes: the region lists cost a join. */
 export const readsRegions = (scopes: readonly string[]) => scopes.includes('regions');
@@ -114,7 +113,7 @@ export async function loadUserClaims(
   issuer: string,
 ): Promise<Userinfo | null> {
   const statement = readsRegions(scopes) ? CLAIMS_WITH_REGIONS : CLAIMS;
-  const [row] = await runPrepared<UserClaimsRow>(em, statement, [userId]);
+  const [row] = await runSql<UserClaimsRow>(em, { sql: statement, params: [userId] });
   return row ? userClaims(row, scopes, issuer) : null;
 }
 
@@ -141,11 +140,8 @@ const tokenSubjectSql = (withRegions: boolean) =>
           (extract(epoch from clock_timestamp()) * 1000)::float8 as now_ms,
           ${userClaimsColumns(withRegions)}
      from users u where u.id = ?`;
-const TOKEN_SUBJECT = preparedStatement('token_subject', tokenSubjectSql(false));
-const TOKEN_SUBJECT_WITH_REGIONS = preparedStatement(
-  'token_subject_with_regions',
-  tokenSubjectSql(true),
-);
+const TOKEN_SUBJECT = tokenSubjectSql(false);
+const TOKEN_SUBJECT_WITH_REGIONS = tokenSubjectSql(true);
 
 /** The user with the columns of the claims of `scopes` (the region lists only with `regions`). */
 export async function loadTokenSubject(
@@ -154,9 +150,9 @@ export async function loadTokenSubject(
   scopes: readonly string[] = [],
 ): Promise<TokenSubject | null> {
   const statement = readsRegions(scopes) ? TOKEN_SUBJECT_WITH_REGIONS : TOKEN_SUBJECT;
-  const [row] = await runPrepared<
+  const [row] = await runSql<
     UserClaimsRow & { activated: boolean; valid_after_ms: number | null; now_ms: number }
-  >(em, statement, [userId]);
+  >(em, { sql: statement, params: [userId] });
   if (!row) return null;
   const { activated, valid_after_ms, now_ms, ...claims } = row;
   return { active: activated, tokensValidAfter: valid_after_ms, databaseNow: now_ms, claims };

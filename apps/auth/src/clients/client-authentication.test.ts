@@ -1,7 +1,4 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import {
   basicAuth,
   DEMO_CLIENT_SECRET,
@@ -10,8 +7,7 @@ import {
   issueCode,
   postForm,
 } from '../test-support/token-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
 /**
  * The secret-guessing limit at its default (ten failures per client, address and minute) under
@@ -21,17 +17,11 @@ const ids = inject('demoIds');
 describe('client authentication failures under bursts', () => {
   const LIMIT = 10;
   const BURST = 30;
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    expect(servicesOf(app).config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE).toBe(
-      LIMIT,
-    );
+  test.beforeAll(async ({ services }) => {
+    expect(services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE).toBe(LIMIT);
   });
-  afterAll(() => app.close());
 
-  async function exchange(remoteAddress: string, secret: string) {
+  async function exchange(app: AuthApp, remoteAddress: string, secret: string) {
     const code = await issueCode(app, {
       clientId: DemoClientId.confidential,
       userId: ids.users.bob,
@@ -52,14 +42,18 @@ describe('client authentication failures under bursts', () => {
     });
   }
 
-  it('never refuses a burst of requests with the right secret from one address', async () => {
+  it('never refuses a burst of requests with the right secret from one address', async ({
+    app,
+  }) => {
     const responses = await Promise.all(
-      Array.from({ length: BURST }, () => exchange('192.0.2.70', DEMO_CLIENT_SECRET)),
+      Array.from({ length: BURST }, () => exchange(app, '192.0.2.70', DEMO_CLIENT_SECRET)),
     );
     expect(responses.map((response) => response.statusCode)).toEqual(Array(BURST).fill(200));
   });
 
-  it('never refuses a burst of revocations with the right secret from one address', async () => {
+  it('never refuses a burst of revocations with the right secret from one address', async ({
+    app,
+  }) => {
     const responses = await Promise.all(
       Array.from({ length: BURST }, () =>
         postForm(
@@ -73,9 +67,15 @@ describe('client authentication failures under bursts', () => {
     expect(responses.map((response) => response.statusCode)).toEqual(Array(BURST).fill(200));
   });
 
-  it('still checks no more wrong secrets than the limit when a burst mixes both', async () => {
-    const guesses = Array.from({ length: BURST }, (_, i) => exchange('192.0.2.71', `guess-${i}`));
-    const rightOnes = Array.from({ length: 5 }, () => exchange('192.0.2.72', DEMO_CLIENT_SECRET));
+  it('still checks no more wrong secrets than the limit when a burst mixes both', async ({
+    app,
+  }) => {
+    const guesses = Array.from({ length: BURST }, (_, i) =>
+      exchange(app, '192.0.2.71', `guess-${i}`),
+    );
+    const rightOnes = Array.from({ length: 5 }, () =>
+      exchange(app, '192.0.2.72', DEMO_CLIENT_SECRET),
+    );
     const statuses = (await Promise.all(guesses)).map((response) => response.statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(LIMIT);
     expect(statuses.filter((status) => status === 429)).toHaveLength(BURST - LIMIT);
@@ -84,6 +84,6 @@ describe('client authentication failures under bursts', () => {
       Array(5).fill(200),
     );
     // Past the limit the right secret from the guessing address is refused unchecked.
-    expect((await exchange('192.0.2.71', DEMO_CLIENT_SECRET)).statusCode).toBe(429);
+    expect((await exchange(app, '192.0.2.71', DEMO_CLIENT_SECRET)).statusCode).toBe(429);
   });
 });

@@ -1,14 +1,11 @@
-import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
+import { type EntityManager, runSql } from '@foodshare/domain';
 
 /** The message of docs/spec.md §7.2 when a regional client refuses a user. */
 export const NOT_IN_REQUIRED_REGIONS = 'User not in required regions';
 
 // Read at every authorization and refresh of a regional client.
-const REGION_MEMBER = preparedStatement(
-  'region_member',
-  `select 1 as found from region_memberships
-    where user_id = ? and active and region_id = any(?::int[]) limit 1`,
-);
+const REGION_MEMBER = `select 1 as found from region_memberships
+    where user_id = ? and active and region_id = any(?::int[]) limit 1`;
 
 /**
  * docs/spec.md §5.2 rule 8: a client with required regions admits only active members of at
@@ -21,9 +18,9 @@ export async function passesRegionGate(
   requiredRegionIds: readonly number[],
 ): Promise<boolean> {
   if (requiredRegionIds.length === 0) return true;
-  const rows = await runPrepared<{ found: number }>(em, REGION_MEMBER, [
-    userId,
-    `{${requiredRegionIds.join(',')}}`,
-  ]);
+  const rows = await runSql<{ found: number }>(em, {
+    sql: REGION_MEMBER,
+    params: [userId, `{${requiredRegionIds.join(',')}}`],
+  });
   return rows.length > 0;
 }

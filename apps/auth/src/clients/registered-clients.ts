@@ -1,4 +1,4 @@
-import { type EntityManager, preparedStatement, runPrepared } from '@foodshare/domain';
+import { type EntityManager, runSql } from '@foodshare/domain';
 
 /** What the protocol endpoints need of a registered client (never its secret hashes). */
 export interface RegisteredClient {
@@ -56,13 +56,10 @@ export interface ClientSecretHashes {
 
 // Read on every request of every client; the secret hashes come along so that authenticating
 // a client is one statement (they never leave `findActiveClientWithSecrets`' caller).
-const ACTIVE_CLIENT = preparedStatement(
-  'active_client',
-  `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
+const ACTIVE_CLIENT = `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
           grant_types, required_region_ids, require_pushed_authorization_requests,
           backchannel_logout_uri, secret_hash, previous_secret_hash, previous_secret_expires_at
-     from oauth_clients where client_id = ? and active`,
-);
+     from oauth_clients where client_id = ? and active`;
 
 /**
  * An active client by its client_id with its secret hashes, or null: a deactivated client is
@@ -73,7 +70,7 @@ export async function findActiveClientWithSecrets(
   em: EntityManager,
   clientId: string,
 ): Promise<{ client: RegisteredClient; secrets: ClientSecretHashes } | null> {
-  const [row] = await runPrepared<ClientRow>(em, ACTIVE_CLIENT, [clientId]);
+  const [row] = await runSql<ClientRow>(em, { sql: ACTIVE_CLIENT, params: [clientId] });
   if (!row) return null;
   const expiresAt = row.previous_secret_expires_at;
   return {

@@ -1,7 +1,6 @@
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   type ClientAuthMethod,
@@ -10,9 +9,8 @@ import {
   relyingParty,
   startAuthorization,
 } from '@foodshare/relying-party';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
 
 /**
  * The authorization code flow as a certified relying-party library (openid-client) performs it,
@@ -20,18 +18,7 @@ const ids = inject('demoIds');
  * exchange with each client authentication method, ID token validation, userinfo and refresh.
  */
 describe('conformance with openid-client: the authorization code flow', () => {
-  let app: AuthApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
-  });
-
-  afterAll(async () => {
-    await app.close();
-  });
-
-  it('discovers the provider from its issuer URL', async () => {
+  it('discovers the provider from its issuer URL', async ({ origin }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     const metadata = config.serverMetadata();
     expect(metadata.issuer).toBe(origin);
@@ -55,28 +42,33 @@ describe('conformance with openid-client: the authorization code flow', () => {
     ],
   ];
 
-  it.each(clients)('completes the full code flow for %s', async (_name, clientId, method) => {
-    const config = await relyingParty(origin, clientId, { method, secret: DEMO_CLIENT_SECRET });
-    const browser = new FormBrowser(origin);
-    const started = await startAuthorization(config);
-    const callback = await authorizeInBrowser(browser, started, DemoUserEmail.alice);
-    expect(browser.pagesShown).toEqual(['login', 'consent']);
-    const tokens = await redeem(config, started, callback);
+  it.for(clients)(
+    'completes the full code flow for %s',
+    async ([_name, clientId, method], { origin }) => {
+      const config = await relyingParty(origin, clientId, { method, secret: DEMO_CLIENT_SECRET });
+      const browser = new FormBrowser(origin);
+      const started = await startAuthorization(config);
+      const callback = await authorizeInBrowser(browser, started, DemoUserEmail.alice);
+      expect(browser.pagesShown).toEqual(['login', 'consent']);
+      const tokens = await redeem(config, started, callback);
 
-    expect(tokens.token_type.toLowerCase()).toBe('bearer');
-    expect(tokens.expires_in).toBe(3600);
-    expect(tokens.refresh_token).toEqual(expect.any(String));
-    const claims = tokens.claims();
-    expect(claims).toMatchObject({
-      iss: origin,
-      sub: String(ids.users.alice),
-      aud: clientId,
-      nonce: started.nonce,
-    });
-    expect(claims?.auth_time).toEqual(expect.any(Number));
-  });
+      expect(tokens.token_type.toLowerCase()).toBe('bearer');
+      expect(tokens.expires_in).toBe(3600);
+      expect(tokens.refresh_token).toEqual(expect.any(String));
+      const claims = tokens.claims();
+      expect(claims).toMatchObject({
+        iss: origin,
+        sub: String(ids.users.alice),
+        aud: clientId,
+        nonce: started.nonce,
+      });
+      expect(claims?.auth_time).toEqual(expect.any(Number));
+    },
+  );
 
-  it('validates the ID token: issuer, audience, signature by the JWKS, nonce, at_hash', async () => {
+  it('validates the ID token: issuer, audience, signature by the JWKS, nonce, at_hash', async ({
+    origin,
+  }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     const started = await startAuthorization(config);
     const callback = await authorizeInBrowser(
@@ -103,7 +95,7 @@ describe('conformance with openid-client: the authorization code flow', () => {
     });
   });
 
-  it('sends no nonce in the ID token when the request had none', async () => {
+  it('sends no nonce in the ID token when the request had none', async ({ origin }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     const started = await startAuthorization(config, {}, { nonce: false });
     const callback = await authorizeInBrowser(
@@ -115,7 +107,7 @@ describe('conformance with openid-client: the authorization code flow', () => {
     expect(tokens.claims()?.nonce).toBeUndefined();
   });
 
-  it('serves userinfo by GET and by POST, with the subject of the ID token', async () => {
+  it('serves userinfo by GET and by POST, with the subject of the ID token', async ({ origin }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     const started = await startAuthorization(config);
     const callback = await authorizeInBrowser(
@@ -140,7 +132,9 @@ describe('conformance with openid-client: the authorization code flow', () => {
     expect(await byPost.json()).toEqual(byGet);
   });
 
-  it('refreshes with rotation: a new refresh token each time, the old one then refused', async () => {
+  it('refreshes with rotation: a new refresh token each time, the old one then refused', async ({
+    origin,
+  }) => {
     const config = await relyingParty(origin, DemoClientId.confidential, {
       method: 'client_secret_basic',
       secret: DEMO_CLIENT_SECRET,

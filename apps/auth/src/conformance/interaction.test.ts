@@ -1,8 +1,6 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
 import { DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import type * as client from 'openid-client';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   FormBrowser,
@@ -10,35 +8,27 @@ import {
   relyingParty,
   startAuthorization,
 } from '@foodshare/relying-party';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
 
 /**
  * The user-facing half of the flow through openid-client: remembered consent, the OIDC prompt
  * values, max_age and region gating, each checked the way the library checks the response.
  */
 describe('conformance with openid-client: login, consent and prompts', () => {
-  let app: AuthApp;
-  let origin: string;
   let config: client.Configuration;
   let browser: FormBrowser;
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+  test.beforeAll(async ({ origin }) => {
     config = await relyingParty(origin, DemoClientId.public);
   });
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ origin, services }) => {
     browser = new FormBrowser(origin);
     for (const user of [ids.users.alice, ids.users.bob]) {
       for (const clientId of Object.values(DemoClientId))
-        await servicesOf(app).consents.revoke(user, clientId);
+        await services.consents.revoke(user, clientId);
     }
-  });
-
-  afterAll(async () => {
-    await app.close();
   });
 
   /** One authorization in the browser and the library's handling of the callback. */
@@ -149,7 +139,7 @@ describe('conformance with openid-client: login, consent and prompts', () => {
   describe('region gating at demo-regional', () => {
     let regional: client.Configuration;
 
-    beforeAll(async () => {
+    test.beforeAll(async ({ origin }) => {
       regional = await relyingParty(origin, DemoClientId.regional);
     });
 

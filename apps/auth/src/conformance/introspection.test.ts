@@ -1,11 +1,8 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
 import { generateKeyPairSync } from 'node:crypto';
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { SignJWT } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   FormBrowser,
@@ -14,7 +11,16 @@ import {
   startAuthorization,
 } from '@foodshare/relying-party';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
+
+// demo-confidential is the resource server, which may introspect another client's tokens.
+test.override(
+  'appEnv',
+  { scope: 'file' },
+  {
+    INTROSPECTION_RESOURCE_SERVERS: DemoClientId.confidential,
+  },
+);
 
 /**
  * Introspection (RFC 7662) as openid-client performs it, on a real socket: an app (demo-public)
@@ -22,26 +28,16 @@ const ids = inject('demoIds');
  * presents to it. The library checks the endpoint from discovery and the response's shape.
  */
 describe('conformance with openid-client: token introspection', () => {
-  let app: AuthApp;
-  let origin: string;
   let spa: client.Configuration;
 
-  beforeAll(async () => {
-    // demo-confidential is the resource server, which may introspect another client's tokens.
-    ({ app, origin } = await listenTestApp({
-      INTROSPECTION_RESOURCE_SERVERS: DemoClientId.confidential,
-    }));
+  test.beforeAll(async ({ origin }) => {
     spa = await relyingParty(origin, DemoClientId.public);
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
-  const resourceServer = (method: 'client_secret_basic' | 'client_secret_post') =>
+  const resourceServer = (origin: string, method: 'client_secret_basic' | 'client_secret_post') =>
     relyingParty(origin, DemoClientId.confidential, { method, secret: DEMO_CLIENT_SECRET });
 
-  async function signInAlice() {
+  async function signInAlice(origin: string) {
     const started = await startAuthorization(spa);
     const callback = await authorizeInBrowser(
       new FormBrowser(origin),
@@ -51,8 +47,10 @@ describe('conformance with openid-client: token introspection', () => {
     return redeem(spa, started, callback);
   }
 
-  it('finds the endpoint and its client authentication methods in discovery', async () => {
-    const metadata = (await resourceServer('client_secret_basic')).serverMetadata();
+  it('finds the endpoint and its client authentication methods in discovery', async ({
+    origin,
+  }) => {
+    const metadata = (await resourceServer(origin, 'client_secret_basic')).serverMetadata();
     expect(metadata.introspection_endpoint).toBe(`${origin}/oauth/introspect`);
     expect(metadata.introspection_endpoint_auth_methods_supported).toEqual([
       'client_secret_basic',
@@ -60,11 +58,11 @@ describe('conformance with openid-client: token introspection', () => {
     ]);
   });
 
-  it.each(['client_secret_basic', 'client_secret_post'] as const)(
+  it.for(['client_secret_basic', 'client_secret_post'] as const)(
     'answers live access and refresh tokens of another client (%s)',
-    async (method) => {
-      const config = await resourceServer(method);
-      const tokens = await signInAlice();
+    async (method, { origin }) => {
+      const config = await resourceServer(origin, method);
+      const tokens = await signInAlice(origin);
       const sub = String(ids.users.alice);
 
       const access = await client.tokenIntrospection(config, tokens.access_token, {
@@ -88,18 +86,18 @@ describe('conformance with openid-client: token introspection', () => {
     },
   );
 
-  it('answers inactive, and nothing more, once the app revoked the tokens', async () => {
-    const config = await resourceServer('client_secret_basic');
-    const tokens = await signInAlice();
+  it('answers inactive, and nothing more, once the app revoked the tokens', async ({ origin }) => {
+    const config = await resourceServer(origin, 'client_secret_basic');
+    const tokens = await signInAlice(origin);
     await client.tokenRevocation(spa, tokens.refresh_token!);
     for (const token of [tokens.access_token, tokens.refresh_token!]) {
       expect(await client.tokenIntrospection(config, token)).toEqual({ active: false });
     }
   });
 
-  it('answers inactive for a rotated refresh token', async () => {
-    const config = await resourceServer('client_secret_basic');
-    const tokens = await signInAlice();
+  it('answers inactive for a rotated refresh token', async ({ origin }) => {
+    const config = await resourceServer(origin, 'client_secret_basic');
+    const tokens = await signInAlice(origin);
     const refreshed = await client.refreshTokenGrant(spa, tokens.refresh_token!);
     expect(await client.tokenIntrospection(config, tokens.refresh_token!)).toEqual({
       active: false,
@@ -109,8 +107,11 @@ describe('conformance with openid-client: token introspection', () => {
     });
   });
 
-  it('answers inactive for an expired and for a foreign access token', async () => {
-    const config = await resourceServer('client_secret_post');
+  it('answers inactive for an expired and for a foreign access token', async ({
+    origin,
+    services,
+  }) => {
+    const config = await resourceServer(origin, 'client_secret_post');
     const now = Math.floor(Date.now() / 1000);
     const claims = {
       sub: String(ids.users.alice),
@@ -118,7 +119,7 @@ describe('conformance with openid-client: token introspection', () => {
       client_id: DemoClientId.public,
       scope: 'openid',
     };
-    const expired = await servicesOf(app).keys.signJwt(
+    const expired = await services.keys.signJwt(
       { ...claims, jti: 'conformance-expired', iat: now - 3700, exp: now - 100 },
       { typ: 'at+jwt' },
     );
@@ -133,8 +134,8 @@ describe('conformance with openid-client: token introspection', () => {
     }
   });
 
-  it('refuses the public app itself with invalid_client', async () => {
-    const tokens = await signInAlice();
+  it('refuses the public app itself with invalid_client', async ({ origin }) => {
+    const tokens = await signInAlice(origin);
     await expect(client.tokenIntrospection(spa, tokens.access_token)).rejects.toMatchObject({
       error: 'invalid_client',
       status: 401,

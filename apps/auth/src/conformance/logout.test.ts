@@ -1,8 +1,6 @@
 import { createOAuthClient, DEMO_REDIRECT_URI, DemoUserEmail } from '@foodshare/domain';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   FormBrowser,
@@ -11,6 +9,8 @@ import {
   ShownPage,
   startAuthorization,
 } from '@foodshare/relying-party';
+
+test.override('listen', { scope: 'file' }, true);
 
 const CLIENT_ID = 'logout-rp';
 const SIGNED_OUT = 'http://localhost:9999/signed-out';
@@ -21,11 +21,7 @@ const SIGNED_OUT = 'http://localhost:9999/signed-out';
  * code flow, on a real socket.
  */
 describe('conformance with openid-client: RP-Initiated Logout', () => {
-  let app: AuthApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+  test.beforeAll(async ({ app }) => {
     await createOAuthClient(
       app.orm.em.fork(),
       {
@@ -41,12 +37,8 @@ describe('conformance with openid-client: RP-Initiated Logout', () => {
     );
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
   /** A browser signed in through the code flow, and the ID token the client got. */
-  async function signedIn(config: client.Configuration) {
+  async function signedIn(origin: string, config: client.Configuration) {
     const browser = new FormBrowser(origin);
     const started = await startAuthorization(config);
     const callback = await authorizeInBrowser(browser, started, DemoUserEmail.alice);
@@ -61,14 +53,14 @@ describe('conformance with openid-client: RP-Initiated Logout', () => {
     return response.status === 200;
   }
 
-  it('discovers the end_session_endpoint', async () => {
+  it('discovers the end_session_endpoint', async ({ origin }) => {
     const config = await relyingParty(origin, CLIENT_ID);
     expect(config.serverMetadata().end_session_endpoint).toBe(`${origin}/oauth/logout`);
   });
 
-  it('logs out at once with the ID token as hint and returns with state', async () => {
+  it('logs out at once with the ID token as hint and returns with state', async ({ origin }) => {
     const config = await relyingParty(origin, CLIENT_ID);
-    const { browser, idToken } = await signedIn(config);
+    const { browser, idToken } = await signedIn(origin, config);
     expect(await stillSignedIn(browser)).toBe(true);
     const state = client.randomState();
     const url = client.buildEndSessionUrl(config, {
@@ -84,9 +76,11 @@ describe('conformance with openid-client: RP-Initiated Logout', () => {
     expect(await stillSignedIn(browser)).toBe(false);
   });
 
-  it('asks the user first without a hint, then logs out and returns with state', async () => {
+  it('asks the user first without a hint, then logs out and returns with state', async ({
+    origin,
+  }) => {
     const config = await relyingParty(origin, CLIENT_ID);
-    const { browser } = await signedIn(config);
+    const { browser } = await signedIn(origin, config);
     const url = client.buildEndSessionUrl(config, {
       post_logout_redirect_uri: SIGNED_OUT,
       state: 'no-hint',

@@ -1,10 +1,8 @@
 import { DemoUserEmail } from '@foodshare/domain';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLoopbackRedirectReceiver } from '../test-support/loopback-redirect-receiver.ts';
-import { ALL_SCOPES, registerTestClient } from '../test-support/token-helpers.ts';
+import { ALL_SCOPES } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   FormBrowser,
@@ -13,7 +11,7 @@ import {
   startAuthorization,
 } from '@foodshare/relying-party';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
 
 /**
  * A native app as RFC 8252 describes it, with openid-client on a real socket: registered with
@@ -22,16 +20,12 @@ const ids = inject('demoIds');
  * listener and redeems the code there (openid-client derives redirect_uri from that URL).
  */
 describe('conformance with openid-client: a native app on an ephemeral loopback port (RFC 8252)', () => {
-  let app: AuthApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
+  test.beforeAll(async ({ registerClient }) => {
     for (const [clientId, redirectUri] of [
       ['native-ip', 'http://127.0.0.1/callback'],
       ['native-localhost', 'http://localhost/callback'],
     ] as const) {
-      await registerTestClient(app, {
+      await registerClient({
         clientId,
         redirectUris: [redirectUri],
         scopes: ALL_SCOPES,
@@ -40,12 +34,9 @@ describe('conformance with openid-client: a native app on an ephemeral loopback 
     }
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
   /** The browser's round trip, ending where the app listens; what the listener received. */
   async function signIn(
+    origin: string,
     config: client.Configuration,
     receiver: Awaited<ReturnType<typeof startLoopbackRedirectReceiver>>,
     consent: { decision?: 'allow' | 'deny' } = {},
@@ -58,16 +49,16 @@ describe('conformance with openid-client: a native app on an ephemeral loopback 
     return { started, received: await receiver.received };
   }
 
-  it.each([
+  it.for([
     ['native-ip', { host: '127.0.0.1' }],
     ['native-localhost', { host: 'localhost', name: 'localhost' }],
   ] as const)(
     '%s: signs the user in at the port it listens on, then refreshes',
-    async (clientId, listen) => {
+    async ([clientId, listen], { origin }) => {
       const receiver = await startLoopbackRedirectReceiver(listen);
       try {
         const config = await relyingParty(origin, clientId);
-        const { started, received } = await signIn(config, receiver);
+        const { started, received } = await signIn(origin, config, receiver);
         expect(`${received.origin}${received.pathname}`).toBe(receiver.redirectUri);
         const tokens = await redeem(config, started, received);
         expect(tokens.claims()).toMatchObject({ sub: String(ids.users.alice), aud: clientId });
@@ -79,11 +70,11 @@ describe('conformance with openid-client: a native app on an ephemeral loopback 
     },
   );
 
-  it('receives a refusal at the port it listens on too', async () => {
+  it('receives a refusal at the port it listens on too', async ({ origin }) => {
     const receiver = await startLoopbackRedirectReceiver();
     try {
       const config = await relyingParty(origin, 'native-ip');
-      const { started, received } = await signIn(config, receiver, { decision: 'deny' });
+      const { started, received } = await signIn(origin, config, receiver, { decision: 'deny' });
       expect(received.port).toBe(String(receiver.port));
       await expect(redeem(config, started, received)).rejects.toMatchObject({
         error: 'access_denied',

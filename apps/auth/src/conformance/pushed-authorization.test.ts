@@ -5,10 +5,7 @@ import {
   DemoUserEmail,
 } from '@foodshare/domain';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   type ClientAuthMethod,
@@ -18,7 +15,7 @@ import {
   type StartedAuthorization,
 } from '@foodshare/relying-party';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
 
 /** The authorization request as openid-client pushes it (RFC 9126), then the browser's part. */
 async function startPushedAuthorization(
@@ -44,19 +41,14 @@ async function startPushedAuthorization(
  * client's authentication, sends the browser with the request_uri alone, and the user signs in.
  */
 describe('conformance with openid-client: pushed authorization requests', () => {
-  let app: AuthApp;
-  let origin: string;
-
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
-    await registerTestClient(app, {
+  test.beforeAll(async ({ registerClient }) => {
+    await registerClient({
       clientId: 'par-conformance',
       requirePushedAuthorizationRequests: true,
     });
   });
-  afterAll(() => app.close());
 
-  it('discovers the pushed authorization request endpoint', async () => {
+  it('discovers the pushed authorization request endpoint', async ({ origin }) => {
     const metadata = (await relyingParty(origin, DemoClientId.public)).serverMetadata();
     expect(metadata.pushed_authorization_request_endpoint).toBe(`${origin}/oauth/par`);
     expect(metadata.require_pushed_authorization_requests).toBe(false);
@@ -72,28 +64,31 @@ describe('conformance with openid-client: pushed authorization requests', () => 
     ['a client registered to require PAR', 'par-conformance', 'none'],
   ];
 
-  it.each(clients)('signs in end to end through PAR for %s', async (_name, clientId, method) => {
-    const config = await relyingParty(origin, clientId, { method, secret: DEMO_CLIENT_SECRET });
-    const started = await startPushedAuthorization(config);
-    // Only client_id and request_uri travel through the browser.
-    expect([...started.url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
-    expect(started.url.searchParams.get('request_uri')).toMatch(
-      /^urn:ietf:params:oauth:request_uri:/,
-    );
-    const browser = new FormBrowser(origin);
-    const callback = await authorizeInBrowser(browser, started, DemoUserEmail.alice);
-    expect(browser.pagesShown).toEqual(['login', 'consent']);
-    const tokens = await redeem(config, started, callback);
-    expect(tokens.claims()).toMatchObject({
-      iss: origin,
-      sub: String(ids.users.alice),
-      aud: clientId,
-      nonce: started.nonce,
-    });
-    expect(tokens.scope?.split(' ').sort()).toEqual(['email', 'openid', 'profile']);
-  });
+  it.for(clients)(
+    'signs in end to end through PAR for %s',
+    async ([_name, clientId, method], { origin }) => {
+      const config = await relyingParty(origin, clientId, { method, secret: DEMO_CLIENT_SECRET });
+      const started = await startPushedAuthorization(config);
+      // Only client_id and request_uri travel through the browser.
+      expect([...started.url.searchParams.keys()].sort()).toEqual(['client_id', 'request_uri']);
+      expect(started.url.searchParams.get('request_uri')).toMatch(
+        /^urn:ietf:params:oauth:request_uri:/,
+      );
+      const browser = new FormBrowser(origin);
+      const callback = await authorizeInBrowser(browser, started, DemoUserEmail.alice);
+      expect(browser.pagesShown).toEqual(['login', 'consent']);
+      const tokens = await redeem(config, started, callback);
+      expect(tokens.claims()).toMatchObject({
+        iss: origin,
+        sub: String(ids.users.alice),
+        aud: clientId,
+        nonce: started.nonce,
+      });
+      expect(tokens.scope?.split(' ').sort()).toEqual(['email', 'openid', 'profile']);
+    },
+  );
 
-  it('refuses the same request_uri a second time', async () => {
+  it('refuses the same request_uri a second time', async ({ origin }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     const started = await startPushedAuthorization(config);
     await authorizeInBrowser(new FormBrowser(origin), started, DemoUserEmail.alice);
@@ -102,7 +97,9 @@ describe('conformance with openid-client: pushed authorization requests', () => 
     expect(again.headers.get('location')).toBeNull();
   });
 
-  it('surfaces a refused push as the library’s error for the endpoint’s answer', async () => {
+  it('surfaces a refused push as the library’s error for the endpoint’s answer', async ({
+    origin,
+  }) => {
     const config = await relyingParty(origin, DemoClientId.public);
     await expect(
       client.buildAuthorizationUrlWithPAR(config, {

@@ -7,16 +7,14 @@ import {
   type RegionEntity,
   type UserEntity,
 } from '@foodshare/domain';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import { addAdminCommand } from './admins.command.ts';
 
-const db = useTestOrm();
 let country: RegionEntity;
 let group: RegionEntity;
 let user: UserEntity;
 
-beforeAll(async () => {
+test.beforeAll(async ({ db }) => {
   country = await createRegion(db.em(), { name: 'Österreich', type: RegionType.Country });
   group = await createRegion(db.em(), {
     name: 'IT support',
@@ -32,7 +30,7 @@ beforeAll(async () => {
 });
 
 describe('admins add', () => {
-  it('makes the user an admin and a member of a working group, once', async () => {
+  it('makes the user an admin and a member of a working group, once', async ({ db }) => {
     const result = await addAdminCommand(db.em(), {
       email: 'admin@example.org',
       regionId: group.id,
@@ -55,7 +53,7 @@ describe('admins add', () => {
     );
   });
 
-  it('makes an ambassador of a country without making anyone a member of it', async () => {
+  it('makes an ambassador of a country without making anyone a member of it', async ({ db }) => {
     const result = await addAdminCommand(db.em(), {
       email: 'admin@example.org',
       regionId: country.id,
@@ -64,7 +62,7 @@ describe('admins add', () => {
     expect(await db.em().count(RegionMembershipEntity, { region: country.id })).toBe(0);
   });
 
-  it('refuses an unknown region or user', async () => {
+  it('refuses an unknown region or user', async ({ db }) => {
     await expect(
       addAdminCommand(db.em(), { email: 'admin@example.org', regionId: 777_777 }),
     ).rejects.toMatchObject({ code: 'REGION_NOT_FOUND' });

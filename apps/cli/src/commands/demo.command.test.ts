@@ -1,19 +1,16 @@
 import { DemoUserEmail, hashClientSecret, OAuthClientEntity, UserEntity } from '@foodshare/domain';
-import { describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
+import { describe, expect, it } from '../test-support/fixtures.ts';
 import { loadDemoCommand } from './demo.command.ts';
 
-const db = useTestOrm();
-
 describe('demo load', () => {
-  it('refuses in production unless allowed, before touching the database', async () => {
+  it('refuses in production unless allowed, before touching the database', async ({ db }) => {
     await expect(loadDemoCommand(db.em(), { pepper: 'p', production: true })).rejects.toMatchObject(
       { code: 'REFUSED_IN_PRODUCTION' },
     );
     expect(await db.em().count(UserEntity, {})).toBe(0);
   });
 
-  it('loads the demo data into an empty database, with the given pepper', async () => {
+  it('loads the demo data into an empty database, with the given pepper', async ({ db }) => {
     const result = await loadDemoCommand(db.em(), {
       pepper: 'deployment pepper',
       production: false,
@@ -27,7 +24,7 @@ describe('demo load', () => {
     expect(client.secretHash).toBe(hashClientSecret('demo-secret', 'deployment pepper'));
   });
 
-  it('refuses a database that has users', async () => {
+  it('refuses a database that has users', async ({ db }) => {
     const users = await db.em().count(UserEntity, {});
     await expect(
       loadDemoCommand(db.em(), { pepper: 'p', production: false }),

@@ -10,22 +10,20 @@ import {
   SigningKeyEntity,
 } from '@foodshare/domain';
 import { InvalidArgumentError } from 'commander';
-import { beforeEach, describe, expect, it } from 'vitest';
 import { CliError, keyEncryptionKey } from '../cli-context.ts';
-import { useTestOrm } from '../test-support/test-orm.ts';
+import { describe, expect, it, test, type TestOrm } from '../test-support/fixtures.ts';
 import { listKeysCommand, parseDuration, rotateKeysCommand } from './keys.command.ts';
 
-const db = useTestOrm();
 const main = fileURLToPath(new URL('../main.ts', import.meta.url));
 const kek = new Uint8Array(randomBytes(32));
 const t0 = new Date('2026-11-22T10:00:00.000Z');
 const HOUR = 3_600_000;
 
-beforeEach(async () => {
+test.beforeEach(async ({ db }) => {
   await db.em().nativeDelete(SigningKeyEntity, {});
 });
 
-function cli(args: string[], env: Record<string, string> = {}) {
+function cli(db: TestOrm, args: string[], env: Record<string, string> = {}) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
     const child = spawn(process.execPath, ['--conditions=development', main, ...args], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: db.url, ...env },
@@ -73,7 +71,9 @@ describe('the key-encryption key', () => {
 });
 
 describe('keys rotate', () => {
-  it('publishes a next key that signs after the delay and retires the current one then', async () => {
+  it('publishes a next key that signs after the delay and retires the current one then', async ({
+    db,
+  }) => {
     const { kid: current } = await ensureSigningKey(db.em(), kek, { now: t0 });
     const result = await rotateKeysCommand(db.em(), {
       kek,
@@ -103,7 +103,7 @@ describe('keys rotate', () => {
     ]);
   });
 
-  it('warns when the new key would sign before every instance has reloaded', async () => {
+  it('warns when the new key would sign before every instance has reloaded', async ({ db }) => {
     await ensureSigningKey(db.em(), kek);
     const result = await rotateKeysCommand(db.em(), {
       kek,
@@ -116,9 +116,9 @@ describe('keys rotate', () => {
     expect(result.warnings[0]).toContain('every 60s');
   });
 
-  it('runs as a command with the deployment key and prints JSON', async () => {
+  it('runs as a command with the deployment key and prints JSON', async ({ db }) => {
     const kekHex = Buffer.from(kek).toString('hex');
-    const run = await cli(['keys', 'rotate', '--activate-after', '2h', '--json'], {
+    const run = await cli(db, ['keys', 'rotate', '--activate-after', '2h', '--json'], {
       KEY_ENCRYPTION_KEY: kekHex,
       ACCESS_TOKEN_TTL_SECONDS: '600',
     });
@@ -137,16 +137,18 @@ describe('keys rotate', () => {
       decryptPrivateJwk(stored.privateKeyEncrypted, developmentKeyEncryptionKey().key, output.kid),
     ).toThrow(KeyEncryptionError);
 
-    const list = await cli(['keys', 'list', '--json']);
+    const list = await cli(db, ['keys', 'list', '--json']);
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout)).toEqual([
       expect.objectContaining({ kid: output.kid, status: 'pending', retiresAt: null }),
     ]);
   });
 
-  it('retires the current key for the access-token lifetime plus a day by default', async () => {
+  it('retires the current key for the access-token lifetime plus a day by default', async ({
+    db,
+  }) => {
     const { kid } = await ensureSigningKey(db.em(), developmentKeyEncryptionKey().key);
-    const run = await cli(['keys', 'rotate', '--json'], { ACCESS_TOKEN_TTL_SECONDS: '600' });
+    const run = await cli(db, ['keys', 'rotate', '--json'], { ACCESS_TOKEN_TTL_SECONDS: '600' });
     expect(run.code).toBe(0);
     const output = JSON.parse(run.stdout) as {
       kid: string;
@@ -169,7 +171,7 @@ describe('keys rotate', () => {
     );
   });
 
-  it('refuses to unpublish the replaced key before the tokens it signed expire', async () => {
+  it('refuses to unpublish the replaced key before the tokens it signed expire', async ({ db }) => {
     const { kid } = await ensureSigningKey(db.em(), kek, { now: t0 });
     await expect(
       rotateKeysCommand(db.em(), {
@@ -190,28 +192,28 @@ describe('keys rotate', () => {
     ]);
   });
 
-  it('refuses --retire-after 0s with a clear error and changes nothing', async () => {
+  it('refuses --retire-after 0s with a clear error and changes nothing', async ({ db }) => {
     await ensureSigningKey(db.em(), developmentKeyEncryptionKey().key);
-    const run = await cli(['keys', 'rotate', '--activate-after', '0s', '--retire-after', '0s']);
+    const run = await cli(db, ['keys', 'rotate', '--activate-after', '0s', '--retire-after', '0s']);
     expect(run.code).toBe(1);
     expect(run.stdout).toBe('');
     expect(run.stderr).toContain('error: --retire-after 0s is too short');
     expect(run.stderr).toContain('at least 1h after it stops signing');
-    const json = await cli(['keys', 'rotate', '--retire-after', '9m', '--json'], {
+    const json = await cli(db, ['keys', 'rotate', '--retire-after', '9m', '--json'], {
       ACCESS_TOKEN_TTL_SECONDS: '600',
     });
     expect(json.code).toBe(1);
     expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'RETIRE_AFTER_TOO_SHORT' } });
     expect(await db.em().count(SigningKeyEntity, {})).toBe(1);
     // Exactly the token lifetime is accepted.
-    const accepted = await cli(['keys', 'rotate', '--retire-after', '10m', '--json'], {
+    const accepted = await cli(db, ['keys', 'rotate', '--retire-after', '10m', '--json'], {
       ACCESS_TOKEN_TTL_SECONDS: '600',
     });
     expect(accepted.code).toBe(0);
   });
 
-  it('refuses to run in production without KEY_ENCRYPTION_KEY', async () => {
-    const run = await cli(['keys', 'rotate', '--json'], { NODE_ENV: 'production' });
+  it('refuses to run in production without KEY_ENCRYPTION_KEY', async ({ db }) => {
+    const run = await cli(db, ['keys', 'rotate', '--json'], { NODE_ENV: 'production' });
     expect(run.code).toBe(1);
     expect(JSON.parse(run.stderr)).toMatchObject({
       error: { code: 'MISSING_KEY_ENCRYPTION_KEY' },

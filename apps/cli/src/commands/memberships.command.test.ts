@@ -7,19 +7,17 @@ import {
   RegionType,
   type RegionEntity,
 } from '@foodshare/domain';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { useTestOrm } from '../test-support/test-orm.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import {
   addMembershipCommand,
   listMembershipsCommand,
   removeMembershipCommand,
 } from './memberships.command.ts';
 
-const db = useTestOrm();
 let state: RegionEntity;
 let city: RegionEntity;
 
-beforeAll(async () => {
+test.beforeAll(async ({ db }) => {
   state = await createRegion(db.em(), { name: 'Bayern', type: RegionType.FederalState });
   city = await createRegion(db.em(), {
     name: 'Bamberg',
@@ -35,7 +33,7 @@ beforeAll(async () => {
 });
 
 describe('memberships add', () => {
-  it('adds a membership once; a second run changes nothing', async () => {
+  it('adds a membership once; a second run changes nothing', async ({ db }) => {
     const first = await addMembershipCommand(db.em(), {
       email: 'Member@example.org',
       regionId: city.id,
@@ -53,7 +51,7 @@ describe('memberships add', () => {
     expect(await db.em().count(RegionMembershipEntity, { region: city.id })).toBe(1);
   });
 
-  it('reactivates an inactive membership', async () => {
+  it('reactivates an inactive membership', async ({ db }) => {
     await db.em().nativeUpdate(RegionMembershipEntity, { region: city.id }, { active: false });
     const result = await addMembershipCommand(db.em(), {
       email: 'member@example.org',
@@ -64,7 +62,9 @@ describe('memberships add', () => {
     expect(membership.active).toBe(true);
   });
 
-  it('refuses a region without direct members, an unknown region and an unknown user', async () => {
+  it('refuses a region without direct members, an unknown region and an unknown user', async ({
+    db,
+  }) => {
     await expect(
       addMembershipCommand(db.em(), { email: 'member@example.org', regionId: state.id }),
     ).rejects.toMatchObject({ code: 'REGION_TAKES_NO_MEMBERS' });
@@ -78,7 +78,7 @@ describe('memberships add', () => {
 });
 
 describe('memberships list', () => {
-  it("lists a region's members and a user's regions", async () => {
+  it("lists a region's members and a user's regions", async ({ db }) => {
     const group = await createRegion(db.em(), {
       name: 'AG Bamberg',
       type: RegionType.WorkingGroup,
@@ -112,7 +112,7 @@ describe('memberships list', () => {
     expect(page.map((item) => item.regionId)).toEqual([group.id]);
   });
 
-  it('needs a region or a user, and refuses unknown ones', async () => {
+  it('needs a region or a user, and refuses unknown ones', async ({ db }) => {
     await expect(listMembershipsCommand(db.em(), { limit: 100, offset: 0 })).rejects.toMatchObject({
       code: 'INVALID_INPUT',
     });
@@ -126,7 +126,9 @@ describe('memberships list', () => {
 });
 
 describe('memberships remove', () => {
-  it('ends the membership and the admin role with it; a second run changes nothing', async () => {
+  it('ends the membership and the admin role with it; a second run changes nothing', async ({
+    db,
+  }) => {
     const town = await createRegion(db.em(), {
       name: 'Gaustadt',
       type: RegionType.PartOfTown,
@@ -161,7 +163,7 @@ describe('memberships remove', () => {
     expect(await db.em().count(RegionAdminEntity, { region: state.id, user: user.id })).toBe(1);
   });
 
-  it('refuses the home region and leaves it as it was', async () => {
+  it('refuses the home region and leaves it as it was', async ({ db }) => {
     await createUser(db.em(), {
       email: 'home@example.org',
       firstName: 'Hanna',

@@ -19,7 +19,7 @@ import {
   type CliRuntime,
   type JsonFlag,
 } from '../cli-runtime.ts';
-import { findUser, parseUserRef, type UserRef } from './user-admin.command.ts';
+import { findUser, parseUserRef, type UserRef } from './users/user-ref.ts';
 
 export interface AddMembershipOptions {
   email: string;

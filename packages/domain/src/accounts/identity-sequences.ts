@@ -1,4 +1,4 @@
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 
 /**
  * After rows were inserted with explicit ids (the well-known units, seeds), moves the table's

@@ -1,6 +1,6 @@
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { AccountError } from './account-errors.ts';
 
 /** Emails are stored and compared in lower case (the column enforces it). */

@@ -1,7 +1,7 @@
 import { LockMode, ref } from '@mikro-orm/core';
 import { RegionEntity } from '../entities/region.entity.ts';
 import type { WorkGroupFunction } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { AccountError } from './account-errors.ts';
 import { requireRegion } from './lookups.ts';
 import { assertWorkGroupFunction, requireRegionName } from './regions.service.ts';

@@ -1,7 +1,7 @@
 import { RegionAdminEntity, RegionMembershipEntity } from '../entities/region-membership.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import { ApplyType, MEMBER_REGION_TYPES, RegionType, WorkGroupFunction } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { AccountError } from './account-errors.ts';
 import { syncIdentitySequence } from './identity-sequences.ts';
 import { requireRegion, requireUser } from './lookups.ts';

@@ -3,7 +3,7 @@ import { RegionMembershipEntity } from '../entities/region-membership.entity.ts'
 import type { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
 import { Role } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { hashPassword } from '../passwords.ts';
 import { AccountError } from './account-errors.ts';
 import { normalizeEmail, requireRegion, requireUser } from './lookups.ts';

@@ -1,10 +1,10 @@
-import { hashClientSecret } from '../accounts/client-secrets.ts';
+import { hashClientSecret } from '../oauth-clients/client-secrets.ts';
 import {
   insertOAuthClient,
   validateOAuthClientInput,
   type OAuthClientInput,
-} from '../accounts/oauth-clients.service.ts';
-import type { EntityManager } from '../orm.ts';
+} from '../oauth-clients/oauth-clients.service.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, DemoRegionId } from './demo-ids.ts';
 
 /** The three demo OAuth clients; `pepper` hashes the confidential client's secret. */

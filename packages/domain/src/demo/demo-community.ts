@@ -4,7 +4,7 @@ import { MailboxEntity, MailboxMemberEntity, MailEntity } from '../entities/mail
 import { PollEntity, PollVoteEntity } from '../entities/poll.entity.ts';
 import { ResourceEntity } from '../entities/resource.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { DAY, HOUR, type DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
 import type { DemoUsers } from './demo-people.ts';

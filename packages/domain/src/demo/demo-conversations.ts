@@ -4,7 +4,7 @@ import {
   MessageEntity,
 } from '../entities/conversation.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import type { DemoUsers } from './demo-people.ts';
 

@@ -1,9 +1,9 @@
-import { DEVELOPMENT_CLIENT_SECRET_PEPPER } from '../accounts/client-secrets.ts';
+import { DEVELOPMENT_CLIENT_SECRET_PEPPER } from '../oauth-clients/client-secrets.ts';
 import { OAuthClientEntity } from '../entities/oauth-client.entity.ts';
 import { QuizEntity } from '../entities/quiz.entity.ts';
 import { RegionEntity } from '../entities/region.entity.ts';
 import { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { createDemoClients } from './demo-clients.ts';
 import { demoClock } from './demo-clock.ts';
 import { createCommunity } from './demo-community.ts';

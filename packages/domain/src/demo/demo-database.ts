@@ -1,4 +1,4 @@
-import { migrateDatabase, openOrm } from '../orm.ts';
+import { migrateDatabase, openOrm } from '../db/orm.ts';
 import { loadDemoData } from './demo-data.ts';
 import type { DemoDataIds } from './demo-ids.ts';
 

@@ -1,7 +1,7 @@
 import { ref } from '@mikro-orm/core';
 import { ForumPostEntity, ForumThreadEntity } from '../entities/forum.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
 import type { DemoUsers } from './demo-people.ts';

@@ -7,7 +7,7 @@ import { UploadEntity } from '../entities/upload.entity.ts';
 import { BuddyEntity, type UserEntity } from '../entities/user.entity.ts';
 import { WorkGroupApplicationEntity } from '../entities/work-group-application.entity.ts';
 import { Role } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { demoAvatarPng } from './demo-avatar.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DEMO_PASSWORD, DemoRegionId, DemoUserEmail, type DemoUserName } from './demo-ids.ts';

@@ -6,7 +6,7 @@ import {
 } from '../entities/quiz.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
 import { QuizSessionStatus, Role } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import type { DemoUsers } from './demo-people.ts';
 

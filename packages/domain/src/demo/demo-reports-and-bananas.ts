@@ -3,7 +3,7 @@ import { ReportEntity } from '../entities/report.entity.ts';
 import { reportConsequenceKey, reportStatusKey } from '../enums.ts';
 import type { StoreEntity } from '../entities/store.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { DemoRegionId } from './demo-ids.ts';
 import type { DemoUsers } from './demo-people.ts';

@@ -3,7 +3,7 @@ import { StoreLogEntryEntity } from '../entities/store-log-entry.entity.ts';
 import { StoreEntity, StoreTeamMembershipEntity } from '../entities/store.entity.ts';
 import type { UserEntity } from '../entities/user.entity.ts';
 import { ChainStatus, CooperationStatus, StoreLogAction, StoreTeamStatus } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import type { DemoClock } from './demo-clock.ts';
 import { createThread } from './demo-forum.ts';
 import { DemoRegionId } from './demo-ids.ts';

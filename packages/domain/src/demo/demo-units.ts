@@ -1,7 +1,7 @@
 import { createRegion, type CreateRegionInput } from '../accounts/regions.service.ts';
 import { RegionOptionsEntity } from '../entities/region.entity.ts';
 import { ApplyType, RegionType, WorkGroupFunction } from '../enums.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { DemoRegionId } from './demo-ids.ts';
 
 const R = DemoRegionId;

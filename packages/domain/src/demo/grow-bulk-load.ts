@@ -1,4 +1,4 @@
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 
 interface Definition {
   table: string;

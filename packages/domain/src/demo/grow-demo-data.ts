@@ -1,4 +1,4 @@
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { DemoRegionId, DemoUserEmail } from './demo-ids.ts';
 import { withBulkLoad } from './grow-bulk-load.ts';
 import { growPlan, type GrowPlan } from './grow-plan.ts';

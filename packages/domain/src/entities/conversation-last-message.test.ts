@@ -1,6 +1,5 @@
-import { workerDatabase } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import type { EntityManager, MikroORM } from '../db/orm.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 
 // conversations.last_message_at orders a member's conversations (the search index's chats); the
 // messages' track_last_message trigger keeps it equal to the newest message's sent_at.
@@ -44,16 +43,14 @@ function gate(): { opened: Promise<void>; open: () => void } {
   return { opened, open };
 }
 
-beforeAll(async () => {
-  const { url } = await workerDatabase('domain');
-  orm = await openOrm({ url });
+test.beforeAll(async ({ orm: fileOrm }) => {
+  orm = fileOrm;
   const [user] = await sql<{ id: number }>(
     `insert into users (first_name, last_name, email, password_hash)
      values ('Last', 'Message', 'last-message@example.org', 'x') returning id`,
   );
   author = user!.id;
 });
-afterAll(() => orm.close());
 
 describe('conversations.last_message_at', () => {
   it('is null while a conversation has no message', async () => {

@@ -1,15 +1,14 @@
 import { hash } from 'node:crypto';
-import { workerDatabase } from '@foodshare/testing';
 import {
   CheckConstraintViolationException,
   ForeignKeyConstraintViolationException,
   UniqueConstraintViolationException,
   ref,
 } from '@mikro-orm/core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainStatus, RegionType, Role, WellKnownUnit } from '../enums.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { MAX_RESOURCES_PER_USER } from '../permissions/resource.permissions.ts';
+import { describe, expect, it } from '../test-support/fixtures.ts';
 import {
   BananaEntity,
   ConversationEntity,
@@ -27,20 +26,11 @@ import {
   UserEntity,
 } from './index.ts';
 
-let orm: MikroORM;
-let em: EntityManager;
-
-beforeAll(async () => {
-  const { url } = await workerDatabase('domain');
-  orm = await openOrm({ url });
-});
-afterAll(() => orm.close());
-beforeEach(() => {
-  em = orm.em.fork();
-});
-
 let sequence = 0;
-function newUser(fields: { email?: string; homeRegion?: RegionEntity } = {}): UserEntity {
+function newUser(
+  em: EntityManager,
+  fields: { email?: string; homeRegion?: RegionEntity } = {},
+): UserEntity {
   sequence += 1;
   return em.create(UserEntity, {
     firstName: `Ada${sequence}`,
@@ -51,14 +41,14 @@ function newUser(fields: { email?: string; homeRegion?: RegionEntity } = {}): Us
   });
 }
 
-function newRegion(name = 'Münster'): RegionEntity {
+function newRegion(em: EntityManager, name = 'Münster'): RegionEntity {
   return em.create(RegionEntity, { name, type: RegionType.City });
 }
 
 describe('users', () => {
-  it('are stored with their home region and read back with it', async () => {
-    const region = newRegion();
-    const user = newUser({ homeRegion: region });
+  it('are stored with their home region and read back with it', async ({ em, orm }) => {
+    const region = newRegion(em);
+    const user = newUser(em, { homeRegion: region });
     await em.flush();
     expect(user.id).toBeGreaterThan(0);
     expect(user.createdAt).toBeInstanceOf(Date);
@@ -73,8 +63,8 @@ describe('users', () => {
     expect(read.latitude).toBeNull();
   });
 
-  it('keep email addresses in lower case, in storage and in lookups', async () => {
-    const user = newUser({ email: ' Grace.Hopper@Example.ORG ' });
+  it('keep email addresses in lower case, in storage and in lookups', async ({ em, orm }) => {
+    const user = newUser(em, { email: ' Grace.Hopper@Example.ORG ' });
     await em.flush();
     const [row] = await em
       .getConnection()
@@ -85,8 +75,8 @@ describe('users', () => {
     expect(found?.id).toBe(user.id);
   });
 
-  it('have a unique email address', async () => {
-    newUser({ email: 'twice@example.org' });
+  it('have a unique email address', async ({ em, orm }) => {
+    newUser(em, { email: 'twice@example.org' });
     await em.flush();
     const other = orm.em.fork();
     other.create(UserEntity, {
@@ -98,13 +88,13 @@ describe('users', () => {
     await expect(other.flush()).rejects.toBeInstanceOf(UniqueConstraintViolationException);
   });
 
-  it('refuse a role outside 0-4', async () => {
-    newUser().role = 5 as Role;
+  it('refuse a role outside 0-4', async ({ em }) => {
+    newUser(em).role = 5 as Role;
     await expect(em.flush()).rejects.toBeInstanceOf(CheckConstraintViolationException);
   });
 
-  it('may carry an avatar upload, whose bytes load only on demand', async () => {
-    const user = newUser();
+  it('may carry an avatar upload, whose bytes load only on demand', async ({ em, orm }) => {
+    const user = newUser(em);
     await em.flush();
     const content = Buffer.from('not really a jpeg');
     const upload = em.create(UploadEntity, {
@@ -128,7 +118,7 @@ describe('users', () => {
 });
 
 describe('regions', () => {
-  it('accept the well-known ids of the reference platform', async () => {
+  it('accept the well-known ids of the reference platform', async ({ em, orm }) => {
     const group = em.create(RegionEntity, {
       id: WellKnownUnit.StoreChainGroup,
       name: 'Store chains',
@@ -139,8 +129,8 @@ describe('regions', () => {
     expect((await orm.em.fork().findOneOrFail(RegionEntity, 332)).applyType).toBe(2);
   });
 
-  it('start with the default options of docs/domain.md §3.15', async () => {
-    const region = newRegion();
+  it('start with the default options of docs/domain.md §3.15', async ({ em, orm }) => {
+    const region = newRegion(em);
     em.create(RegionOptionsEntity, { region });
     await em.flush();
     const options = await orm.em.fork().findOneOrFail(RegionOptionsEntity, { region: region.id });
@@ -157,9 +147,9 @@ describe('regions', () => {
     });
   });
 
-  it('have one membership per user, found by region and user', async () => {
-    const region = newRegion();
-    const user = newUser();
+  it('have one membership per user, found by region and user', async ({ em, orm }) => {
+    const region = newRegion(em);
+    const user = newUser(em);
     em.create(RegionMembershipEntity, { region, user });
     await em.flush();
     const membership = await orm.em
@@ -175,9 +165,12 @@ describe('regions', () => {
 });
 
 describe('stores', () => {
-  it('are stored with their chain, and the chain with its key account managers', async () => {
-    const region = newRegion();
-    const kam = newUser();
+  it('are stored with their chain, and the chain with its key account managers', async ({
+    em,
+    orm,
+  }) => {
+    const region = newRegion(em);
+    const kam = newUser(em);
     const chain = em.create(StoreChainEntity, {
       name: 'Biomarkt',
       status: ChainStatus.Cooperating,
@@ -196,8 +189,8 @@ describe('stores', () => {
     expect(await fork.count(StoreEntity, { chain: chain.id })).toBe(1);
   });
 
-  it('cannot outlive their region', async () => {
-    const region = newRegion();
+  it('cannot outlive their region', async ({ em }) => {
+    const region = newRegion(em);
     em.create(StoreEntity, { name: 'Corner shop', region });
     await em.flush();
     await expect(em.nativeDelete(RegionEntity, region.id)).rejects.toBeInstanceOf(
@@ -207,9 +200,9 @@ describe('stores', () => {
 });
 
 describe('messages', () => {
-  it('are unique per conversation, author and client key', async () => {
-    const author = newUser();
-    const otherAuthor = newUser();
+  it('are unique per conversation, author and client key', async ({ em, orm }) => {
+    const author = newUser(em);
+    const otherAuthor = newUser(em);
     const conversation = em.create(ConversationEntity, {});
     em.create(ConversationMemberEntity, { conversation, user: author });
     em.create(MessageEntity, { conversation, author, body: 'Hello', clientKey: '0123456789ab' });
@@ -233,8 +226,8 @@ describe('messages', () => {
     await expect(retry.flush()).rejects.toBeInstanceOf(UniqueConstraintViolationException);
   });
 
-  it('refuse a blank body and a malformed client key', async () => {
-    const author = newUser();
+  it('refuse a blank body and a malformed client key', async ({ em, orm }) => {
+    const author = newUser(em);
     const conversation = em.create(ConversationEntity, {});
     await em.flush();
 
@@ -254,9 +247,12 @@ describe('messages', () => {
 });
 
 describe('bananas', () => {
-  it('are one per sender and recipient, with a message of at least 100 characters', async () => {
-    const sender = newUser();
-    const recipient = newUser();
+  it('are one per sender and recipient, with a message of at least 100 characters', async ({
+    em,
+    orm,
+  }) => {
+    const sender = newUser(em);
+    const recipient = newUser(em);
     await em.flush();
     const message = 'Thank you! '.repeat(10);
     em.create(BananaEntity, { sender, recipient, message });
@@ -273,7 +269,7 @@ describe('bananas', () => {
 });
 
 describe('OAuth clients', () => {
-  it('keep their array columns', async () => {
+  it('keep their array columns', async ({ em, orm }) => {
     const client = em.create(OAuthClientEntity, {
       clientId: 'demo-app',
       name: 'Demo',
@@ -292,7 +288,7 @@ describe('OAuth clients', () => {
     expect(read.active).toBe(true);
   });
 
-  it('refuse a confidential client without a secret and scopes without openid', async () => {
+  it('refuse a confidential client without a secret and scopes without openid', async ({ orm }) => {
     const noSecret = orm.em.fork();
     noSecret.create(OAuthClientEntity, {
       clientId: 'no-secret',
@@ -319,9 +315,12 @@ describe('OAuth clients', () => {
 
 describe('resources', () => {
   /** A user with `count` resources, flushed. */
-  async function ownerWith(count: number): Promise<{ owner: UserEntity; region: RegionEntity }> {
-    const owner = newUser();
-    const region = newRegion('Leihladen');
+  async function ownerWith(
+    em: EntityManager,
+    count: number,
+  ): Promise<{ owner: UserEntity; region: RegionEntity }> {
+    const owner = newUser(em);
+    const region = newRegion(em, 'Leihladen');
     for (let i = 1; i <= count; i += 1) {
       em.create(ResourceEntity, { owner, region, name: `Ding ${i}`, openness: 3 });
     }
@@ -329,12 +328,12 @@ describe('resources', () => {
     return { owner, region };
   }
 
-  const countOf = async (owner: UserEntity) =>
-    orm.em.fork().count(ResourceEntity, { owner: owner.id });
+  const countOf = async (em: EntityManager, owner: UserEntity) =>
+    em.fork().count(ResourceEntity, { owner: owner.id });
 
-  it(`stop at ${MAX_RESOURCES_PER_USER} per user`, async () => {
+  it(`stop at ${MAX_RESOURCES_PER_USER} per user`, async ({ em, orm }) => {
     expect(MAX_RESOURCES_PER_USER).toBe(10);
-    const { owner, region } = await ownerWith(MAX_RESOURCES_PER_USER);
+    const { owner, region } = await ownerWith(em, MAX_RESOURCES_PER_USER);
     const more = orm.em.fork();
     more.create(ResourceEntity, {
       owner: owner.id,
@@ -345,12 +344,15 @@ describe('resources', () => {
     const refused = more.flush();
     await expect(refused).rejects.toBeInstanceOf(CheckConstraintViolationException);
     await expect(refused).rejects.toThrow(/at most 10 resources/);
-    expect(await countOf(owner)).toBe(MAX_RESOURCES_PER_USER);
+    expect(await countOf(em, owner)).toBe(MAX_RESOURCES_PER_USER);
   });
 
-  it('refuse moving a resource to an owner who has 10, and allow other updates', async () => {
-    const full = await ownerWith(MAX_RESOURCES_PER_USER);
-    const other = await ownerWith(1);
+  it('refuse moving a resource to an owner who has 10, and allow other updates', async ({
+    em,
+    orm,
+  }) => {
+    const full = await ownerWith(em, MAX_RESOURCES_PER_USER);
+    const other = await ownerWith(em, 1);
     const connection = orm.em.fork().getConnection();
     await expect(
       connection.execute('update resources set owner_id = ? where owner_id = ?', [
@@ -361,12 +363,12 @@ describe('resources', () => {
     await connection.execute("update resources set name = 'Umbenannt' where owner_id = ?", [
       full.owner.id,
     ]);
-    expect(await countOf(full.owner)).toBe(MAX_RESOURCES_PER_USER);
-    expect(await countOf(other.owner)).toBe(1);
+    expect(await countOf(em, full.owner)).toBe(MAX_RESOURCES_PER_USER);
+    expect(await countOf(em, other.owner)).toBe(1);
   });
 
-  it('let only one of two concurrent additions take the last place', async () => {
-    const { owner, region } = await ownerWith(MAX_RESOURCES_PER_USER - 1);
+  it('let only one of two concurrent additions take the last place', async ({ em, orm }) => {
+    const { owner, region } = await ownerWith(em, MAX_RESOURCES_PER_USER - 1);
     const add = (name: string) =>
       orm.em.fork().transactional(async (tx) => {
         await tx.execute(
@@ -378,6 +380,6 @@ describe('resources', () => {
       });
     const results = await Promise.allSettled([add('Zehntes A'), add('Zehntes B')]);
     expect(results.map((result) => result.status).sort()).toEqual(['fulfilled', 'rejected']);
-    expect(await countOf(owner)).toBe(MAX_RESOURCES_PER_USER);
+    expect(await countOf(em, owner)).toBe(MAX_RESOURCES_PER_USER);
   });
 });

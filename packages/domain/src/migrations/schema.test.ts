@@ -1,7 +1,6 @@
-import { workerDatabase } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migrateToLatest, openOrm, ormOptions } from '../orm.ts';
+import { migrateToLatest, ormOptions } from '../db/orm.ts';
+import { describe, expect, it } from '../test-support/fixtures.ts';
 
 /** The SQL that would bring the database in line with the entity definitions, minus the session preamble. */
 async function schemaDrift(orm: MikroORM): Promise<string> {
@@ -56,27 +55,21 @@ async function catalog(orm: MikroORM, schema: string) {
   };
 }
 
+// The template behind this file's copy was migrated from an empty database by the global setup.
 describe('migrations', () => {
-  let url: string;
-  let orm: MikroORM;
-
-  beforeAll(async () => {
-    // The template behind this copy was migrated from an empty database by the global setup.
-    ({ url } = await workerDatabase('domain'));
-    orm = await openOrm({ url });
-  });
-  afterAll(() => orm.close());
-
-  it('leave nothing for the schema diff of the entities to do', async () => {
+  it('leave nothing for the schema diff of the entities to do', async ({ orm }) => {
     expect(await schemaDrift(orm)).toBe('');
   });
 
   // The diff above is blind to some differences (timestamp vs timestamptz, int[] vs bigint[]),
   // so the migrated schema is also compared with the DDL the entities generate, catalog entry by entry.
-  it('create exactly the tables, columns, constraints and indexes the entities generate', async () => {
+  it('create exactly the tables, columns, constraints and indexes the entities generate', async ({
+    orm,
+    databaseUrl,
+  }) => {
     const expected = 'entities_ddl';
     const reference = await MikroORM.init({
-      ...ormOptions({ url, poolSize: 1 }),
+      ...ormOptions({ url: databaseUrl, poolSize: 1 }),
       schema: expected,
     });
     try {
@@ -90,13 +83,13 @@ describe('migrations', () => {
     }
   });
 
-  it('are all applied, and applying again changes nothing', async () => {
+  it('are all applied, and applying again changes nothing', async ({ orm }) => {
     expect(await orm.migrator.getPending()).toEqual([]);
     await migrateToLatest(orm);
     expect(await schemaDrift(orm)).toBe('');
   });
 
-  it('can be rolled back to an empty database and applied again', async () => {
+  it('can be rolled back to an empty database and applied again', async ({ orm }) => {
     await orm.migrator.down({ to: 0 });
     const [tables] = await orm.em
       .getConnection()

@@ -1,8 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { workerDatabase } from '@foodshare/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
-import { openOrm, type EntityManager, type MikroORM } from '../orm.ts';
+import type { MikroORM } from '../db/orm.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import {
   decryptPrivateJwk,
   encryptPrivateJwk,
@@ -24,20 +23,12 @@ const randomKek = () => new Uint8Array(randomBytes(32));
 const kek = randomKek();
 const HOUR = 3600 * 1000;
 
-let orm: MikroORM;
-let em: EntityManager;
-
-beforeAll(async () => {
-  const { url } = await workerDatabase('domain');
-  orm = await openOrm({ url, poolSize: 4 });
-});
-afterAll(() => orm.close());
-beforeEach(async () => {
-  em = orm.em.fork();
+test.override('ormConfig', { scope: 'file' }, { poolSize: 4 });
+test.beforeEach(async ({ em }) => {
   await em.nativeDelete(SigningKeyEntity, {});
 });
 
-async function storedRow(kid: string) {
+async function storedRow(orm: MikroORM, kid: string) {
   const rows = await orm.em
     .fork()
     .getConnection()
@@ -83,7 +74,7 @@ describe('the key-encryption key', () => {
 });
 
 describe('ensureSigningKey', () => {
-  it('creates one active key on an empty table, and none when one is active', async () => {
+  it('creates one active key on an empty table, and none when one is active', async ({ orm }) => {
     const first = await ensureSigningKey(orm.em.fork(), kek);
     const second = await ensureSigningKey(orm.em.fork(), kek);
     expect(first.created).toBe(true);
@@ -91,7 +82,7 @@ describe('ensureSigningKey', () => {
     expect(await orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
   });
 
-  it('creates exactly one key when several instances boot at once', async () => {
+  it('creates exactly one key when several instances boot at once', async ({ orm }) => {
     const results = await Promise.all(
       Array.from({ length: 4 }, () => ensureSigningKey(orm.em.fork(), kek)),
     );
@@ -100,7 +91,9 @@ describe('ensureSigningKey', () => {
     expect(await orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
   });
 
-  it('does not create a second key for an instance whose clock lags a little behind', async () => {
+  it('does not create a second key for an instance whose clock lags a little behind', async ({
+    orm,
+  }) => {
     const now = new Date('2026-11-22T10:00:00Z');
     const first = await ensureSigningKey(orm.em.fork(), kek, { now });
     const lagging = await ensureSigningKey(orm.em.fork(), kek, {
@@ -109,9 +102,11 @@ describe('ensureSigningKey', () => {
     expect(lagging).toEqual({ kid: first.kid, created: false });
   });
 
-  it('stores the private key encrypted: no private member in clear, the public JWK public only', async () => {
+  it('stores the private key encrypted: no private member in clear, the public JWK public only', async ({
+    orm,
+  }) => {
     const { kid } = await ensureSigningKey(orm.em.fork(), kek);
-    const row = await storedRow(kid);
+    const row = await storedRow(orm, kid);
     const privateJwk = decryptPrivateJwk(row.private_key_encrypted, kek, kid);
     expect(typeof privateJwk.d).toBe('string');
     expect(row.private_key_encrypted).not.toContain(String(privateJwk.d));
@@ -127,7 +122,9 @@ describe('rotateSigningKey', () => {
   const t0 = new Date('2026-11-22T10:00:00Z');
   const at = (ms: number) => new Date(t0.getTime() + ms);
 
-  it('publishes the next key at once, activates it after the delay, retires the old one then', async () => {
+  it('publishes the next key at once, activates it after the delay, retires the old one then', async ({
+    orm,
+  }) => {
     const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
     const rotation = await rotateSigningKey(orm.em.fork(), kek, {
       activateAfterMs: HOUR,
@@ -157,14 +154,18 @@ describe('rotateSigningKey', () => {
     ]);
   });
 
-  it('keeps a retired key published for a day past the access-token lifetime by default', async () => {
+  it('keeps a retired key published for a day past the access-token lifetime by default', async ({
+    orm,
+  }) => {
     await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
     const rotation = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: 0, now: t0 });
     expect(rotation.retired[0]?.expiresAt).toEqual(at(DEFAULT_RETIRED_KEY_PUBLISHED_MS));
     expect(DEFAULT_RETIRED_KEY_PUBLISHED_MS).toBeGreaterThan(HOUR + 23 * HOUR);
   });
 
-  it('a second rotation before the first activates retires the pending key unused', async () => {
+  it('a second rotation before the first activates retires the pending key unused', async ({
+    orm,
+  }) => {
     const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
     const first = await rotateSigningKey(orm.em.fork(), kek, { activateAfterMs: HOUR, now: t0 });
     const second = await rotateSigningKey(orm.em.fork(), kek, {
@@ -179,7 +180,7 @@ describe('rotateSigningKey', () => {
     expect(currentSigningKey(keys, at(HOUR + 10))?.kid).toBe(second.kid);
   });
 
-  it('deletes keys whose publication has ended', async () => {
+  it('deletes keys whose publication has ended', async ({ orm }) => {
     const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
     await rotateSigningKey(orm.em.fork(), kek, {
       activateAfterMs: 0,
@@ -191,7 +192,9 @@ describe('rotateSigningKey', () => {
     expect(await orm.em.fork().count(SigningKeyEntity, { kid: old })).toBe(0);
   });
 
-  it('refuses to unpublish a replaced key before the tokens it signed expire (OIDC Core 10.1.1)', async () => {
+  it('refuses to unpublish a replaced key before the tokens it signed expire (OIDC Core 10.1.1)', async ({
+    orm,
+  }) => {
     const { kid: old } = await ensureSigningKey(orm.em.fork(), kek, { now: t0 });
     for (const retireAfterMs of [0, HOUR - 1]) {
       await expect(
@@ -230,7 +233,7 @@ describe('rotateSigningKey', () => {
     expect(await published(at(HOUR))).toEqual([rotation.kid]);
   });
 
-  it('refuses negative delays', async () => {
+  it('refuses negative delays', async ({ em }) => {
     await expect(rotateSigningKey(em, kek, { activateAfterMs: -1 })).rejects.toThrow(RangeError);
   });
 });

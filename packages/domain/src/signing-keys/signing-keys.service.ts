@@ -1,6 +1,6 @@
 import { generateKeyPairSync, hash, type JsonWebKey } from 'node:crypto';
 import { SigningKeyEntity } from '../entities/signing-key.entity.ts';
-import type { EntityManager } from '../orm.ts';
+import type { EntityManager } from '../db/orm.ts';
 import { encryptPrivateJwk } from './key-encryption.ts';
 
 export const SIGNING_KEY_ALGORITHM = 'RS256';

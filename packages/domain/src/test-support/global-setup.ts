@@ -1,4 +1,4 @@
 import { setupTemplateDatabase } from '@foodshare/testing';
-import { migrateDatabase } from '../orm.ts';
+import { migrateDatabase } from '../db/orm.ts';
 
 export default () => setupTemplateDatabase({ name: 'domain', migrate: migrateDatabase });

@@ -1,18 +1,14 @@
 import {
   type DatabaseTimeouts,
   openOrm,
-  requestEntityManager,
   type EntityManager,
   type MikroORM,
 } from '@foodshare/domain';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 
-// The request's fork, kept on the request itself. Kept in a WeakMap keyed by the request, the
-// forks outlived their requests in V8's young-generation collections: under
-// `GET /api/users/current` at 16 connections each scavenge took 4 to 8 ms instead of 2 to 3,
-// and the units of work led the allocations that survived them (the inspector's sampling heap
-// profiler, objects collected by a minor GC left out).
+// The request's fork, kept on the request itself so that it dies with the request
+// (docs/benchmarks.md §3).
 const REQUEST_FORK: unique symbol = Symbol('foodshare.em');
 
 declare module 'fastify' {
@@ -49,7 +45,7 @@ export const ormPlugin = fp(
     app.decorateRequest(REQUEST_FORK, null);
     app.decorateRequest('em', {
       getter(this: FastifyRequest) {
-        return (this[REQUEST_FORK] ??= requestEntityManager(orm));
+        return (this[REQUEST_FORK] ??= orm.em.fork());
       },
     });
     if (!options.orm) app.addHook('onClose', () => orm.close());

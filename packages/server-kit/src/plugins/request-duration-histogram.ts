@@ -23,10 +23,8 @@ interface Series {
 /**
  * `http_request_duration_seconds`, with the series and values prom-client's Histogram gives,
  * but counted in plain arrays and turned into prom-client's values only when scraped.
- * prom-client's `observe` builds, checks and hashes a label set and turns the bucket's bound
- * into a property name on every call: with the hook that calls it, 5 % of the busy samples in
- * the profile of `GET /health/live` (`pnpm bench --profile`), the cheapest request; measured
- * alone, 620 to 730 ns a call, against 30 to 37 for `record`, which costs three Map lookups
+ * prom-client's `observe` builds, checks and hashes a label set on every call, which showed in
+ * the profile of the cheapest request (docs/benchmarks.md §3); `record` costs three Map lookups
  * (route, method, status) and a scan of the bounds. Only `record` counts: prom-client's own
  * ways in throw.
  */

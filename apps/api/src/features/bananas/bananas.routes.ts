@@ -4,25 +4,41 @@ import {
   BananaParamsSchema,
   BananaSchema,
   EmptyResultSchema,
+  POSITIVE_ID_PATTERN,
   ProblemSchema,
   RecipientIdParamsSchema,
   PageQuerySchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { plainIntegerParams, positiveIdParams } from '../../shared/plain-integer-params.ts';
-import { deleteBanana, giveBanana, listReceivedBananas } from './bananas.service.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import { idFromPath } from '../../shared/path-ids.ts';
+import {
+  type BananaGift,
+  checkBananaGift,
+  deleteBanana,
+  giveBanana,
+  listReceivedBananas,
+} from './bananas.service.ts';
 
 const tags = ['bananas'];
+
+const bananaGifts = new PermissionFacts<BananaGift>('requireBananaGiver');
+
+/** preValidation: 404 for an unknown recipient, 403 unless the caller may give them one. */
+async function requireBananaGiver(request: FastifyRequest): Promise<void> {
+  // docs/spec.md §4.1 row 17: `[1-9][0-9]*`, so `01` names no one here.
+  const recipientId = idFromPath(request, 'recipientId', POSITIVE_ID_PATTERN);
+  bananaGifts.set(request, await checkBananaGift(request.em, request.actor, recipientId));
+}
 
 export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/:recipientId/bananas',
     {
-      // docs/spec.md §4.1 row 17: `[1-9][0-9]*`, so `01` names no one here.
-      preValidation: positiveIdParams('recipientId'),
+      onRequest: requireSession,
+      preValidation: [requireActor, requireBananaGiver],
       schema: {
         tags,
         operationId: 'giveBanana',
@@ -39,15 +55,14 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    async (request) => {
-      return giveBanana(request.em, callerOf(request), request.params.recipientId, bodyOf(request));
-    },
+    async (request) => giveBanana(request.em, request.actor, bananaGifts.of(request), request.body),
   );
 
   app.delete(
     '/users/:recipientId/bananas/:senderId',
     {
-      preValidation: plainIntegerParams('recipientId', 'senderId'),
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'deleteBanana',
@@ -62,8 +77,9 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const { recipientId, senderId } = request.params;
-      await deleteBanana(request.em, callerOf(request), recipientId, senderId);
+      const recipientId = idFromPath(request, 'recipientId');
+      const senderId = idFromPath(request, 'senderId');
+      await deleteBanana(request.em, request.actor, recipientId, senderId);
       return {};
     },
   );
@@ -73,7 +89,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // whose received bananas these are.
     '/users/:recipientId/bananas',
     {
-      preValidation: [plainIntegerParams('recipientId'), requireIntegerPageQuery],
+      onRequest: requireSession,
+      preValidation: [requireActor, requireIntegerPageQuery],
       schema: {
         tags,
         operationId: 'getReceivedBananas',
@@ -89,10 +106,8 @@ export const bananasRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      // The caller's account is read in the list's own query (shared/as-actor.ts).
-      const caller = callerOf(request);
-      const { recipientId } = request.params;
-      return listReceivedBananas(request.em, caller, recipientId, pageOf(request.query));
+      const recipientId = idFromPath(request, 'recipientId');
+      return listReceivedBananas(request.em, request.actor, recipientId, pageOf(request.query));
     },
   );
 };

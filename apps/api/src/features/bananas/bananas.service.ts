@@ -1,11 +1,10 @@
-import { type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
+import { type Actor, type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
 import { type Banana, type BananaBody, type BananaList, trimSpace } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
-import type { PendingBody } from '../../shared/pending-body.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 import {
+  type GiveFactsRow,
   deleteBananaQuery,
   giveFactsQuery,
   givenBananaOf,
@@ -29,22 +28,35 @@ function characterCount(text: string): number {
   return [...text].length;
 }
 
-export async function giveBanana(
+/** A banana the caller may give, as `checkBananaGift` found it. */
+export interface BananaGift {
+  recipientId: number;
+  sender: GiveFactsRow['sender'];
+}
+
+/** 404 for an unknown recipient, 403 unless the caller may give them a banana. */
+export async function checkBananaGift(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   recipientId: number,
-  body: PendingBody<BananaBody>,
-): Promise<Banana> {
-  // The caller's account is read with the recipient's facts (shared/as-actor.ts).
-  const {
-    actor,
-    rows: [facts],
-  } = await runSqlAsActor(em, caller, giveFactsQuery(recipientId, caller.userId));
+): Promise<BananaGift> {
+  const [facts] = await runSql(em, giveFactsQuery(recipientId, actor.id));
   if (!facts) throw Problem.notFound('There is no user with this id.');
   const recipient = { id: recipientId, role: facts.role, verified: facts.verified };
   const decision = mayGiveBanana(actor, { recipient, alreadyGiven: facts.already_given });
   if (!decision.allowed) throw Problem.forbidden(decision.reason, REFUSALS[decision.reason]);
-  const text = trimSpace(body.validate().message);
+  return { recipientId, sender: facts.sender };
+}
+
+/** Gives the banana `checkBananaGift` allowed: 422 for a message under 100 characters. */
+export async function giveBanana(
+  em: EntityManager,
+  actor: Actor,
+  gift: BananaGift,
+  body: BananaBody,
+): Promise<Banana> {
+  const { recipientId } = gift;
+  const text = trimSpace(body.message);
   if (characterCount(text) < BANANA_MESSAGE_MIN_LENGTH) {
     throw Problem.unprocessable(
       'BANANA_MESSAGE_TOO_SHORT',
@@ -54,7 +66,7 @@ export async function giveBanana(
   // The loser of simultaneous gives inserts nothing and gets the same 403 as a later attempt.
   const [given] = await runSql(em, insertBananaQuery(recipientId, actor.id, text));
   if (!given) throw Problem.forbidden('BANANA_ALREADY_GIVEN', REFUSALS.BANANA_ALREADY_GIVEN);
-  return givenBananaOf(given, facts.sender);
+  return givenBananaOf(given, gift.sender);
 }
 
 /**
@@ -63,12 +75,11 @@ export async function giveBanana(
  */
 export async function deleteBanana(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   recipientId: number,
   senderId: number,
 ): Promise<void> {
-  // The caller's account is read with their IT support admin role (shared/as-actor.ts).
-  const { actor, rows } = await runSqlAsActor(em, caller, itSupportAdminQuery(caller.userId));
+  const rows = await runSql(em, itSupportAdminQuery(actor.id));
   const allowed = mayDeleteBanana(actor, {
     recipientId,
     senderId,
@@ -87,14 +98,12 @@ export async function deleteBanana(
 /** One page of the bananas a user received, newest first, each with its sender, in one query. */
 export async function listReceivedBananas(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   userId: number,
   page: Page,
 ): Promise<BananaList> {
-  // Any active account may read them: the account is read in the same statement.
-  const {
-    rows: [row],
-  } = await runSqlAsActor(em, caller, receivedBananasQuery(userId, page));
+  // Any active account may read them.
+  const [row] = await runSql(em, receivedBananasQuery(userId, page));
   if (!row) throw Problem.notFound('There is no user with this id.');
   return receivedBananasOf(row);
 }

@@ -20,7 +20,6 @@ export function giveFactsQuery(recipientId: number, senderId: number): SqlQuery<
             from users r, users s
            where r.id = ? and r.activated and s.id = ?`,
     params: [recipientId, senderId],
-    prepareAs: 'give_facts',
   };
 }
 
@@ -55,7 +54,6 @@ export function itSupportAdminQuery(userId: number): SqlQuery<{ is_it_support_ad
     sql: `select exists (select 1 from region_admins where region_id = ? and user_id = ?)
                    as is_it_support_admin`,
     params: [WellKnownUnit.ItSupport, userId],
-    prepareAs: 'it_support_admin',
   };
 }
 
@@ -86,7 +84,6 @@ export function receivedBananasQuery(userId: number, page: Page): SqlQuery<Recei
             from users u
            where u.id = ? and u.activated`,
     params: [page.limit, page.offset, userId],
-    prepareAs: 'received_bananas',
   };
 }
 

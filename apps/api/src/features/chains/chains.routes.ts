@@ -6,17 +6,24 @@ import {
   StoreChainUpdateBodySchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { readChain, readChainKams, updateChain } from './chains.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import type { FastifyRequest } from 'fastify';
+import { checkChainEditor, readChain, readChainKams, updateChain } from './chains.service.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
+
+/** preValidation: 404 for an unknown chain, 403 unless the caller may edit it. */
+async function requireChainEditor(request: FastifyRequest): Promise<void> {
+  await checkChainEditor(request.em, request.actor, idFromPath(request, 'chainId'));
+}
 
 export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/chains/:chainId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['store chains'],
         operationId: 'getChain',
@@ -25,17 +32,14 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainReadSchema, ...problems },
       },
     },
-    // The caller's account is read in the chain's own query (shared/as-actor.ts).
-    async (request) => {
-      const caller = callerOf(request);
-      const chainId = await idFromPathAsActor(request, request.params.chainId);
-      return readChain(request.em, caller, chainId);
-    },
+    async (request) => readChain(request.em, request.actor, idFromPath(request, 'chainId')),
   );
 
   app.get(
     '/chains/:chainId/kams',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['store chains'],
         operationId: 'getChainKams',
@@ -47,17 +51,14 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreChainKamsSchema, ...problems },
       },
     },
-    // The caller's account is read in the chain's own query (shared/as-actor.ts).
-    async (request) => {
-      const caller = callerOf(request);
-      const chainId = await idFromPathAsActor(request, request.params.chainId);
-      return readChainKams(request.em, caller, chainId);
-    },
+    async (request) => readChainKams(request.em, request.actor, idFromPath(request, 'chainId')),
   );
 
   app.patch(
     '/chains/:chainId',
     {
+      onRequest: requireSession,
+      preValidation: [requireActor, requireChainEditor],
       schema: {
         tags: ['store chains'],
         operationId: 'updateChain',
@@ -72,11 +73,9 @@ export const chainsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         },
       },
     },
-    // The caller's account is read with the chain's lock (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const chainId = await idFromPathAsActor(request, request.params.chainId);
-      return updateChain(request.em, caller, chainId, bodyOf(request));
+      const chainId = idFromPath(request, 'chainId');
+      return updateChain(request.em, request.actor, chainId, request.body);
     },
   );
 };

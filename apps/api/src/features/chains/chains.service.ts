@@ -22,8 +22,6 @@ import {
   lockChainQuery,
   updateChainQuery,
 } from './chains.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
-import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
 const SCALAR_KEYS = Object.keys(CHAIN_COLUMNS) as ChainScalarKey[];
@@ -57,21 +55,16 @@ function seesDetails(actor: Actor, relations: ChainRelations): boolean {
   });
 }
 
-/**
- * The chain is read in the statement that reads the caller's account (one row by primary key),
- * but the refusal by role comes before anything is made of it.
- */
 export async function readChain(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   chainId: number,
 ): Promise<StoreChainRead> {
-  const { actor, rows } = await runSqlAsActor(em, caller, chainQuery(caller.userId, chainId));
   // Decided by role alone, before the lookup: a foodsharer learns nothing of which chains exist.
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const [row] = rows;
+  const [row] = await runSql(em, chainQuery(actor.id, chainId));
   if (!row) throw Problem.notFound('There is no store chain with this id.');
   return chainReadOf(row, seesDetails(actor, row));
 }
@@ -121,9 +114,36 @@ async function checkReferences(
   }
 }
 
+/** 404 for an unknown chain, 403 unless the actor may edit it; else the chain and relations. */
+function chainToEdit(actor: Actor, current: ChainRow | undefined) {
+  if (!current) throw Problem.notFound('There is no store chain with this id.');
+  const relations = {
+    isStoreChainGroupAdmin: current.is_group_admin,
+    isChainKam: current.is_kam,
+  };
+  if (!mayEditChain(actor, relations)) {
+    throw Problem.forbidden(
+      'CHAIN_EDIT_FORBIDDEN',
+      'Only orga, admins of the store-chain group and KAMs of the chain (foodsavers and above) edit it.',
+    );
+  }
+  return { current, relations };
+}
+
 /**
- * Applies a patch: 404, then 403, and only then is the body judged, so a caller who may not
- * edit learns nothing from it. Only orga and store-chain group admins change the KAMs; from
+ * The route's permission check, before the body is validated (404, then 403), so a caller who
+ * may not edit learns nothing from a 400. `updateChain` checks again under the chain's lock.
+ */
+export async function checkChainEditor(
+  em: EntityManager,
+  actor: Actor,
+  chainId: number,
+): Promise<void> {
+  chainToEdit(actor, await loadChain(em, actor, chainId));
+}
+
+/**
+ * Applies a patch (the route checked the caller with `checkChainEditor` first). Only orga and store-chain group admins change the KAMs; from
  * a KAM the list is ignored and the other fields applied, since the platform's chain page
  * sends the list it shows with every save. A patch that changes nothing is a 400. The chain row is locked
  * (SELECT ... FOR UPDATE) inside the transaction that changes it, and every check runs on what
@@ -133,28 +153,16 @@ async function checkReferences(
  */
 export async function updateChain(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   chainId: number,
-  pending: PendingBody<StoreChainUpdateBody>,
+  body: StoreChainUpdateBody,
 ): Promise<StoreChainRead> {
   return em.transactional(async (tx) => {
-    // Lock first (the caller's account read in the same statement), then read in a statement
-    // of its own: under READ COMMITTED that read sees whatever a patch committed while this
-    // one waited for the lock, KAMs included.
-    const { actor, rows: locked } = await runSqlAsActor(tx, caller, lockChainQuery(chainId));
-    const current = locked.length > 0 ? await loadChain(tx, actor, chainId) : undefined;
-    if (!current) throw Problem.notFound('There is no store chain with this id.');
-    const relations = {
-      isStoreChainGroupAdmin: current.is_group_admin,
-      isChainKam: current.is_kam,
-    };
-    if (!mayEditChain(actor, relations)) {
-      throw Problem.forbidden(
-        'CHAIN_EDIT_FORBIDDEN',
-        'Only orga, admins of the store-chain group and KAMs of the chain (foodsavers and above) edit it.',
-      );
-    }
-    const body = pending.validate();
+    // Lock first, then read in a statement of its own: under READ COMMITTED that read sees
+    // whatever a patch committed while this one waited for the lock, KAMs included.
+    const locked = await runSql(tx, lockChainQuery(chainId));
+    const found = locked.length > 0 ? await loadChain(tx, actor, chainId) : undefined;
+    const { current, relations } = chainToEdit(actor, found);
     const requestedKams = mayChangeChainKams(actor, relations) ? body.kams : undefined;
     const kams =
       requestedKams !== undefined && !sameIds(requestedKams, current.kam_ids)
@@ -206,14 +214,13 @@ function patchedRow(
  */
 export async function readChainKams(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   chainId: number,
 ): Promise<StoreChainKams> {
-  const { actor, rows } = await runSqlAsActor(em, caller, chainKamsQuery(caller.userId, chainId));
   if (!mayReadChain(actor)) {
     throw Problem.forbidden('CHAIN_READ_FORBIDDEN', 'Store chains are for foodsavers and above.');
   }
-  const [row] = rows;
+  const [row] = await runSql(em, chainKamsQuery(actor.id, chainId));
   if (!row) throw Problem.notFound('There is no store chain with this id.');
   if (!seesDetails(actor, row)) {
     throw Problem.forbidden(

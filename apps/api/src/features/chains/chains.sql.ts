@@ -59,7 +59,6 @@ export function chainQuery(userId: number, chainId: number): SqlQuery<ChainRow> 
             from store_chains c
            where c.id = ?`,
     params: [...relationParams(userId), chainId],
-    prepareAs: 'chain',
   };
 }
 
@@ -98,7 +97,6 @@ export function chainKamsQuery(
             from store_chains c
            where c.id = ?`,
     params: [...relationParams(userId), chainId],
-    prepareAs: 'chain_kams',
   };
 }
 

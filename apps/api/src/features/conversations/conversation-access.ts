@@ -1,37 +1,36 @@
 import type { Actor, ConversationFacts, EntityManager } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
 import { lockedMembershipQuery, membershipQuery } from './conversations.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
+import { runSql } from '../../shared/sql.ts';
 
 /**
- * What the rules need to know about the caller, in the statement that reads the caller's
- * account. A conversation that does not exist has no members: the caller gets the same 403 as
+ * What the rules need to know about the caller. A conversation that does not exist has no members: the caller gets the same 403 as
  * for someone else's conversation, so nobody learns which conversation ids exist.
  */
-export async function loadConversationFactsAsActor(
+export async function loadConversationFacts(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   conversationId: number,
-): Promise<{ actor: Actor; facts: ConversationFacts }> {
-  const query = membershipQuery(conversationId, caller.userId);
-  const { actor, rows } = await runSqlAsActor(em, caller, query);
-  return { actor, facts: { isConversationMember: rows[0]?.is_member ?? false } };
+): Promise<ConversationFacts> {
+  const query = membershipQuery(conversationId, actor.id);
+  const rows = await runSql(em, query);
+  return { isConversationMember: rows[0]?.is_member ?? false };
 }
 
 /**
  * Inside a send's transaction: locks the conversation row against other senders, then answers
- * as loadConversationFactsAsActor, in the same statement. Every send to one conversation
+ * as loadConversationFacts, in the same statement. Every send to one conversation
  * updates the same member rows; taking this lock first makes them queue instead of locking
  * those rows in different orders and deadlocking each other.
  */
-export async function loadLockedConversationFactsAsActor(
+export async function loadLockedConversationFacts(
   tx: EntityManager,
-  caller: Caller,
+  actor: Actor,
   conversationId: number,
-): Promise<{ actor: Actor; facts: ConversationFacts }> {
-  const query = lockedMembershipQuery(conversationId, caller.userId);
-  const { actor, rows } = await runSqlAsActor(tx, caller, query);
-  return { actor, facts: { isConversationMember: rows[0]?.is_member ?? false } };
+): Promise<ConversationFacts> {
+  const query = lockedMembershipQuery(conversationId, actor.id);
+  const rows = await runSql(tx, query);
+  return { isConversationMember: rows[0]?.is_member ?? false };
 }
 
 export const notAMember = () =>

@@ -10,21 +10,28 @@ import {
   ReadStatusQuerySchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { getConversation, setReadStatus } from './conversations.service.ts';
-import { listMessages, sendMessage } from './messages.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import { checkMessageSender, listMessages, sendMessage } from './messages.service.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const tags = ['conversations'];
 
 const readProblems = resourceProblems;
 const problems = { 400: ProblemSchema, ...readProblems };
 
+/** preValidation: 403 unless the caller is a member of the conversation. */
+async function requireMessageSender(request: FastifyRequest): Promise<void> {
+  await checkMessageSender(request.em, request.actor, idFromPath(request, 'conversationId'));
+}
+
 export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/conversations/:conversationId/messages',
     {
+      onRequest: requireSession,
+      preValidation: [requireActor, requireMessageSender],
       schema: {
         tags,
         operationId: 'sendMessage',
@@ -34,17 +41,17 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MessageSchema, ...problems },
       },
     },
-    // The caller's account is read with the conversation's lock (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
-      return sendMessage(request.em, caller, conversationId, bodyOf(request));
+      const conversationId = idFromPath(request, 'conversationId');
+      return sendMessage(request.em, request.actor, conversationId, request.body);
     },
   );
 
   app.get(
     '/conversations/:conversationId/messages',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'getConversationMessages',
@@ -54,17 +61,17 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationMessageListSchema, ...problems },
       },
     },
-    // The caller's account is read in the conversation's own query (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
-      return listMessages(request.em, caller, conversationId, request.query);
+      const conversationId = idFromPath(request, 'conversationId');
+      return listMessages(request.em, request.actor, conversationId, request.query);
     },
   );
 
   app.post(
     '/conversations/:conversationId/readStatus',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'setConversationReadStatus',
@@ -75,19 +82,19 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationReadStateSchema, ...problems },
       },
     },
-    // The caller's account is read in the membership's query (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
+      const conversationId = idFromPath(request, 'conversationId');
       // As on the reference platform: only `1` reads; a missing or other value is unread.
       const read = request.query.read === '1';
-      return setReadStatus(request.em, caller, conversationId, read);
+      return setReadStatus(request.em, request.actor, conversationId, read);
     },
   );
 
   app.get(
     '/conversations/:conversationId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'getConversation',
@@ -96,11 +103,9 @@ export const conversationsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ConversationSchema, ...readProblems },
       },
     },
-    // The caller's account is read in the conversation's own query (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const conversationId = await idFromPathAsActor(request, request.params.conversationId);
-      return getConversation(request.em, caller, conversationId);
+      const conversationId = idFromPath(request, 'conversationId');
+      return getConversation(request.em, request.actor, conversationId);
     },
   );
 };

@@ -17,7 +17,6 @@ export function membershipQuery(conversationId: number, userId: number): SqlQuer
     sql: `select exists (select 1 from conversation_members
                           where conversation_id = ? and user_id = ?) as is_member`,
     params: [conversationId, userId],
-    prepareAs: 'membership',
   };
 }
 
@@ -67,7 +66,6 @@ export function conversationQuery(
             left join conversation_members me on me.conversation_id = c.id and me.user_id = ?
            where c.id = ?`,
     params: [userId, conversationId],
-    prepareAs: 'conversation',
   };
 }
 
@@ -186,7 +184,6 @@ export function messagesQuery(
            order by m.sent_at desc, m.id desc
            limit ? offset ?`,
     params: [conversationId, page.limit, page.offset],
-    prepareAs: 'messages_page',
   };
 }
 

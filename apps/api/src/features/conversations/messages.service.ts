@@ -1,4 +1,9 @@
-import { type EntityManager, maySendMessage, mayReadConversation } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  maySendMessage,
+  mayReadConversation,
+} from '@foodshare/domain';
 import {
   type ConversationMessageList,
   type Message,
@@ -6,8 +11,8 @@ import {
   trimSpace,
 } from '@foodshare/schemas';
 import {
-  loadConversationFactsAsActor,
-  loadLockedConversationFactsAsActor,
+  loadConversationFacts,
+  loadLockedConversationFacts,
   notAMember,
 } from './conversation-access.ts';
 import {
@@ -17,11 +22,22 @@ import {
   sendMessageQuery,
   storedMessageQuery,
 } from './conversations.sql.ts';
-import type { Caller } from '../../shared/as-actor.ts';
-import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
+
+/**
+ * The route's permission check, before the body is validated: 403 unless the caller is a
+ * member. `sendMessage` checks again under the conversation's lock.
+ */
+export async function checkMessageSender(
+  em: EntityManager,
+  actor: Actor,
+  conversationId: number,
+): Promise<void> {
+  const facts = await loadConversationFacts(em, actor, conversationId);
+  if (!maySendMessage(actor, facts)) throw notAMember();
+}
 
 /**
  * Stores the message and marks the conversation unread for every other member and read for
@@ -32,14 +48,13 @@ const DEFAULT_MESSAGES_LIMIT = 50;
  */
 export function sendMessage(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   conversationId: number,
-  pending: PendingBody<MessageBody>,
+  input: MessageBody,
 ): Promise<Message> {
   return em.transactional(async (tx) => {
-    const { actor, facts } = await loadLockedConversationFactsAsActor(tx, caller, conversationId);
+    const facts = await loadLockedConversationFacts(tx, actor, conversationId);
     if (!maySendMessage(actor, facts)) throw notAMember();
-    const input = pending.validate();
     const clientKey = input.clientKey ?? null;
     if (clientKey !== null) {
       // Sends to this conversation are serialised by the lock above, so a repeated key cannot
@@ -54,16 +69,16 @@ export function sendMessage(
 }
 
 /**
- * Newest first, with the authors, in one query after the membership check; the caller's account
- * is read with the membership, so that a refused caller never costs the list.
+ * Newest first, with the authors, in one query after the membership check, so that a refused
+ * caller never costs the list.
  */
 export async function listMessages(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   conversationId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ConversationMessageList> {
-  const { actor, facts } = await loadConversationFactsAsActor(em, caller, conversationId);
+  const facts = await loadConversationFacts(em, actor, conversationId);
   if (!mayReadConversation(actor, facts)) throw notAMember();
   const rows = await runSql(
     em,

@@ -28,8 +28,6 @@ import {
   threadPostsOf,
   threadPostsQuery,
 } from './forum.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
-import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
@@ -51,16 +49,6 @@ async function loadPostFacts(em: EntityManager, actor: Actor, postId: number): P
   return postFactsOf(actor, row);
 }
 
-/** As loadPostFacts, in the statement that reads the caller's account (shared/as-actor.ts). */
-async function loadPostFactsAsActor(
-  em: EntityManager,
-  caller: Caller,
-  postId: number,
-): Promise<PostFacts & { actor: Actor }> {
-  const { actor, rows } = await runSqlAsActor(em, caller, postAccessQuery(caller.userId, postId));
-  return { actor, ...postFactsOf(actor, rows[0]) };
-}
-
 function postFactsOf(actor: Actor, row: PostAccessRow | undefined): PostFacts {
   if (!row) throw Problem.notFound('There is no forum post with this id.');
   return {
@@ -70,20 +58,18 @@ function postFactsOf(actor: Actor, row: PostAccessRow | undefined): PostFacts {
   };
 }
 
-/**
- * One query: the caller's account and what the rules need about the thread's region; 404 for an
- * unknown thread.
- */
-async function loadThreadFactsAsActor(
+/** One query: what the rules need about the thread's region; 404 for an unknown thread. */
+async function loadThreadFacts(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   threadId: number,
-): Promise<{ actor: Actor; facts: ForumReadFacts }> {
-  const query = threadAccessQuery(caller.userId, threadId);
-  const { actor, rows } = await runSqlAsActor(em, caller, query);
-  const row: ThreadAccessRow | undefined = rows[0];
+): Promise<ForumReadFacts> {
+  const [row]: (ThreadAccessRow | undefined)[] = await runSql(
+    em,
+    threadAccessQuery(actor.id, threadId),
+  );
   if (!row) throw Problem.notFound('There is no forum thread with this id.');
-  return { actor, facts: forumFactsOf(actor, row) };
+  return forumFactsOf(actor, row);
 }
 
 const notAReader = () =>
@@ -101,20 +87,23 @@ const notAModerator = () =>
  */
 export async function getHideState(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   postId: number,
 ): Promise<ForumPostHideState> {
-  const { actor, ...post } = await loadPostFactsAsActor(em, caller, postId);
+  const post = await loadPostFacts(em, actor, postId);
   if (!mayReadForumThread(actor, post.facts)) throw notAReader();
   return stateOf(postId, post.hide);
 }
 
-export async function hidePost(
+/**
+ * The route's permission check, before the body is validated: 404 for an unknown post, 403
+ * unless the caller may hide it.
+ */
+export async function checkPostHider(
   em: EntityManager,
   actor: Actor,
   postId: number,
-  body: PendingBody<ForumPostHideBody>,
-): Promise<ForumPostHideState> {
+): Promise<void> {
   const post = await loadPostFacts(em, actor, postId);
   // A moderator learns that the option is off; anybody else only that they may not moderate.
   if (!mayModerateForum(actor, post.facts)) throw notAModerator();
@@ -125,7 +114,15 @@ export async function hidePost(
       'The region does not allow hiding posts in its forum.',
     );
   }
-  const { reason } = body.validate();
+}
+
+/** Hides the post (the route checked the caller with `checkPostHider` first). */
+export async function hidePost(
+  em: EntityManager,
+  actor: Actor,
+  postId: number,
+  { reason }: ForumPostHideBody,
+): Promise<ForumPostHideState> {
   // Of two moderators hiding at once, one wins and the other gets the 400.
   const [row] = await runSql(em, hidePostQuery(postId, actor.id, trimSpace(reason)));
   if (!row) throw Problem.badRequest('POST_ALREADY_HIDDEN', 'The post is hidden already.');
@@ -147,15 +144,15 @@ export async function restorePost(
 
 /**
  * Oldest first. Hidden posts keep their body for moderators only; everybody sees the record. The
- * caller's account is read with the thread's facts; the posts only for a reader.
+ * thread's facts first; the posts only for a reader.
  */
 export async function listThreadPosts(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   threadId: number,
   page: { limit?: number | undefined; offset?: number | undefined },
 ): Promise<ForumPostList> {
-  const { actor, facts } = await loadThreadFactsAsActor(em, caller, threadId);
+  const facts = await loadThreadFacts(em, actor, threadId);
   if (!mayReadForumThread(actor, facts)) throw notAReader();
   const seesHiddenBodies = maySeeHiddenForumPostBody(actor, facts);
   const rows = await runSql(

@@ -7,22 +7,34 @@ import {
   ProblemSchema,
   ThreadIdParamsSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { getHideState, hidePost, listThreadPosts, restorePost } from './forum-posts.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import type { FastifyRequest } from 'fastify';
+import {
+  checkPostHider,
+  getHideState,
+  hidePost,
+  listThreadPosts,
+  restorePost,
+} from './forum-posts.service.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const tags = ['forum'];
 
 const readProblems = resourceProblems;
 const writeProblems = { 400: ProblemSchema, ...readProblems };
 
+/** preValidation: 404 for an unknown post, 403 unless the caller may hide it. */
+async function requirePostHider(request: FastifyRequest): Promise<void> {
+  await checkPostHider(request.em, request.actor, idFromPath(request, 'postId'));
+}
+
 export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/forum/post/:postId/hide',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'getForumPostHideState',
@@ -31,17 +43,14 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ForumPostHideStateSchema, ...readProblems },
       },
     },
-    // The caller's account is read with the forum's facts (shared/as-actor.ts).
-    async (request) => {
-      const caller = callerOf(request);
-      const postId = await idFromPathAsActor(request, request.params.postId);
-      return getHideState(request.em, caller, postId);
-    },
+    async (request) => getHideState(request.em, request.actor, idFromPath(request, 'postId')),
   );
 
   app.patch(
     '/forum/post/:postId/hide',
     {
+      onRequest: requireSession,
+      preValidation: [requireActor, requirePostHider],
       schema: {
         tags,
         operationId: 'hideForumPost',
@@ -52,15 +61,15 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const postId = idFromPath(request.params.postId);
-      return hidePost(request.em, actor, postId, bodyOf(request));
+      return hidePost(request.em, request.actor, idFromPath(request, 'postId'), request.body);
     },
   );
 
   app.delete(
     '/forum/post/:postId/hide',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'restoreForumPost',
@@ -69,16 +78,14 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ForumPostHideStateSchema, ...writeProblems },
       },
     },
-    async (request) => {
-      const actor = await requireActor(request);
-      const postId = idFromPath(request.params.postId);
-      return restorePost(request.em, actor, postId);
-    },
+    async (request) => restorePost(request.em, request.actor, idFromPath(request, 'postId')),
   );
 
   app.get(
     '/forum/threads/:threadId/posts',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags,
         operationId: 'getThreadPosts',
@@ -88,11 +95,9 @@ export const forumRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: ForumPostListSchema, 400: ProblemSchema, ...readProblems },
       },
     },
-    // The caller's account is read with the forum's facts (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const threadId = await idFromPathAsActor(request, request.params.threadId);
-      return listThreadPosts(request.em, caller, threadId, request.query);
+      const threadId = idFromPath(request, 'threadId');
+      return listThreadPosts(request.em, request.actor, threadId, request.query);
     },
   );
 };

@@ -58,7 +58,6 @@ export function threadAccessQuery(userId: number, threadId: number): SqlQuery<Th
   return {
     sql: `select ${THREAD_ACCESS_COLUMNS} from forum_threads t where t.id = ?`,
     params: [...threadAccessParams(userId), threadId],
-    prepareAs: 'thread_access',
   };
 }
 
@@ -92,7 +91,6 @@ export function postAccessQuery(userId: number, postId: number): SqlQuery<PostAc
             left join users h on h.id = p.hidden_by_id
            where p.id = ?`,
     params: [...threadAccessParams(userId), postId],
-    prepareAs: 'post_access',
   };
 }
 
@@ -149,7 +147,6 @@ export function threadPostsQuery(
            order by p.created_at, p.id
            limit ? offset ?`,
     params: [threadId, page.limit, page.offset],
-    prepareAs: 'thread_posts',
   };
 }
 

@@ -10,7 +10,7 @@ function metricsOf(doc: PDFKit.PDFDocument, font: string): unknown {
 }
 
 // patches/pdfkit@0.20.2.patch: parsing a standard font's metrics (thousands of kerning pairs)
-// was a quarter of a passport card's CPU when every document parsed its own.
+// for every document was costly (docs/benchmarks.md §3).
 describe('the passport card: pdfkit patch', () => {
   it('parses each standard font once, for every document of the process', () => {
     const first = new PDFDocument();

@@ -61,8 +61,7 @@ function printable(text: string): string {
  * The profile URL as QR segments: the address in byte mode and a trailing id of four digits or
  * more in numeric mode, which takes 10 bits per three digits instead of 24: in byte mode a
  * six-digit id can need a larger code, with smaller modules in the same square. qrcode finds this
- * split itself, but its search among all mixes of modes was 6 % of a card's CPU in the profile
- * of `pnpm bench`.
+ * split itself, but its search among all mixes of modes is slow (docs/benchmarks.md §3).
  */
 export function profileUrlSegments(url: string): QRCodeSegment[] {
   const id = /^(.*\D)(\d{4,})$/.exec(url);

@@ -14,8 +14,8 @@ export interface PassportValidity {
   validUntil: string;
 }
 
-// One formatter per time zone: making an Intl.DateTimeFormat took 6 % of the CPU of a
-// passport (`pnpm bench --profile`), formatting with it takes microseconds.
+// One formatter per time zone: making an Intl.DateTimeFormat costs far more than formatting
+// with it (docs/benchmarks.md §3).
 const calendarFormats = new Map<string, Intl.DateTimeFormat>();
 
 function calendarFormat(timeZone: string): Intl.DateTimeFormat {

@@ -1,13 +1,14 @@
 import { PassportGenerationListSchema, PassportPdfSchema, ProblemSchema } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { generatePassport, listPassportGenerations } from './passport.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
 
 export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/user/current/passport',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['passport'],
         operationId: 'createPassport',
@@ -27,7 +28,7 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const actor = await requireActor(request);
+      const { actor } = request;
       const pdf = await generatePassport(request.em, actor, app.config.BASE_URL);
       return reply
         .type('application/pdf')
@@ -40,6 +41,8 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/user/current/passport/generations',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['passport'],
         operationId: 'getPassportGenerations',
@@ -48,7 +51,6 @@ export const passportRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: PassportGenerationListSchema, 401: ProblemSchema, 403: ProblemSchema },
       },
     },
-    // The caller's account is read with their generations (shared/as-actor.ts).
-    async (request) => listPassportGenerations(request.em, callerOf(request)),
+    async (request) => listPassportGenerations(request.em, request.actor),
   );
 };

@@ -9,7 +9,6 @@ import {
   recordGenerationQuery,
 } from './passport.sql.ts';
 import { passportValidity } from './passport-validity.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 /** `${BASE_URL}/profile/<id>`: the public origin, whatever host the request came in through. */
@@ -62,10 +61,10 @@ export async function generatePassport(
  */
 export async function listPassportGenerations(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
 ): Promise<PassportGenerationList> {
   // The account and the caller's own generations (few rows, by user id) in one statement.
-  const { actor, rows } = await runSqlAsActor(em, caller, generationsQuery(caller.userId));
+  const rows = await runSql(em, generationsQuery(actor.id));
   if (!mayCreatePassport(actor, { userId: actor.id })) {
     throw Problem.forbidden(
       'PASSPORT_FORBIDDEN',

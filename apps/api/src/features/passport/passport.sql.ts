@@ -25,7 +25,6 @@ export function passportHolderQuery(userId: number): SqlQuery<PassportHolderRow>
             left join uploads up on up.id = u.avatar_upload_id
            where u.id = ? and u.activated`,
     params: [QuizSessionStatus.Passed, userId],
-    prepareAs: 'passport_holder',
   };
 }
 
@@ -70,7 +69,6 @@ export function generationsQuery(userId: number): SqlQuery<GenerationRow> {
            where owner.id = ? and owner.verified
            order by g.created_at desc, g.id desc`,
     params: [userId],
-    prepareAs: 'generations',
   };
 }
 

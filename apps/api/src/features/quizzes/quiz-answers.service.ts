@@ -14,7 +14,6 @@ import {
   deleteAnswerQuery,
   quizGroupAdminQuery,
 } from './quizzes.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 export type QuizQuestionRef = Omit<AnswerRef, 'answerId'>;
@@ -60,20 +59,14 @@ export async function deleteQuizAnswer(
 
 /**
  * The answers of a question in the order they were written; 404 unless it is the quiz's. The
- * caller's account is read with the quiz group's admins (shared/as-actor.ts); the answers only
- * for a curator.
+ * answers are read only for a curator.
  */
 export async function listQuizAnswers(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   ref: QuizQuestionRef,
 ): Promise<QuizAnswerList> {
-  const { actor, rows: admin } = await runSqlAsActor(
-    em,
-    caller,
-    quizGroupAdminQuery(caller.userId),
-  );
-  checkQuizCurator(actor, { quizId: ref.quizId, isQuizGroupAdmin: admin[0]?.is_admin ?? false });
+  checkQuizCurator(actor, await loadQuizAnswerFacts(em, actor, ref.quizId));
   const rows = await runSql(em, answersQuery(ref.quizId, ref.questionId));
   if (rows.length === 0) throw Problem.notFound('This quiz has no such question.');
   return answersOf(rows);

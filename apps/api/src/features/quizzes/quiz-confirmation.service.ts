@@ -1,4 +1,5 @@
 import {
+  type Actor,
   type EntityManager,
   mayConfirmQuiz,
   QUIZ_CONFIRMATION_REFUSAL_STATUS,
@@ -11,7 +12,6 @@ import {
   confirmedQuizOf,
   lockLastSessionQuery,
 } from './quizzes.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import { runSql } from '../../shared/sql.ts';
 
 const REFUSAL_DETAIL = {
@@ -43,16 +43,12 @@ function refusal(reason: keyof typeof REFUSAL_DETAIL): Problem {
  */
 export async function confirmPassedQuiz(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   quizId: number,
 ): Promise<ConfirmedQuiz> {
   return em.transactional(async (tx) => {
-    // The caller's account is read in the lock's statement (shared/as-actor.ts).
-    const query = lockLastSessionQuery(caller.userId, quizId);
-    const {
-      actor,
-      rows: [last],
-    } = await runSqlAsActor(tx, caller, query);
+    const query = lockLastSessionQuery(actor.id, quizId);
+    const [last] = await runSql(tx, query);
     const decision = mayConfirmQuiz(actor, {
       quizId,
       quizExists: last !== undefined,

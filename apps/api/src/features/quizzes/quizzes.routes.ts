@@ -7,12 +7,11 @@ import {
   QuizIdParamsSchema,
   QuizQuestionParamsSchema,
 } from '@foodshare/schemas';
-import { requireActor, requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
-import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
+import { requireActor, requireSession, sessionOf } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -20,6 +19,8 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/users/current/quiz-sessions/:quizId/confirmation',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['quizzes'],
         operationId: 'confirmQuizSession',
@@ -29,16 +30,16 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const caller = callerOf(request);
-      const session = requireSession(request);
-      const quizId = await idFromPathAsActor(request, request.params.quizId);
-      const confirmed = await confirmPassedQuiz(request.em, caller, quizId);
+      const { actor } = request;
+      const session = sessionOf(request);
+      const quizId = idFromPath(request, 'quizId');
+      const confirmed = await confirmPassedQuiz(request.em, actor, quizId);
       // After the commit: the other sessions must not outlive the role they were opened with,
       // and a retry after a failure here confirms again harmlessly and ends them then.
-      const endedSessionCount = await app.sessions.destroyOthers(caller.userId, session.id);
+      const endedSessionCount = await app.sessions.destroyOthers(actor.id, session.id);
       request.log.info(
         {
-          userId: caller.userId,
+          userId: actor.id,
           quizId: confirmed.quizId,
           role: confirmed.role,
           endedSessionCount,
@@ -52,6 +53,8 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/quiz/:quizId/questions/:questionId/answers',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['quizzes'],
         operationId: 'getQuizAnswers',
@@ -61,20 +64,19 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      // The caller's account is read with the quiz group's admins (shared/as-actor.ts).
-      const caller = callerOf(request);
-      const { quizId, questionId } = request.params;
-      const ref = await parsedAsActor(request, () => ({
-        quizId: idFromPath(quizId),
-        questionId: idFromPath(questionId),
-      }));
-      return listQuizAnswers(request.em, caller, ref);
+      const ref = {
+        quizId: idFromPath(request, 'quizId'),
+        questionId: idFromPath(request, 'questionId'),
+      };
+      return listQuizAnswers(request.em, request.actor, ref);
     },
   );
 
   app.delete(
     '/quiz/:quizId/questions/:questionId/answers/:answerId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['quizzes'],
         operationId: 'deleteQuizAnswer',
@@ -84,12 +86,10 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const { quizId, questionId, answerId } = request.params;
-      return deleteQuizAnswer(request.em, actor, {
-        quizId: idFromPath(quizId),
-        questionId: idFromPath(questionId),
-        answerId: idFromPath(answerId),
+      return deleteQuizAnswer(request.em, request.actor, {
+        quizId: idFromPath(request, 'quizId'),
+        questionId: idFromPath(request, 'questionId'),
+        answerId: idFromPath(request, 'answerId'),
       });
     },
   );

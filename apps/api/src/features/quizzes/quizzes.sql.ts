@@ -6,7 +6,6 @@ export function quizGroupAdminQuery(userId: number): SqlQuery<{ is_admin: boolea
   return {
     sql: 'select exists (select 1 from region_admins where region_id = ? and user_id = ?) as is_admin',
     params: [WellKnownUnit.QuizGroup, userId],
-    prepareAs: 'quiz_group_admin',
   };
 }
 
@@ -60,7 +59,6 @@ export function answersQuery(quizId: number, questionId: number): SqlQuery<Liste
            where q.id = ? and q.quiz_id = ?
            order by a.id`,
     params: [questionId, quizId],
-    prepareAs: 'answers',
   };
 }
 

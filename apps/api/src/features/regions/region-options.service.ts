@@ -27,8 +27,6 @@ import {
   storedOptionsOf,
   storedOptionsQuery,
 } from './regions.sql.ts';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
-import type { PendingBody } from '../../shared/pending-body.ts';
 import { runSql } from '../../shared/sql.ts';
 
 /** A region without an options row has these (docs/domain.md §3.15, the table's defaults). */
@@ -52,18 +50,16 @@ interface RegionOptionState {
 
 /**
  * Whether the actor holds the region's report and stores-coordination duties, and the stored
- * options, in the statement that reads the caller's account (shared/as-actor.ts); 404 for an
- * unknown region. A duty lies with the working group under the region that carries its
- * function, else with the region's ambassadors.
+ * options, in one query; 404 for an unknown region. A duty lies with the working group under
+ * the region that carries its function, else with the region's ambassadors.
  */
-async function loadRegionOptionFactsAsActor(
+async function loadRegionOptionState(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   regionId: number,
-): Promise<RegionOptionState & { actor: Actor }> {
-  const query = regionOptionStateQuery(caller.userId, regionId);
-  const { actor, rows } = await runSqlAsActor(em, caller, query);
-  return { actor, ...optionStateOf(actor, rows[0]) };
+): Promise<RegionOptionState> {
+  const [row] = await runSql(em, regionOptionStateQuery(actor.id, regionId));
+  return optionStateOf(actor, row);
 }
 
 function optionStateOf(actor: Actor, row: OptionStateRow | undefined): RegionOptionState {
@@ -89,14 +85,10 @@ function optionStateOf(actor: Actor, row: OptionStateRow | undefined): RegionOpt
 
 export async function readRegionOptions(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   regionId: number,
 ): Promise<RegionOptionsRead> {
-  const { actor, facts, options, allowHidingInForum } = await loadRegionOptionFactsAsActor(
-    em,
-    caller,
-    regionId,
-  );
+  const { facts, options, allowHidingInForum } = await loadRegionOptionState(em, actor, regionId);
   if (!mayReadRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -124,10 +116,10 @@ export async function readRegionOptions(
  */
 export async function readRegionOptionPermissions(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   regionId: number,
 ): Promise<RegionOptionPermissions> {
-  const { actor, facts } = await loadRegionOptionFactsAsActor(em, caller, regionId);
+  const { facts } = await loadRegionOptionState(em, actor, regionId);
   const held = regionOptionGroupsHeldBy(actor, facts);
   const stores = await runSql(em, pickupRuleStoresQuery(regionId));
   return {
@@ -137,21 +129,24 @@ export async function readRegionOptionPermissions(
   };
 }
 
+/** A caller who may set a region's options, as `checkRegionOptionsHolder` found them. */
+export interface RegionOptionsHolder {
+  regionId: number;
+  options: RegionOptions;
+  /** Whether the caller holds the option key `key` (its group's duty). */
+  holdsKey(key: string): boolean;
+}
+
 /**
- * Sets the given options and returns all of them. The caller must hold the report or the
- * stores-coordination duty (403 before the body is judged); each option group belongs to one
- * of them, and a key of a group the caller does not hold is skipped while the rest is stored.
- * A body that names no option is a 400. `regionPickupRuleLimitDay` may not exceed the limit
- * that results from the request and the stored options together (400); the write enforces it
- * (saveOptionsQuery), so two concurrent requests cannot together break it.
+ * The route's permission check, before the body is validated: 404 for an unknown region, 403
+ * unless the caller holds the report or the stores-coordination duty.
  */
-export async function updateRegionOptions(
+export async function checkRegionOptionsHolder(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   regionId: number,
-  pending: PendingBody<RegionOptionsBody>,
-): Promise<RegionOptions> {
-  const { actor, facts, options } = await loadRegionOptionFactsAsActor(em, caller, regionId);
+): Promise<RegionOptionsHolder> {
+  const { facts, options } = await loadRegionOptionState(em, actor, regionId);
   if (!mayChangeRegionOptions(actor, facts)) {
     throw Problem.forbidden(
       'REGION_OPTIONS_FORBIDDEN',
@@ -159,11 +154,24 @@ export async function updateRegionOptions(
     );
   }
   const held = regionOptionGroupsHeldBy(actor, facts);
-  let namesAnOption = false;
-  const body = pending.validate((key) => {
-    namesAnOption = true;
-    return holdsRegionOptionKey(key, held);
-  });
+  return { regionId, options, holdsKey: (key) => holdsRegionOptionKey(key, held) };
+}
+
+/**
+ * Sets the given options and returns all of them. Each option group belongs to one of the
+ * holder's duties; the route dropped the keys of a group the caller does not hold before the
+ * body was validated. `namesAnOption`: the body named an option, held or not; one that names
+ * none is a 400. `regionPickupRuleLimitDay` may not exceed the limit
+ * that results from the request and the stored options together (400); the write enforces it
+ * (saveOptionsQuery), so two concurrent requests cannot together break it.
+ */
+export async function updateRegionOptions(
+  em: EntityManager,
+  holder: RegionOptionsHolder,
+  body: RegionOptionsBody,
+  namesAnOption: boolean,
+): Promise<RegionOptions> {
+  const { regionId, options } = holder;
   if (!namesAnOption) throw Problem.badRequest('NO_OPTIONS_GIVEN', 'Name at least one option.');
   const keys = OPTION_KEYS.filter((key) => body[key] !== undefined);
   if (keys.length === 0) return options;

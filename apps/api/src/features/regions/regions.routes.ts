@@ -9,22 +9,47 @@ import {
   RegionSchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
+import type { FastifyRequest } from 'fastify';
 import {
+  checkRegionOptionsHolder,
   readRegionOptionPermissions,
   readRegionOptions,
+  type RegionOptionsHolder,
   updateRegionOptions,
 } from './region-options.service.ts';
 import { readRegion } from './region-read.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
+import { keepingKeys, withoutUnknownKeys } from '../../plugins/body-shape.ts';
+import { platformValidatorCompiler } from '../../plugins/platform-wire-format.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
+
+const holders = new PermissionFacts<RegionOptionsHolder & { namesAnOption: boolean }>(
+  'requireRegionOptionsHolder',
+);
+
+/**
+ * preValidation: 404 for an unknown region, 403 unless the caller may set its options. The
+ * keys of an option group the caller does not hold are then dropped from the body, never
+ * refused: the platform's options page posts every key.
+ */
+async function requireRegionOptionsHolder(request: FastifyRequest): Promise<void> {
+  const regionId = idFromPath(request, 'regionId');
+  const holder = await checkRegionOptionsHolder(request.em, request.actor, regionId);
+  let namesAnOption = false;
+  request.body = keepingKeys(withoutUnknownKeys(RegionOptionsBodySchema, request.body), (key) => {
+    namesAnOption = true;
+    return holder.holdsKey(key);
+  });
+  holders.set(request, { ...holder, namesAnOption });
+}
 export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/regions/:regionId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['regions'],
         operationId: 'getRegion',
@@ -33,18 +58,14 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionSchema, ...problems },
       },
     },
-    // The caller's account is read in the region's own query (shared/as-actor.ts).
-    async (request) => {
-      const caller = callerOf(request);
-      const regionId = await idFromPathAsActor(request, request.params.regionId);
-      return readRegion(request.em, caller, regionId);
-    },
+    async (request) => readRegion(request.em, request.actor, idFromPath(request, 'regionId')),
   );
 
   app.get(
     '/region/:regionId/options',
     {
-      preValidation: plainIntegerParams('regionId'),
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['regions'],
         operationId: 'getRegionOptions',
@@ -53,16 +74,16 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsReadSchema, ...problems },
       },
     },
-    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      return readRegionOptions(request.em, callerOf(request), request.params.regionId);
+      return readRegionOptions(request.em, request.actor, idFromPath(request, 'regionId'));
     },
   );
 
   app.get(
     '/region/:regionId/options/permissions',
     {
-      preValidation: plainIntegerParams('regionId'),
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['regions'],
         operationId: 'getRegionOptionPermissions',
@@ -71,18 +92,19 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionPermissionsSchema, ...problems },
       },
     },
-    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      return readRegionOptionPermissions(request.em, callerOf(request), request.params.regionId);
+      const regionId = idFromPath(request, 'regionId');
+      return readRegionOptionPermissions(request.em, request.actor, regionId);
     },
   );
 
   app.post(
     '/region/:regionId/options',
     {
-      preValidation: plainIntegerParams('regionId'),
+      onRequest: requireSession,
+      preValidation: [requireActor, requireRegionOptionsHolder],
       // docs/domain.md §3.15: booleans also arrive as 0/1, numbers as numeric strings.
-      config: { textScalars: true },
+      validatorCompiler: platformValidatorCompiler({ textScalars: true }),
       schema: {
         tags: ['regions'],
         operationId: 'setRegionOptions',
@@ -95,14 +117,9 @@ export const regionsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: RegionOptionsSchema, 400: ProblemSchema, ...problems },
       },
     },
-    // The caller's account is read in the query of the region's facts (shared/as-actor.ts).
     async (request) => {
-      return updateRegionOptions(
-        request.em,
-        callerOf(request),
-        request.params.regionId,
-        bodyOf(request),
-      );
+      const { namesAnOption, ...holder } = holders.of(request);
+      return updateRegionOptions(request.em, holder, request.body, namesAnOption);
     },
   );
 };

@@ -27,7 +27,6 @@ export function regionQuery(regionId: number): SqlQuery<RegionRow> {
             from regions r
            where r.id = ?`,
     params: [regionId],
-    prepareAs: 'region',
   };
 }
 
@@ -114,7 +113,6 @@ export function regionOptionStateQuery(userId: number, regionId: number): SqlQue
             left join region_options o on o.region_id = r.id
            where r.id = ?`,
     params: [userId, userId, userId, regionId],
-    prepareAs: 'region_option_state',
   };
 }
 
@@ -129,7 +127,6 @@ export function pickupRuleStoresQuery(regionId: number): SqlQuery<PickupRuleStor
     sql: `select s.id, s.name from stores s
            where s.region_id = ? and s.region_pickup_rule_active order by s.name, s.id`,
     params: [regionId],
-    prepareAs: 'pickup_rule_stores',
   };
 }
 

@@ -4,17 +4,18 @@ import {
   PageQuerySchema,
   UserIdParamsSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
+import { idFromPath } from '../../shared/path-ids.ts';
 import { listUserReports } from './reports.service.ts';
 
 export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/:userId/reports',
     {
-      preValidation: [plainIntegerParams('userId'), requireIntegerPageQuery],
+      onRequest: requireSession,
+      preValidation: [requireActor, requireIntegerPageQuery],
       schema: {
         tags: ['reports'],
         operationId: 'getUserReports',
@@ -33,9 +34,9 @@ export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
       const { limit = null, offset = 0 } = request.query;
-      return listUserReports(request.em, actor, request.params.userId, { limit, offset });
+      const userId = idFromPath(request, 'userId');
+      return listUserReports(request.em, request.actor, userId, { limit, offset });
     },
   );
 };

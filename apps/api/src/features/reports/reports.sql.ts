@@ -45,7 +45,6 @@ export function userReportsQuery(
             left join stores s on s.id = r.store_id
            order by r.reported_at desc, r.id desc`,
     params: [userId, page.limit, page.offset],
-    prepareAs: 'user_reports',
   };
 }
 

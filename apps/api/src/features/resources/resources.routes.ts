@@ -1,12 +1,13 @@
 import { OwnResourcesSchema, ProblemSchema } from '@foodshare/schemas';
-import { requireSession } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireSession, sessionOf } from '../../plugins/caller.ts';
 import { listOwnResources } from './own-resources.service.ts';
 
 export const resourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/resources/own',
     {
+      onRequest: requireSession,
       schema: {
         tags: ['resources'],
         operationId: 'getOwnResources',
@@ -15,6 +16,6 @@ export const resourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     // The session alone suffices: the one query checks the account itself (no actor lookup).
-    async (request) => listOwnResources(request.em, requireSession(request).userId),
+    async (request) => listOwnResources(request.em, sessionOf(request).userId),
   );
 };

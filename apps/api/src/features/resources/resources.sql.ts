@@ -32,7 +32,6 @@ export function ownResourcesQuery(userId: number): SqlQuery<ResourceRow> {
            where u.id = ? and u.activated
            order by r.is_favorite desc, r.created_at desc, r.id desc`,
     params: [userId],
-    prepareAs: 'own_resources',
   };
 }
 

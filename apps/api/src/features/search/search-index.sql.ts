@@ -1,5 +1,5 @@
 import {
-  preparedStatement,
+  namedStatement,
   RegionType,
   type Role,
   StoreTeamStatus,
@@ -300,17 +300,11 @@ select
   ${list(POLLS, 'x."startAt" desc, x.id desc')} as polls,
   (${VERSION_OF_DATA}) as version`;
 
-/** What the index is prepared under (shared/sql.ts `prepareAs`). */
-const SEARCH_INDEX_PURPOSE = 'search_index';
-
 /**
  * The name the index's text is prepared under: a digest of that text, so that what is kept
  * under it (the cached indexes) never outlives a change of the query.
  */
-export const SEARCH_INDEX_STATEMENT_NAME = preparedStatement(
-  SEARCH_INDEX_PURPOSE,
-  SEARCH_INDEX_SQL,
-).name;
+export const SEARCH_INDEX_STATEMENT_NAME = namedStatement(SEARCH_INDEX_SQL).name;
 
 /** An entry as the SQL builds it: the response fields without searchString, plus its terms. */
 export type Raw<T> = Omit<T, 'searchString'> & { terms: (string | null)[] };
@@ -357,7 +351,6 @@ export function searchIndexQuery(
   return {
     sql: SEARCH_INDEX_SQL,
     params: [actor.id, isOrga, mailboxHost],
-    prepareAs: SEARCH_INDEX_PURPOSE,
   };
 }
 
@@ -379,6 +372,5 @@ export function searchIndexVersionQuery(userId: number): SqlQuery<SearchIndexVer
     sql: `select ${VERSION_OF_DATA} as version, u.id, u.role, u.verified
             from (select 1) one left join users u on u.id = ? and u.activated`,
     params: [userId],
-    prepareAs: 'search_index_version',
   };
 }

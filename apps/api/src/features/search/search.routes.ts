@@ -1,6 +1,7 @@
 import { ProblemSchema, SearchIndexSchema } from '@foodshare/schemas';
-import { provideActor, requireActor, requireSession } from '@foodshare/server-kit';
+import { provideActor, requireActor as readActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requireSession, sessionOf } from '../../plugins/caller.ts';
 import { Type } from 'typebox';
 import { builtFor, SearchIndexCache } from './search-index-cache.ts';
 import { currentSearchIndexVersion, loadSearchIndex } from './search-index.service.ts';
@@ -13,6 +14,8 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/search/index',
     {
+      // The session only: the account is read below, with the index's version row.
+      onRequest: requireSession,
       schema: {
         tags: ['search'],
         operationId: 'getSearchIndex',
@@ -39,12 +42,12 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // requireActor would (docs/design.md §3.12), so a kept index is never sent to an account
     // that is no longer active, and a stale one is rebuilt with no further look-up.
     async (request, reply) => {
-      const { userId } = requireSession(request);
+      const { userId } = sessionOf(request);
       const cached = await cache.get(userId);
       const current = cached ? await currentSearchIndexVersion(request.em, userId) : null;
-      // The version row read the account: requireActor answers from it (401 when inactive).
+      // The version row read the account: readActor answers from it (401 when inactive).
       if (current) provideActor(request, current.actor);
-      const actor = await requireActor(request);
+      const actor = await readActor(request);
       if (cached && cached.version === current?.version && cached.builtFor === builtFor(actor)) {
         return sendRevalidated(request, reply, cached);
       }

@@ -4,10 +4,10 @@ import {
   LoginBodySchema,
   ProblemSchema,
 } from '@foodshare/schemas';
-import { authenticate, requireSession } from '@foodshare/server-kit';
+import { authenticate } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { loadCurrentUser } from './current-user.ts';
-import { bodyOf } from '../../plugins/wire-conventions.ts';
+import { requireSession, sessionOf } from '../../plugins/caller.ts';
 
 const problems = {
   400: ProblemSchema,
@@ -32,8 +32,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      // Login has no permission to check first: the body is judged at once.
-      const { email, password, rememberMe = false } = bodyOf(request).validate();
+      const { email, password, rememberMe = false } = request.body;
       const userId = await authenticate(request.em, app.loginThrottle, {
         email,
         password,
@@ -75,6 +74,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/users/current',
     {
+      onRequest: requireSession,
       schema: {
         tags: ['session'],
         operationId: 'getCurrentUser',
@@ -82,6 +82,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CurrentUserSchema, 401: ProblemSchema },
       },
     },
-    async (request) => loadCurrentUser(request.em, requireSession(request).userId),
+    async (request) => loadCurrentUser(request.em, sessionOf(request).userId),
   );
 };

@@ -20,7 +20,6 @@ export function currentUserQuery(userId: number): SqlQuery<CurrentUserRow> {
                  home_region_id
             from users where id = ? and activated`,
     params: [userId],
-    prepareAs: 'current_user',
   };
 }
 

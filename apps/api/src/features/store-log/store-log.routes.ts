@@ -5,26 +5,13 @@ import {
   StoreLogSchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { parseActionTypes, parseWindow } from './store-log-window.ts';
-import { plainIntegerParams } from '../../shared/plain-integer-params.ts';
 import { readStoreLog } from './store-log.service.ts';
-import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
-import { resourceProblems } from '../../shared/path-ids.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 
 const problems = resourceProblems;
-
-const requireDigitStoreId = plainIntegerParams('storeId');
-
-/**
- * A store id must be digits, or the URL names no store (404, docs/design.md §3.2); limit and offset
- * must be written as integers (400).
- */
-async function requireIntegerSegments(request: FastifyRequest): Promise<void> {
-  await requireDigitStoreId(request);
-  await requireIntegerPageQuery(request);
-}
 
 /**
  * The platform's web client asks for the log without the `actions` segment
@@ -49,7 +36,8 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
         // A date segment that is no RFC 3339 date-time fails the params schema: 404 like every
         // malformed path value (docs/design.md §3.2). A well-formed window that breaks a rule is a
         // 400.
-        preValidation: requireIntegerSegments,
+        onRequest: requireSession,
+        preValidation: [requireActor, requireIntegerPageQuery],
         schema: {
           tags: ['stores'],
           operationId,
@@ -59,18 +47,12 @@ export const storeLogRoutes: FastifyPluginAsyncTypebox = async (app) => {
           response: { 200: StoreLogSchema, 400: ProblemSchema, ...problems },
         },
       },
-      // The caller's account is read with the store's facts (shared/as-actor.ts).
       async (request) => {
-        const caller = callerOf(request);
-        const { storeId, fromDate, toDate, storeLogActionIds } = request.params;
-        const { window, actionTypes } = await parsedAsActor(request, () => ({
-          window: parseWindow(fromDate, toDate, new Date()),
+        const { fromDate, toDate, storeLogActionIds } = request.params;
+        return readStoreLog(request.em, request.actor, {
+          storeId: idFromPath(request, 'storeId'),
+          ...parseWindow(fromDate, toDate, new Date()),
           actionTypes: parseActionTypes(storeLogActionIds),
-        }));
-        return readStoreLog(request.em, caller, {
-          storeId,
-          ...window,
-          actionTypes,
           ...pageOf(request.query),
         });
       },

@@ -1,21 +1,20 @@
-import { type EntityManager, mayReadStoreLog } from '@foodshare/domain';
+import { type Actor, type EntityManager, mayReadStoreLog } from '@foodshare/domain';
 import type { StoreLog } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import type { Caller } from '../../shared/as-actor.ts';
-import { loadStoreFactsAsActor } from '../../shared/store-facts.repository.ts';
+import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
 import { runSql } from '../../shared/sql.ts';
 import { storeLogOf, type StoreLogPage, storeLogPageQuery } from './store-log.sql.ts';
 
 /**
  * 404 for an unknown store, 403 unless the caller may read its log (docs/domain.md §3.8). The
- * caller's account is read with the store's facts; the log only for a caller who may read it.
+ * log is read only for a caller who may read it.
  */
 export async function readStoreLog(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   page: StoreLogPage,
 ): Promise<StoreLog> {
-  const { actor, facts } = await loadStoreFactsAsActor(em, caller, page.storeId);
+  const facts = await loadStoreFacts(em, actor, page.storeId);
   if (!facts) throw Problem.notFound('There is no store with this id.');
   if (!mayReadStoreLog(actor, facts)) {
     throw Problem.forbidden(

@@ -26,8 +26,8 @@ interface StoreLogRow {
  * it; the id breaks ties between entries of the same instant, so pages never overlap. The stubs
  * are subqueries rather than joins: PostgreSQL evaluates them after the sort, for the rows of
  * the page only, each by primary key, where a join may hash the whole users table. The action
- * types are one array value, so that the text is the same for every filter and is prepared
- * once: on the large bench data planning was a quarter of the read.
+ * types are one array value, so that the text is the same for every filter and is planned once
+ * per connection (docs/benchmarks.md §3).
  */
 export function storeLogPageQuery(page: StoreLogPage): SqlQuery<StoreLogRow> {
   return {
@@ -48,7 +48,6 @@ export function storeLogPageQuery(page: StoreLogPage): SqlQuery<StoreLogRow> {
       page.limit,
       page.offset,
     ],
-    prepareAs: 'store_log_page',
   };
 }
 

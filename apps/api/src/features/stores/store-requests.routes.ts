@@ -6,12 +6,11 @@ import {
   StoreTeamRequestListSchema,
   StoreTeamRequestParamsSchema,
 } from '@foodshare/schemas';
-import { requireActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { callerOf } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -19,7 +18,8 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/stores/:storeId/requests',
     {
-      preValidation: requireIntegerPageQuery,
+      onRequest: requireSession,
+      preValidation: [requireActor, requireIntegerPageQuery],
       schema: {
         tags: ['stores'],
         operationId: 'getStoreRequests',
@@ -29,17 +29,17 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: StoreTeamRequestListSchema, 400: ProblemSchema, ...problems },
       },
     },
-    // The caller's account is read with the store's facts (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const storeId = await idFromPathAsActor(request, request.params.storeId);
-      return listTeamRequests(request.em, caller, storeId, pageOf(request.query));
+      const storeId = idFromPath(request, 'storeId');
+      return listTeamRequests(request.em, request.actor, storeId, pageOf(request.query));
     },
   );
 
   app.post(
     '/stores/:storeId/requests/:userId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['stores'],
         operationId: 'acceptStoreRequest',
@@ -49,21 +49,17 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const { storeId, userId } = request.params;
-      return decideTeamRequest(
-        request.em,
-        actor,
-        idFromPath(storeId),
-        idFromPath(userId),
-        'accepted',
-      );
+      const storeId = idFromPath(request, 'storeId');
+      const userId = idFromPath(request, 'userId');
+      return decideTeamRequest(request.em, request.actor, storeId, userId, 'accepted');
     },
   );
 
   app.delete(
     '/stores/:storeId/requests/:userId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['stores'],
         operationId: 'declineStoreRequest',
@@ -73,15 +69,9 @@ export const storeRequestsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      const actor = await requireActor(request);
-      const { storeId, userId } = request.params;
-      return decideTeamRequest(
-        request.em,
-        actor,
-        idFromPath(storeId),
-        idFromPath(userId),
-        'declined',
-      );
+      const storeId = idFromPath(request, 'storeId');
+      const userId = idFromPath(request, 'userId');
+      return decideTeamRequest(request.em, request.actor, storeId, userId, 'declined');
     },
   );
 };

@@ -7,8 +7,7 @@ import {
 } from '@foodshare/domain';
 import type { StoreTeamRequestDecision, StoreTeamRequestList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import type { Caller } from '../../shared/as-actor.ts';
-import { loadStoreFacts, loadStoreFactsAsActor } from '../../shared/store-facts.repository.ts';
+import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
 import {
   acceptTeamRequestQuery,
   declineTeamRequestQuery,
@@ -44,16 +43,15 @@ function checkStorePermission(
 }
 
 /**
- * The caller's account is read with the store's facts (shared/as-actor.ts); the list only for a
- * caller who may read it.
+ * The store's facts first; the list only for a caller who may read it.
  */
 export async function listTeamRequests(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   storeId: number,
   page: Page,
 ): Promise<StoreTeamRequestList> {
-  const { actor, facts } = await loadStoreFactsAsActor(em, caller, storeId);
+  const facts = await loadStoreFacts(em, actor, storeId);
   checkStorePermission(actor, facts, mayReadStoreTeamRequests);
   return teamRequestsOf(await runSql(em, teamRequestsQuery(storeId, page)));
 }

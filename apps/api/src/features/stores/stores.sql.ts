@@ -45,7 +45,6 @@ export function teamRequestsQuery(
            order by m.applied_at desc nulls last, m.user_id desc
            limit ? offset ?`,
     params: [storeId, StoreTeamStatus.Applied, page.limit, page.offset],
-    prepareAs: 'team_requests',
   };
 }
 

@@ -2,7 +2,7 @@ import { ProblemSchema, UploadContentSchema, UploadIdParamsSchema } from '@foods
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { loadUpload } from './uploads.service.ts';
-import { callerOf } from '../../shared/as-actor.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { matchesEtag, sendNotModified } from '../../shared/conditional-get.ts';
 
 /** Image types a browser may show in place; anything else is offered as a download. */
@@ -26,6 +26,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/uploads/:uploadId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['uploads'],
         operationId: 'getUpload',
@@ -52,9 +54,8 @@ export const uploadsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      // Photos are personal data: only members of the platform see them (the account is read
-      // in the upload's own query).
-      const upload = await loadUpload(request.em, callerOf(request), request.params.uploadId);
+      // Photos are personal data: only members of the platform see them (requireActor).
+      const upload = await loadUpload(request.em, request.params.uploadId);
       const etag = `"${upload.sha256}"`;
       void reply.headers({
         etag,

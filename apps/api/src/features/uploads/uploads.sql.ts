@@ -16,7 +16,6 @@ export function uploadQuery(uploadId: string): SqlQuery<UploadRow> {
   return {
     sql: 'select mime_type, sha256, content from uploads where id = ?',
     params: [uploadId],
-    prepareAs: 'upload',
   };
 }
 

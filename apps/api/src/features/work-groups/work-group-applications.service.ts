@@ -6,7 +6,6 @@ import {
 } from '@foodshare/domain';
 import type { WorkGroupApplicationDeclined, WorkGroupApplicationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { type Caller, runSqlAsActor } from '../../shared/as-actor.ts';
 import type { Page } from '../../shared/page-query.ts';
 import { runSql } from '../../shared/sql.ts';
 import {
@@ -19,15 +18,14 @@ import {
 
 /**
  * 404 unless the id names a working group (a region of another type has no applications), 403
- * unless the caller may decide on its applications (docs/domain.md §3.4). The caller's account
- * is read with the group's facts (shared/as-actor.ts).
+ * unless the caller may decide on its applications (docs/domain.md §3.4).
  */
 async function requireApplicationDecider(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   groupId: number,
 ): Promise<void> {
-  const { actor, rows } = await runSqlAsActor(em, caller, groupFactsQuery(caller.userId, groupId));
+  const rows = await runSql(em, groupFactsQuery(actor.id, groupId));
   const [row] = rows;
   checkApplicationDecider(actor, row ? workGroupApplicationFactsOf(row) : null);
 }
@@ -45,25 +43,25 @@ function checkApplicationDecider(actor: Actor, facts: WorkGroupApplicationFacts 
 /** Deletes the pending application; none pending is still a success (idempotent). */
 export async function declineApplication(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   groupId: number,
   userId: number,
 ): Promise<WorkGroupApplicationDeclined> {
-  await requireApplicationDecider(em, caller, groupId);
+  await requireApplicationDecider(em, actor, groupId);
   const deleted = await runSql(em, deleteApplicationQuery(groupId, userId));
   return { groupId, userId, declined: deleted.length > 0 };
 }
 
 /**
- * One page of the pending applications, oldest first: the order in which they wait. The caller's
- * account is read with the group's facts (shared/as-actor.ts); the page only for a decider.
+ * One page of the pending applications, oldest first: the order in which they wait. The page is
+ * read only for a decider.
  */
 export async function listApplications(
   em: EntityManager,
-  caller: Caller,
+  actor: Actor,
   groupId: number,
   page: Page,
 ): Promise<WorkGroupApplicationList> {
-  await requireApplicationDecider(em, caller, groupId);
+  await requireApplicationDecider(em, actor, groupId);
   return applicationsOf(await runSql(em, applicationsQuery(groupId, page)));
 }

@@ -10,8 +10,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { callerOf, parsedAsActor } from '../../shared/as-actor.ts';
-import { idFromPath, idFromPathAsActor, resourceProblems } from '../../shared/path-ids.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
+import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
 
 const problems = resourceProblems;
 
@@ -19,7 +19,8 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.get(
     '/groups/:groupId/applications',
     {
-      preValidation: requireIntegerPageQuery,
+      onRequest: requireSession,
+      preValidation: [requireActor, requireIntegerPageQuery],
       schema: {
         tags: ['work groups'],
         operationId: 'getGroupApplications',
@@ -30,16 +31,16 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request) => {
-      // The caller's account is read with the group's facts (shared/as-actor.ts).
-      const caller = callerOf(request);
-      const groupId = await idFromPathAsActor(request, request.params.groupId);
-      return listApplications(request.em, caller, groupId, pageOf(request.query));
+      const groupId = idFromPath(request, 'groupId');
+      return listApplications(request.em, request.actor, groupId, pageOf(request.query));
     },
   );
 
   app.delete(
     '/groups/:groupId/applications/:userId',
     {
+      onRequest: requireSession,
+      preValidation: requireActor,
       schema: {
         tags: ['work groups'],
         operationId: 'declineGroupApplication',
@@ -48,12 +49,10 @@ export const workGroupsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: WorkGroupApplicationDeclinedSchema, ...problems },
       },
     },
-    // The caller's account is read with the group's facts (shared/as-actor.ts).
     async (request) => {
-      const caller = callerOf(request);
-      const { groupId, userId } = request.params;
-      const ids = await parsedAsActor(request, () => [idFromPath(groupId), idFromPath(userId)]);
-      return declineApplication(request.em, caller, ids[0]!, ids[1]!);
+      const groupId = idFromPath(request, 'groupId');
+      const userId = idFromPath(request, 'userId');
+      return declineApplication(request.em, request.actor, groupId, userId);
     },
   );
 };

@@ -21,7 +21,6 @@ export function groupFactsQuery(userId: number, groupId: number): SqlQuery<Group
             from regions r
            where r.id = ? and r.type = ?`,
     params: [userId, groupId, RegionType.WorkingGroup],
-    prepareAs: 'group_facts',
   };
 }
 
@@ -56,7 +55,6 @@ export function applicationsQuery(groupId: number, page: Page): SqlQuery<Applica
            order by w.applied_at, w.user_id
            limit ? offset ?`,
     params: [groupId, page.limit, page.offset],
-    prepareAs: 'applications',
   };
 }
 

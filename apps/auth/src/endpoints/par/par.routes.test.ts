@@ -1,7 +1,4 @@
-import { servicesOf } from '../../test-support/build-test-app.ts';
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
-import { signInAs } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
 import { clientBudgetKeys } from '../../clients/client-endpoint.ts';
 import { PUSHED_REQUEST_REQUIRED } from '../../authorization/authorization-request.ts';
@@ -10,53 +7,56 @@ import {
   authorizeUrl,
   callbackParams,
 } from '../../test-support/authorization-helpers.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   basicAuth,
   confidentialBasic,
   DEMO_CLIENT_SECRET,
   DemoClientId,
   postForm,
-  registerTestClient,
 } from '../../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const REQUEST_URI = /^urn:ietf:params:oauth:request_uri:[A-Za-z0-9_-]{43}$/;
 
 describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () => {
-  let app: AuthApp;
-
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    await registerTestClient(app, {
+  test.beforeAll(async ({ registerClient }) => {
+    await registerClient({
       clientId: 'par-required',
       requirePushedAuthorizationRequests: true,
     });
-    await registerTestClient(app, { clientId: 'par-busy' });
-    await registerTestClient(app, {
+    await registerClient({ clientId: 'par-busy' });
+    await registerClient({
       clientId: 'par-native',
       redirectUris: ['http://127.0.0.1/callback'],
     });
   });
-  afterAll(() => app.close());
 
-  const push = (fields: Record<string, string>, headers: Record<string, string> = {}) =>
-    postForm(app, '/oauth/par', fields, headers);
+  const push = (
+    app: AuthApp,
+    fields: Record<string, string>,
+    headers: Record<string, string> = {},
+  ) => postForm(app, '/oauth/par', fields, headers);
 
-  const authorizeWith = (requestUri: string, clientId: string = DemoClientId.public) =>
+  const authorizeWith = (
+    app: AuthApp,
+    requestUri: string,
+    clientId: string = DemoClientId.public,
+  ) =>
     app.inject({
       method: 'GET',
       url: `/oauth/authorize?${new URLSearchParams({ client_id: clientId, request_uri: requestUri }).toString()}`,
     });
 
-  async function pushedUri(fields: Record<string, string> = authorizationParams()) {
-    const response = await push(fields);
+  async function pushedUri(app: AuthApp, fields: Record<string, string> = authorizationParams()) {
+    const response = await push(app, fields);
     expect(response.statusCode).toBe(201);
     return response.json<{ request_uri: string }>().request_uri;
   }
 
-  it('answers 201 with a one-minute request_uri, not cacheable, for a public client', async () => {
-    const response = await push(authorizationParams());
+  it('answers 201 with a one-minute request_uri, not cacheable, for a public client', async ({
+    app,
+  }) => {
+    const response = await push(app, authorizationParams());
     expect(response.statusCode).toBe(201);
     expect(response.headers['cache-control']).toBe('no-store');
     // A browser app pushes from its own origin, without cookies.
@@ -66,27 +66,27 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     expect(body.expires_in).toBe(60);
   });
 
-  it('authenticates a confidential client as the token endpoint does', async () => {
+  it('authenticates a confidential client as the token endpoint does', async ({ app }) => {
     const fields = authorizationParams({ client_id: null });
-    const ok = await push(fields, { authorization: confidentialBasic() });
+    const ok = await push(app, fields, { authorization: confidentialBasic() });
     expect(ok.statusCode).toBe(201);
-    const posted = await push({
+    const posted = await push(app, {
       ...fields,
       client_id: DemoClientId.confidential,
       client_secret: DEMO_CLIENT_SECRET,
     });
     expect(posted.statusCode).toBe(201);
-    const wrong = await push(fields, {
+    const wrong = await push(app, fields, {
       authorization: basicAuth(DemoClientId.confidential, 'wrong'),
     });
     expect(wrong.statusCode).toBe(401);
     expect(wrong.json()).toMatchObject({ error: 'invalid_client' });
     expect(wrong.headers['www-authenticate']).toMatch(/^Basic/);
-    const none = await push({ ...fields, client_id: DemoClientId.confidential });
+    const none = await push(app, { ...fields, client_id: DemoClientId.confidential });
     expect(none.statusCode).toBe(401);
   });
 
-  it.each([
+  it.for([
     [
       'an unregistered redirect_uri',
       { redirect_uri: 'https://evil.example/cb' },
@@ -98,14 +98,17 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     ['the plain PKCE method', { code_challenge_method: 'plain' }, 'invalid_request'],
     ['a response type other than code', { response_type: 'token' }, 'unsupported_response_type'],
     ['a request_uri of its own', { request_uri: 'urn:x' }, 'invalid_request'],
-  ])('validates as /oauth/authorize does, answering JSON: %s', async (_name, overrides, error) => {
-    const response = await push(authorizationParams(overrides));
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ error });
-    expect(response.headers.location).toBeUndefined();
-  });
+  ] as const)(
+    'validates as /oauth/authorize does, answering JSON: %s',
+    async ([_name, overrides, error], { app }) => {
+      const response = await push(app, authorizationParams(overrides));
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ error });
+      expect(response.headers.location).toBeUndefined();
+    },
+  );
 
-  it('refuses a body that is not form-encoded, and a parameter sent twice', async () => {
+  it('refuses a body that is not form-encoded, and a parameter sent twice', async ({ app }) => {
     const json = await app.inject({
       method: 'POST',
       url: '/oauth/par',
@@ -124,10 +127,14 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     expect(twice.json()).toMatchObject({ error: 'invalid_request' });
   });
 
-  it('lets /oauth/authorize take the pushed request, once, and ignore parameters beside it', async () => {
-    const uri = await pushedUri(authorizationParams({ state: 'pushed-state' }));
-    const alice = await signInAs(app, ids.users.alice);
-    await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
+  it('lets /oauth/authorize take the pushed request, once, and ignore parameters beside it', async ({
+    app,
+    signIn,
+    services,
+  }) => {
+    const uri = await pushedUri(app, authorizationParams({ state: 'pushed-state' }));
+    const alice = await signIn(ids.users.alice);
+    await services.consents.revoke(ids.users.alice, DemoClientId.public);
     const first = await app.inject({
       method: 'GET',
       url: `/oauth/authorize?${new URLSearchParams({
@@ -147,23 +154,27 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     });
     expect(consent.body).toContain('Your name, profile picture and language');
     expect(consent.body).not.toContain('Your email address');
-    const again = await authorizeWith(uri);
+    const again = await authorizeWith(app, uri);
     expect(again.statusCode).toBe(400);
     expect(again.body).toContain('Request expired');
   });
 
-  it('takes a loopback redirect URI on any port, and sends the code there (RFC 8252 7.3)', async () => {
+  it('takes a loopback redirect URI on any port, and sends the code there (RFC 8252 7.3)', async ({
+    app,
+    signIn,
+    services,
+  }) => {
     const sent = 'http://127.0.0.1:54123/callback';
     const params = authorizationParams({ client_id: 'par-native', redirect_uri: sent });
-    const refused = await push({ ...params, redirect_uri: 'http://127.0.0.1:54123/other' });
+    const refused = await push(app, { ...params, redirect_uri: 'http://127.0.0.1:54123/other' });
     expect(refused.statusCode).toBe(400);
     expect(refused.json()).toMatchObject({
       error: 'invalid_request',
       error_description: 'Invalid redirect_uri',
     });
-    const uri = await pushedUri(params);
-    const alice = await signInAs(app, ids.users.alice);
-    await servicesOf(app).consents.remember(ids.users.alice, 'par-native', ['openid', 'profile']);
+    const uri = await pushedUri(app, params);
+    const alice = await signIn(ids.users.alice);
+    await services.consents.remember(ids.users.alice, 'par-native', ['openid', 'profile']);
     const response = await app.inject({
       method: 'GET',
       url: `/oauth/authorize?${new URLSearchParams({ client_id: 'par-native', request_uri: uri }).toString()}`,
@@ -175,19 +186,23 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     );
   });
 
-  it('refuses a request_uri that is unknown, or presented with another client_id', async () => {
-    const unknown = await authorizeWith('urn:ietf:params:oauth:request_uri:nope');
+  it('refuses a request_uri that is unknown, or presented with another client_id', async ({
+    app,
+  }) => {
+    const unknown = await authorizeWith(app, 'urn:ietf:params:oauth:request_uri:nope');
     expect(unknown.statusCode).toBe(400);
     expect(unknown.headers.location).toBeUndefined();
-    const uri = await pushedUri();
-    const other = await authorizeWith(uri, DemoClientId.confidential);
+    const uri = await pushedUri(app);
+    const other = await authorizeWith(app, uri, DemoClientId.confidential);
     expect(other.statusCode).toBe(400);
     expect(other.headers.location).toBeUndefined();
     // Burnt by the wrong client_id: not left for more guesses.
-    expect((await authorizeWith(uri)).statusCode).toBe(400);
+    expect((await authorizeWith(app, uri)).statusCode).toBe(400);
   });
 
-  it('makes a client registered for it use PAR: a direct request is an error redirect', async () => {
+  it('makes a client registered for it use PAR: a direct request is an error redirect', async ({
+    app,
+  }) => {
     const direct = await app.inject({
       method: 'GET',
       url: authorizeUrl({ client_id: 'par-required' }),
@@ -196,20 +211,23 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     expect(params.get('error')).toBe('invalid_request');
     expect(params.get('error_description')).toBe(PUSHED_REQUEST_REQUIRED);
     expect(params.get('state')).toBe('state-123');
-    const uri = await pushedUri(authorizationParams({ client_id: 'par-required' }));
-    const pushed = await authorizeWith(uri, 'par-required');
+    const uri = await pushedUri(app, authorizationParams({ client_id: 'par-required' }));
+    const pushed = await authorizeWith(app, uri, 'par-required');
     expect(pushed.statusCode).toBe(302);
     expect(String(pushed.headers.location)).toMatch(/^\/login\?request=/);
   });
 
-  it('keeps a per-client budget like the token endpoint, apart from the token budget', async () => {
-    const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE;
+  it('keeps a per-client budget like the token endpoint, apart from the token budget', async ({
+    app,
+    services,
+  }) => {
+    const limit = services.config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE;
     await app.kv.increment(
       clientBudgetKeys.publicClientPushedAtAddress('par-busy', '127.0.0.1'),
       60_000,
       limit,
     );
-    const response = await push(authorizationParams({ client_id: 'par-busy' }));
+    const response = await push(app, authorizationParams({ client_id: 'par-busy' }));
     expect(response.statusCode).toBe(429);
     expect(response.json()).toMatchObject({ error: 'temporarily_unavailable' });
     expect(response.headers['retry-after']).toMatch(/^\d+$/);
@@ -218,14 +236,18 @@ describe('POST /oauth/par (RFC 9126) and /oauth/authorize with request_uri', () 
     ).toBe('0');
   });
 
-  it('stores no client secret and no unknown parameter with the request', async () => {
+  it('stores no client secret and no unknown parameter with the request', async ({
+    app,
+    services,
+  }) => {
     const response = await push(
+      app,
       { ...authorizationParams({ client_id: null }), extra: 'x'.repeat(100) },
       { authorization: confidentialBasic() },
     );
     expect(response.statusCode).toBe(201);
     const uri = response.json<{ request_uri: string }>().request_uri;
-    const taken = await servicesOf(app).pushedRequests.take(uri);
+    const taken = await services.pushedRequests.take(uri);
     expect(taken?.clientId).toBe(DemoClientId.confidential);
     expect(Object.keys(taken?.params ?? {}).sort()).toEqual(
       [

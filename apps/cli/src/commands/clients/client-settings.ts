@@ -1,0 +1,89 @@
+import { AccountError, OAuthClientEntity, type EntityManager } from '@foodshare/domain';
+
+export interface CreateClientOptions {
+  clientId: string;
+  name: string;
+  confidential: boolean;
+  redirectUris: string[];
+  /** Where RP-Initiated Logout may return users; default none. */
+  postLogoutRedirectUris?: string[];
+  /** RFC 9126 6: authorization requests only through /oauth/par; default false. */
+  requirePushedAuthorizationRequests?: boolean;
+  /** Where Back-Channel Logout POSTs logout tokens; default none. */
+  backchannelLogoutUri?: string | null;
+  /** Shown on the consent page (https; default none): the logo as an image, the rest as links. */
+  logoUri?: string | null;
+  clientUri?: string | null;
+  policyUri?: string | null;
+  tosUri?: string | null;
+  scopes: string[];
+  grantTypes: string[];
+  requiredRegionIds: number[];
+  /** CLIENT_SECRET_PEPPER of the auth service. */
+  pepper: string;
+  /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS of the auth service, parsed; default none. */
+  backchannelLogoutAllowedHosts?: readonly string[];
+}
+
+export interface ClientSummary extends Omit<
+  CreateClientOptions,
+  'pepper' | 'backchannelLogoutAllowedHosts'
+> {
+  id: number;
+  postLogoutRedirectUris: string[];
+  requirePushedAuthorizationRequests: boolean;
+  backchannelLogoutUri: string | null;
+  logoUri: string | null;
+  clientUri: string | null;
+  policyUri: string | null;
+  tosUri: string | null;
+  /** In clear, this once; null for a public client. */
+  secret: string | null;
+}
+
+export function clientSummary(client: OAuthClientEntity, secret: string | null): ClientSummary {
+  return {
+    id: client.id,
+    clientId: client.clientId,
+    name: client.name,
+    confidential: client.confidential,
+    redirectUris: client.redirectUris,
+    postLogoutRedirectUris: client.postLogoutRedirectUris,
+    requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    backchannelLogoutUri: client.backchannelLogoutUri ?? null,
+    logoUri: client.logoUri ?? null,
+    clientUri: client.clientUri ?? null,
+    policyUri: client.policyUri ?? null,
+    tosUri: client.tosUri ?? null,
+    scopes: client.scopes,
+    grantTypes: client.grantTypes,
+    requiredRegionIds: client.requiredRegionIds,
+    secret,
+  };
+}
+
+export type ClientDetails = Omit<ClientSummary, 'secret'> & {
+  active: boolean;
+  /** Until when the secret replaced by the last rotation still works; null when none does. */
+  previousSecretValidUntil: string | null;
+};
+
+export function clientDetails(client: OAuthClientEntity, now = new Date()): ClientDetails {
+  const { secret: _secret, ...settings } = clientSummary(client, null);
+  const until = client.previousSecretExpiresAt;
+  return {
+    ...settings,
+    active: client.active,
+    previousSecretValidUntil: until && until > now ? until.toISOString() : null,
+  };
+}
+
+export async function requireClient(
+  em: EntityManager,
+  clientId: string,
+): Promise<OAuthClientEntity> {
+  const client = await em.findOne(OAuthClientEntity, { clientId });
+  if (!client)
+    throw new AccountError('CLIENT_NOT_FOUND', `No OAuth client has the client id ${clientId}`);
+  return client;
+}
