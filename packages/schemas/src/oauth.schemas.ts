@@ -84,6 +84,9 @@ const clientFields = {
   requirePushedAuthorizationRequests: Type.Optional(
     Type.Boolean({ description: 'Authorization requests only through /oauth/par (RFC 9126)' }),
   ),
+  requireDpop: Type.Optional(
+    Type.Boolean({ description: 'Token requests only with a DPoP proof (RFC 9449)' }),
+  ),
   backchannelLogoutUri: Type.Optional(
     Type.String({
       format: 'uri',

@@ -51,6 +51,8 @@ export interface AdminTexts {
     consentPage: string;
     requirePushedAuthorizationRequests: string;
     requirePushedAuthorizationRequestsHint: string;
+    requireDpop: string;
+    requireDpopHint: string;
     scopes: string;
     grantTypes: string;
     requiredRegions: string;
@@ -178,6 +180,9 @@ const de: AdminTexts = {
     requirePushedAuthorizationRequests: 'Nur Pushed Authorization Requests (PAR)',
     requirePushedAuthorizationRequestsHint:
       'Die Anwendung muss ihre Autorisierungsanfragen zuerst an /oauth/par schicken (RFC 9126); direkte Anfragen an /oauth/authorize werden abgelehnt.',
+    requireDpop: 'Nur Token-Anfragen mit DPoP-Nachweis',
+    requireDpopHint:
+      'Die Anwendung muss jede Token-Anfrage mit einem DPoP-Nachweis ihres Schlüssels senden (RFC 9449); ihre Tokens sind dann an diesen Schlüssel gebunden. Anfragen ohne Nachweis werden abgelehnt.',
     scopes: 'Scopes',
     grantTypes: 'Grant-Typen',
     requiredRegions: 'Erforderliche Bezirke',
@@ -371,6 +376,9 @@ const en: AdminTexts = {
     requirePushedAuthorizationRequests: 'Pushed authorization requests (PAR) only',
     requirePushedAuthorizationRequestsHint:
       'The application must send its authorization requests to /oauth/par first (RFC 9126); direct requests to /oauth/authorize are refused.',
+    requireDpop: 'Token requests with a DPoP proof only',
+    requireDpopHint:
+      'The application must send every token request with a DPoP proof of its key (RFC 9449); its tokens are then bound to that key. Requests without a proof are refused.',
     scopes: 'Scopes',
     grantTypes: 'Grant types',
     requiredRegions: 'Required regions',

@@ -29,6 +29,7 @@ function fieldLabel(texts: AdminTexts, field: string): string {
     redirectUris: texts.fields.redirectUris,
     postLogoutRedirectUris: texts.fields.postLogoutRedirectUris,
     requirePushedAuthorizationRequests: texts.fields.requirePushedAuthorizationRequests,
+    requireDpop: texts.fields.requireDpop,
     backchannelLogoutUri: texts.fields.backchannelLogoutUri,
     logoUri: texts.fields.logoUri,
     clientUri: texts.fields.clientUri,

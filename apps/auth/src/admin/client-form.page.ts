@@ -162,6 +162,8 @@ ${values.postLogoutRedirectUris}</textarea>
         f.requirePushedAuthorizationRequests,
       )}
       <p class="muted">${f.requirePushedAuthorizationRequestsHint}</p>
+      ${checkbox('requireDpop', 'on', values.requireDpop, f.requireDpop)}
+      <p class="muted">${f.requireDpopHint}</p>
       <fieldset>
         <legend>${f.scopes}</legend>
         ${OAUTH_SCOPES.map((scope) =>

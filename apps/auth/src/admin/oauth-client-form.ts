@@ -34,6 +34,8 @@ export interface ClientFormValues {
   postLogoutRedirectUris: string;
   /** RFC 9126 6: only pushed authorization requests. */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 5.2: only token requests with a DPoP proof. */
+  requireDpop: boolean;
   /** Back-Channel Logout 1.0: one URI, may be empty. */
   backchannelLogoutUri: string;
   /** What the consent page shows of the client: one https URI each, may be empty. */
@@ -66,6 +68,7 @@ export type ClientFormResult =
         requiredRegionIds: number[];
         postLogoutRedirectUris: string[];
         requirePushedAuthorizationRequests: boolean;
+        requireDpop: boolean;
         backchannelLogoutUri: string | null;
       } & Record<ClientDisplayUriField, string | null>;
     }
@@ -91,6 +94,7 @@ export function readClientForm(body: FormBody | undefined): ClientFormValues {
     postLogoutRedirectUris: formField(body, 'postLogoutRedirectUris'),
     requirePushedAuthorizationRequests:
       formField(body, 'requirePushedAuthorizationRequests') !== '',
+    requireDpop: formField(body, 'requireDpop') !== '',
     backchannelLogoutUri: formField(body, 'backchannelLogoutUri').trim(),
     logoUri: formField(body, 'logoUri').trim(),
     clientUri: formField(body, 'clientUri').trim(),
@@ -111,6 +115,7 @@ export function emptyClientForm(): ClientFormValues {
     redirectUris: '',
     postLogoutRedirectUris: '',
     requirePushedAuthorizationRequests: false,
+    requireDpop: false,
     backchannelLogoutUri: '',
     logoUri: '',
     clientUri: '',
@@ -130,6 +135,7 @@ export function clientFormFromDetail(client: ClientDetail): ClientFormValues {
     redirectUris: client.redirectUris.join('\n'),
     postLogoutRedirectUris: client.postLogoutRedirectUris.join('\n'),
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requireDpop: client.requireDpop,
     backchannelLogoutUri: client.backchannelLogoutUri ?? '',
     logoUri: client.logoUri ?? '',
     clientUri: client.clientUri ?? '',
@@ -249,6 +255,7 @@ export function validateClientForm(
       redirectUris,
       postLogoutRedirectUris,
       requirePushedAuthorizationRequests: values.requirePushedAuthorizationRequests,
+      requireDpop: values.requireDpop,
       backchannelLogoutUri,
       ...displayUris,
       scopes: [...new Set(values.scopes)],

@@ -24,6 +24,7 @@ export interface ClientDetail {
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
+  requireDpop: boolean;
   backchannelLogoutUri: string | null;
   logoUri: string | null;
   clientUri: string | null;
@@ -98,6 +99,7 @@ interface ClientDetailRow {
   redirect_uris: string[];
   post_logout_redirect_uris: string[];
   require_pushed_authorization_requests: boolean;
+  require_dpop: boolean;
   backchannel_logout_uri: string | null;
   logo_uri: string | null;
   client_uri: string | null;
@@ -112,7 +114,7 @@ interface ClientDetailRow {
 export async function findClient(em: EntityManager, id: number): Promise<ClientDetail | null> {
   const rows = await em.execute<ClientDetailRow[]>(
     `select id, client_id, name, confidential, active, redirect_uris, post_logout_redirect_uris,
-            require_pushed_authorization_requests, backchannel_logout_uri,
+            require_pushed_authorization_requests, require_dpop, backchannel_logout_uri,
             logo_uri, client_uri, policy_uri, tos_uri,
             scopes, grant_types, required_region_ids, previous_secret_expires_at
        from oauth_clients where id = ?`,
@@ -129,6 +131,7 @@ export async function findClient(em: EntityManager, id: number): Promise<ClientD
     redirectUris: row.redirect_uris,
     postLogoutRedirectUris: row.post_logout_redirect_uris,
     requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+    requireDpop: row.require_dpop,
     backchannelLogoutUri: row.backchannel_logout_uri,
     logoUri: row.logo_uri,
     clientUri: row.client_uri,

@@ -12,6 +12,8 @@ export interface RegisteredClient {
   requiredRegionIds: number[];
   /** RFC 9126 6: /oauth/authorize takes this client's requests only by request_uri. */
   requirePushedAuthorizationRequests: boolean;
+  /** RFC 9449 5.2: the token endpoint takes this client's requests only with a DPoP proof. */
+  requireDpop: boolean;
   /** Back-Channel Logout 1.0: where logout tokens are POSTed; null for none. */
   backchannelLogoutUri: string | null;
 }
@@ -41,6 +43,7 @@ interface ClientRow {
   grant_types: string[];
   required_region_ids: number[];
   require_pushed_authorization_requests: boolean;
+  require_dpop: boolean;
   backchannel_logout_uri: string | null;
   secret_hash: string | null;
   previous_secret_hash: string | null;
@@ -57,7 +60,7 @@ export interface ClientSecretHashes {
 // Read on every request of every client; the secret hashes come along so that authenticating
 // a client is one statement (they never leave `findActiveClientWithSecrets`' caller).
 const ACTIVE_CLIENT = `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
-          grant_types, required_region_ids, require_pushed_authorization_requests,
+          grant_types, required_region_ids, require_pushed_authorization_requests, require_dpop,
           backchannel_logout_uri, secret_hash, previous_secret_hash, previous_secret_expires_at
      from oauth_clients where client_id = ? and active`;
 
@@ -84,6 +87,7 @@ export async function findActiveClientWithSecrets(
       grantTypes: row.grant_types,
       requiredRegionIds: row.required_region_ids,
       requirePushedAuthorizationRequests: row.require_pushed_authorization_requests,
+      requireDpop: row.require_dpop,
       backchannelLogoutUri: row.backchannel_logout_uri,
     },
     secrets: {

@@ -491,3 +491,24 @@ describe('dpop_jkt at the authorization endpoint (RFC 9449 10)', () => {
     expect(callbackParams(response).get('error')).toBe('invalid_request');
   });
 });
+
+describe('a client registered to require DPoP (RFC 9449 5.2)', () => {
+  it('gets no tokens without a proof, and bound tokens with one', async ({
+    app,
+    registerClient,
+  }) => {
+    await registerClient({ clientId: 'dpop-only-app', requireDpop: true });
+    const key = await newDpopKey();
+    const without = await exchangeCode(app, undefined, 'dpop-only-app');
+    expect(without.statusCode).toBe(400);
+    expect(without.json()).toMatchObject({ error: 'invalid_request' });
+
+    const withProof = await exchangeCode(
+      app,
+      await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+      'dpop-only-app',
+    );
+    expect(withProof.statusCode, withProof.body).toBe(200);
+    expect(withProof.json()).toMatchObject({ token_type: 'DPoP' });
+  });
+});

@@ -18,6 +18,8 @@ export const OAuthClientEntity = defineEntity({
     postLogoutRedirectUris: p.array().default([]),
     // RFC 9126 6: the client's authorization requests must come through /oauth/par.
     requirePushedAuthorizationRequests: p.boolean().default(false),
+    // RFC 9449 5.2: the client's token requests must carry a DPoP proof.
+    requireDpop: p.boolean().default(false),
     // OpenID Connect Back-Channel Logout 1.0 §2.2: where logout tokens are POSTed; null, none.
     backchannelLogoutUri: p.string().length(2000).nullable(),
     // Shown on the consent page (OpenID Connect Dynamic Client Registration 1.0 §2), https

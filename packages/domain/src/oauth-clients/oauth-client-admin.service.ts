@@ -81,6 +81,7 @@ const SETTING_FIELDS = [
   'redirectUris',
   'postLogoutRedirectUris',
   'requirePushedAuthorizationRequests',
+  'requireDpop',
   'backchannelLogoutUri',
   'logoUri',
   'clientUri',
@@ -196,6 +197,7 @@ export async function updateOAuthClient(
         postLogoutRedirectUris: update.postLogoutRedirectUris ?? client.postLogoutRedirectUris,
         requirePushedAuthorizationRequests:
           update.requirePushedAuthorizationRequests ?? client.requirePushedAuthorizationRequests,
+        requireDpop: update.requireDpop ?? client.requireDpop,
         backchannelLogoutUri:
           update.backchannelLogoutUri === undefined
             ? client.backchannelLogoutUri
@@ -236,6 +238,7 @@ export async function updateOAuthClient(
       redirectUris: settings.redirectUris,
       postLogoutRedirectUris: settings.postLogoutRedirectUris,
       requirePushedAuthorizationRequests: settings.requirePushedAuthorizationRequests,
+      requireDpop: settings.requireDpop,
       backchannelLogoutUri: settings.backchannelLogoutUri,
       logoUri: settings.logoUri,
       clientUri: settings.clientUri,

@@ -43,6 +43,8 @@ export interface OAuthClientInput {
   postLogoutRedirectUris?: readonly string[];
   /** Refuse authorization requests not pushed to /oauth/par first (RFC 9126 6). Default: false. */
   requirePushedAuthorizationRequests?: boolean;
+  /** Refuse token requests without a DPoP proof (RFC 9449 5.2). Default: false. */
+  requireDpop?: boolean;
   /** Where Back-Channel Logout POSTs logout tokens; null (the default) for none. */
   backchannelLogoutUri?: string | null;
   /** The client's logo, shown on the consent page (https; null, the default, for none). */
@@ -70,6 +72,7 @@ export interface OAuthClientSettings {
   redirectUris: string[];
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
+  requireDpop: boolean;
   backchannelLogoutUri: string | null;
   logoUri: string | null;
   clientUri: string | null;
@@ -291,6 +294,7 @@ export function validateOAuthClientInput(
     redirectUris,
     postLogoutRedirectUris,
     requirePushedAuthorizationRequests: input.requirePushedAuthorizationRequests ?? false,
+    requireDpop: input.requireDpop ?? false,
     backchannelLogoutUri,
     ...displayUris,
     scopes: scopes as OAuthScope[],

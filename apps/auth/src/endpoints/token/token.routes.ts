@@ -114,6 +114,9 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }
+        if (client.requireDpop && dpopJkt === null) {
+          throw invalidRequest('This client must send a DPoP proof (RFC 9449)');
+        }
         assertRequiredParams(params, grant);
         const tokens = await grant.handle(services, {
           request,

@@ -13,6 +13,7 @@ export function displayUriLines(client: Omit<ClientSummary, 'secret'>): string[]
 export function protocolOptionLines(client: ClientSummary): string[] {
   return [
     `  pushed authorization requests: ${client.requirePushedAuthorizationRequests ? 'required' : 'optional'}`,
+    `  DPoP proofs: ${client.requireDpop ? 'required' : 'optional'}`,
     `  back-channel logout URI: ${client.backchannelLogoutUri ?? 'none'}`,
   ];
 }

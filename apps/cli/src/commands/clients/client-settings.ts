@@ -9,6 +9,8 @@ export interface CreateClientOptions {
   postLogoutRedirectUris?: string[];
   /** RFC 9126 6: authorization requests only through /oauth/par; default false. */
   requirePushedAuthorizationRequests?: boolean;
+  /** RFC 9449 5.2: token requests only with a DPoP proof; default false. */
+  requireDpop?: boolean;
   /** Where Back-Channel Logout POSTs logout tokens; default none. */
   backchannelLogoutUri?: string | null;
   /** Shown on the consent page (https; default none): the logo as an image, the rest as links. */
@@ -32,6 +34,7 @@ export interface ClientSummary extends Omit<
   id: number;
   postLogoutRedirectUris: string[];
   requirePushedAuthorizationRequests: boolean;
+  requireDpop: boolean;
   backchannelLogoutUri: string | null;
   logoUri: string | null;
   clientUri: string | null;
@@ -50,6 +53,7 @@ export function clientSummary(client: OAuthClientEntity, secret: string | null):
     redirectUris: client.redirectUris,
     postLogoutRedirectUris: client.postLogoutRedirectUris,
     requirePushedAuthorizationRequests: client.requirePushedAuthorizationRequests,
+    requireDpop: client.requireDpop,
     backchannelLogoutUri: client.backchannelLogoutUri ?? null,
     logoUri: client.logoUri ?? null,
     clientUri: client.clientUri ?? null,

@@ -62,6 +62,7 @@ interface CreateClientFlags extends JsonFlag, DisplayUriFlags {
   redirectUri: string[];
   postLogoutRedirectUri?: string[];
   requirePar?: boolean;
+  requireDpop?: boolean;
   backchannelLogoutUri?: string;
   scope?: string[];
   grant?: string[];
@@ -92,6 +93,7 @@ export function createClientLeaf(runtime: CliRuntime): Command {
         '--require-par',
         'refuse authorization requests not pushed to /oauth/par first (RFC 9126)',
       )
+      .option('--require-dpop', 'refuse token requests without a DPoP proof (RFC 9449)')
       .option(
         '--backchannel-logout-uri <uri>',
         'where logout tokens are POSTed (OpenID Connect Back-Channel Logout): https to a public host, no private address or internal name (default: none)',
@@ -129,6 +131,7 @@ export function createClientLeaf(runtime: CliRuntime): Command {
               redirectUris: flags.redirectUri,
               postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
               requirePushedAuthorizationRequests: flags.requirePar ?? false,
+              requireDpop: flags.requireDpop ?? false,
               backchannelLogoutUri: flags.backchannelLogoutUri ?? null,
               ...displayUrisOf(flags),
               scopes: flags.scope ?? ['openid'],

@@ -59,6 +59,7 @@ export function setProtocolOptionsCommand(
   options: {
     clientId: string;
     requirePushedAuthorizationRequests?: boolean;
+    requireDpop?: boolean;
     backchannelLogoutUri?: string | null;
     backchannelLogoutAllowedHosts?: readonly string[];
   },
@@ -102,11 +103,13 @@ export function setPostLogoutUrisLeaf(runtime: CliRuntime): Command {
 export function setProtocolOptionsLeaf(runtime: CliRuntime): Command {
   return leafCommand(
     'set-protocol-options',
-    "change a client's PAR requirement and back-channel logout URI; what is not given stays",
+    "change a client's PAR and DPoP requirements and back-channel logout URI; what is not given stays",
   )
     .requiredOption('--client-id <clientId>', 'the client to change')
     .option('--require-par', 'refuse authorization requests not pushed to /oauth/par first')
     .option('--no-require-par', 'accept authorization requests sent to /oauth/authorize directly')
+    .option('--require-dpop', 'refuse token requests without a DPoP proof (RFC 9449)')
+    .option('--no-require-dpop', 'accept token requests without a DPoP proof')
     .option(
       '--backchannel-logout-uri <uri>',
       'where logout tokens are POSTed: https to a public host, no private address or internal name, no fragment',
@@ -117,6 +120,7 @@ export function setProtocolOptionsLeaf(runtime: CliRuntime): Command {
         flags: JsonFlag & {
           clientId: string;
           requirePar?: boolean;
+          requireDpop?: boolean;
           backchannelLogoutUri?: string | false;
         },
       ) =>
@@ -130,6 +134,7 @@ export function setProtocolOptionsLeaf(runtime: CliRuntime): Command {
                 ...(flags.requirePar === undefined
                   ? {}
                   : { requirePushedAuthorizationRequests: flags.requirePar }),
+                ...(flags.requireDpop === undefined ? {} : { requireDpop: flags.requireDpop }),
                 ...(flags.backchannelLogoutUri === undefined
                   ? {}
                   : { backchannelLogoutUri: flags.backchannelLogoutUri || null }),
