@@ -1,34 +1,26 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
 import { DemoClientId, DemoRegionId, regenerateOAuthClientSecret, Role } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import {
   auditRowCount,
   csrfOf,
   findClientRow,
   getPage,
   postForm,
-  signInNewUser,
 } from '../test-support/oauth-admin-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
 type Who = 'anonymous' | 'foodsaver' | 'orga outside 6704' | 'member of 6704, not orga';
 
 describe('who may use /admin/oauthclients', () => {
-  let app: AuthApp;
   let clientRowId: number;
   const signedIn = {} as Record<Exclude<Who, 'anonymous'> | 'admin', SignedInClient>;
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    await app.ready();
-    signedIn.admin = await signInAs(app, ids.users.orga);
-    signedIn.foodsaver = await signInAs(app, ids.users.bob);
-    signedIn['orga outside 6704'] = await signInNewUser(app, Role.Orga);
-    signedIn['member of 6704, not orga'] = await signInNewUser(app, Role.Ambassador, [
+  test.beforeAll(async ({ app, signIn, signInNewUser, services }) => {
+    signedIn.admin = await signIn(ids.users.orga);
+    signedIn.foodsaver = await signIn(ids.users.bob);
+    signedIn['orga outside 6704'] = await signInNewUser(Role.Orga);
+    signedIn['member of 6704, not orga'] = await signInNewUser(Role.Ambassador, [
       DemoRegionId.OAuthClientAdministration,
     ]);
     const row = await findClientRow(app, DemoClientId.confidential);
@@ -38,12 +30,8 @@ describe('who may use /admin/oauthclients', () => {
     await regenerateOAuthClientSecret(
       app.orm.em.fork(),
       { id: row.id },
-      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
+      { actorId: null, pepper: services.secrets.clientSecretPepper },
     );
-  });
-
-  afterAll(async () => {
-    await app.close();
   });
 
   const getPaths = () => [
@@ -65,7 +53,7 @@ describe('who may use /admin/oauthclients', () => {
   ];
 
   /** What a POST would change, to prove a refused one changed nothing. */
-  async function snapshot() {
+  async function snapshot(app: AuthApp) {
     const row = await findClientRow(app, DemoClientId.confidential);
     return {
       row: row && {
@@ -89,7 +77,7 @@ describe('who may use /admin/oauthclients', () => {
     grantTypes: ['authorization_code'],
   };
 
-  it('lets the demo orga, admin (and so member) of 6704, see every page', async () => {
+  it('lets the demo orga, admin (and so member) of 6704, see every page', async ({ app }) => {
     for (const path of getPaths()) {
       const response = await getPage(app, path, { as: signedIn.admin });
       expect(response.statusCode, path).toBe(200);
@@ -100,7 +88,9 @@ describe('who may use /admin/oauthclients', () => {
     }
   });
 
-  it('sends someone not logged in to the login page, coming back to the page asked for', async () => {
+  it('sends someone not logged in to the login page, coming back to the page asked for', async ({
+    app,
+  }) => {
     for (const path of getPaths()) {
       const response = await getPage(app, `${path}?done=created`);
       expect(response.statusCode, path).toBe(303);
@@ -110,17 +100,19 @@ describe('who may use /admin/oauthclients', () => {
     }
   });
 
-  it('sends a POST without a session to the login page, back to the list, changing nothing', async () => {
-    const before = await snapshot();
+  it('sends a POST without a session to the login page, back to the list, changing nothing', async ({
+    app,
+  }) => {
+    const before = await snapshot(app);
     for (const path of postPaths()) {
       const response = await postForm(app, path, { ...fields, csrf: 'whatever' });
       expect(response.statusCode, path).toBe(303);
       expect(response.headers.location).toBe('/login?return_to=%2Fadmin%2Foauthclients');
     }
-    expect(await snapshot()).toEqual(before);
+    expect(await snapshot(app)).toEqual(before);
   });
 
-  it('treats a session whose cookie names no live session as not logged in', async () => {
+  it('treats a session whose cookie names no live session as not logged in', async ({ app }) => {
     const response = await app.inject({
       method: 'GET',
       url: '/admin/oauthclients',
@@ -135,7 +127,7 @@ describe('who may use /admin/oauthclients', () => {
     'member of 6704, not orga',
   ];
 
-  it.each(refused)('refuses every page to a %s (403)', async (who) => {
+  it.for(refused)('refuses every page to a %s (403)', async (who, { app }) => {
     for (const path of getPaths()) {
       const response = await getPage(app, path, { as: signedIn[who] });
       expect(response.statusCode, path).toBe(403);
@@ -144,10 +136,10 @@ describe('who may use /admin/oauthclients', () => {
     }
   });
 
-  it.each(refused)(
+  it.for(refused)(
     'refuses every POST of a %s (403), even with the right CSRF token, changing nothing',
-    async (who) => {
-      const before = await snapshot();
+    async (who, { app }) => {
+      const before = await snapshot(app);
       for (const path of postPaths()) {
         const response = await postForm(
           app,
@@ -157,12 +149,15 @@ describe('who may use /admin/oauthclients', () => {
         );
         expect(response.statusCode, path).toBe(403);
       }
-      expect(await snapshot()).toEqual(before);
+      expect(await snapshot(app)).toEqual(before);
     },
   );
 
-  it('takes a membership in 6704 away at once: the next request is refused', async () => {
-    const admin = await signInNewUser(app, Role.Orga, [DemoRegionId.OAuthClientAdministration]);
+  it('takes a membership in 6704 away at once: the next request is refused', async ({
+    app,
+    signInNewUser,
+  }) => {
+    const admin = await signInNewUser(Role.Orga, [DemoRegionId.OAuthClientAdministration]);
     expect((await getPage(app, '/admin/oauthclients', { as: admin })).statusCode).toBe(200);
     await app.orm.em
       .fork()
@@ -175,25 +170,35 @@ describe('who may use /admin/oauthclients', () => {
   });
 
   describe('the CSRF field of every form', () => {
-    it.each([
+    it.for([
       ['missing', {}],
       ['wrong', { csrf: '0'.repeat(32) }],
       ['empty', { csrf: '' }],
       ['of another session', 'other'],
-    ] as const)('refuses a %s token with 403 and changes nothing', async (_case, token) => {
-      const other = await signInAs(app, ids.users.orga);
-      const csrf = token === 'other' ? csrfOf(other) : token;
-      const before = await snapshot();
-      for (const path of postPaths()) {
-        const response = await postForm(app, path, { ...fields, ...csrf }, { as: signedIn.admin });
-        expect(response.statusCode, path).toBe(403);
-        expect(response.headers['content-type']).toMatch(/^text\/html/);
-        expect(response.body).toContain('Nothing was changed');
-      }
-      expect(await snapshot()).toEqual(before);
-    });
+    ] as const)(
+      'refuses a %s token with 403 and changes nothing',
+      async ([_case, token], { app }) => {
+        const other = await signInAs(app, ids.users.orga);
+        const csrf = token === 'other' ? csrfOf(other) : token;
+        const before = await snapshot(app);
+        for (const path of postPaths()) {
+          const response = await postForm(
+            app,
+            path,
+            { ...fields, ...csrf },
+            { as: signedIn.admin },
+          );
+          expect(response.statusCode, path).toBe(403);
+          expect(response.headers['content-type']).toMatch(/^text\/html/);
+          expect(response.body).toContain('Nothing was changed');
+        }
+        expect(await snapshot(app)).toEqual(before);
+      },
+    );
 
-    it('does not accept the token in the X-CSRF-Token header instead of the form', async () => {
+    it('does not accept the token in the X-CSRF-Token header instead of the form', async ({
+      app,
+    }) => {
       const response = await postForm(
         app,
         `/admin/oauthclients/${clientRowId}/deactivate`,

@@ -1,12 +1,10 @@
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { clientSecretMatches, DemoRegionId, verifyClientSecret } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
 import { escapeHtml } from '../pages/html.ts';
 import { findActiveClient } from '../clients/registered-clients.ts';
 import { basicAuth, issueCode, tokenRequest } from '../test-support/token-helpers.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import {
   auditActions,
@@ -16,32 +14,24 @@ import {
   postForm,
   type FormFields,
 } from '../test-support/oauth-admin-helpers.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
 describe('the OAuth client pages of an administrator', () => {
-  let app: AuthApp;
   let admin: SignedInClient;
   let sequence = 0;
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    await app.ready();
-    admin = await signInAs(app, ids.users.orga);
+  test.beforeAll(async ({ signIn }) => {
+    admin = await signIn(ids.users.orga);
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
-  const pepper = () => servicesOf(app).secrets.clientSecretPepper;
+  const pepper = (app: AuthApp) => servicesOf(app).secrets.clientSecretPepper;
 
   function nextClientId(): string {
     sequence += 1;
     return `admin-page-${sequence}`;
   }
 
-  function clientFields(overrides: FormFields = {}): FormFields {
+  function clientFields(app: AuthApp, overrides: FormFields = {}): FormFields {
     return {
       clientId: nextClientId(),
       name: 'Page App',
@@ -52,19 +42,19 @@ describe('the OAuth client pages of an administrator', () => {
     };
   }
 
-  async function submitNew(fields: FormFields, as: SignedInClient = admin) {
+  async function submitNew(app: AuthApp, fields: FormFields, as: SignedInClient = admin) {
     return postForm(app, '/admin/oauthclients/new', { ...fields, ...csrfOf(as) }, { as });
   }
 
-  async function auditCount(event: string): Promise<number> {
+  async function auditCount(app: AuthApp, event: string): Promise<number> {
     const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 
   /** Creates a client through the form and returns its row and the secret page's secret. */
-  async function createThroughForm(overrides: FormFields = {}) {
-    const fields = clientFields(overrides);
-    const response = await submitNew(fields);
+  async function createThroughForm(app: AuthApp, overrides: FormFields = {}) {
+    const fields = clientFields(app, overrides);
+    const response = await submitNew(app, fields);
     expect(response.statusCode, response.body).toBe(303);
     const row = await findClientRow(app, String(fields.clientId));
     if (!row) throw new Error('the client was not stored');
@@ -76,7 +66,9 @@ describe('the OAuth client pages of an administrator', () => {
   }
 
   describe('the list', () => {
-    it('shows every client with its settings, required regions by name and last change', async () => {
+    it('shows every client with its settings, required regions by name and last change', async ({
+      app,
+    }) => {
       const response = await getPage(app, '/admin/oauthclients', { as: admin });
       expect(response.statusCode).toBe(200);
       const body = response.body;
@@ -91,7 +83,7 @@ describe('the OAuth client pages of an administrator', () => {
       expect(body).not.toMatch(/[0-9a-f]{64}/);
     });
 
-    it('is German for Accept-Language de', async () => {
+    it('is German for Accept-Language de', async ({ app }) => {
       const response = await getPage(app, '/admin/oauthclients', {
         as: admin,
         headers: { 'accept-language': 'de-DE,de;q=0.9,en;q=0.5' },
@@ -106,7 +98,9 @@ describe('the OAuth client pages of an administrator', () => {
   });
 
   describe('creating a client', () => {
-    it('offers a form with openid and authorization_code ticked and the region tree indented', async () => {
+    it('offers a form with openid and authorization_code ticked and the region tree indented', async ({
+      app,
+    }) => {
       const response = await getPage(app, '/admin/oauthclients/new', { as: admin });
       expect(response.statusCode).toBe(200);
       const body = response.body;
@@ -125,9 +119,11 @@ describe('the OAuth client pages of an administrator', () => {
       );
     });
 
-    it('creates a public client: 303 to its page, stored without secret, audited', async () => {
-      const createdBefore = await auditCount('client_created');
-      const { row, response, clientId } = await createThroughForm({
+    it('creates a public client: 303 to its page, stored without secret, audited', async ({
+      app,
+    }) => {
+      const createdBefore = await auditCount(app, 'client_created');
+      const { row, response, clientId } = await createThroughForm(app, {
         requiredRegionIds: [String(DemoRegionId.Musterstadt), String(DemoRegionId.Beispieldorf)],
         grantTypes: ['authorization_code', 'refresh_token'],
       });
@@ -146,15 +142,17 @@ describe('the OAuth client pages of an administrator', () => {
       expect(await auditActions(app, clientId)).toMatchObject([
         { action: 'create', actorId: ids.users.orga },
       ]);
-      expect(await auditCount('client_created')).toBe(createdBefore + 1);
+      expect(await auditCount(app, 'client_created')).toBe(createdBefore + 1);
 
       const page = await getPage(app, String(response.headers.location), { as: admin });
       expect(page.body).toContain('The client was created.');
       expect(page.body).toContain('Public clients have no secret');
     });
 
-    it('creates a confidential client and shows its secret once, stored only as a hash', async () => {
-      const { row, response } = await createThroughForm({ confidential: 'on' });
+    it('creates a confidential client and shows its secret once, stored only as a hash', async ({
+      app,
+    }) => {
+      const { row, response } = await createThroughForm(app, { confidential: 'on' });
       expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}/secret`);
       expect(row.confidential).toBe(true);
 
@@ -164,7 +162,7 @@ describe('the OAuth client pages of an administrator', () => {
       const secret = shownSecret(result.body);
       expect(secret).not.toBeNull();
       expect(row.secretHash).not.toBe(secret);
-      expect(verifyClientSecret(secret ?? '', row.secretHash ?? '', pepper())).toBe(true);
+      expect(verifyClientSecret(secret ?? '', row.secretHash ?? '', pepper(app))).toBe(true);
 
       const again = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
       expect(again.statusCode).toBe(200);
@@ -179,9 +177,9 @@ describe('the OAuth client pages of an administrator', () => {
       expect(audit).not.toContain(row.secretHash);
     });
 
-    it('shows the secret only in the session that created the client', async () => {
-      const { row } = await createThroughForm({ confidential: 'on' });
-      const otherSession = await signInAs(app, ids.users.orga);
+    it('shows the secret only in the session that created the client', async ({ app, signIn }) => {
+      const { row } = await createThroughForm(app, { confidential: 'on' });
+      const otherSession = await signIn(ids.users.orga);
       const elsewhere = await getPage(app, `/admin/oauthclients/${row.id}/secret`, {
         as: otherSession,
       });
@@ -190,8 +188,11 @@ describe('the OAuth client pages of an administrator', () => {
       expect(shownSecret(here.body)).not.toBeNull();
     });
 
-    it('refuses a taken client id kindly, with the form filled in again (400)', async () => {
-      const response = await submitNew(clientFields({ clientId: 'demo-public', name: 'Another' }));
+    it('refuses a taken client id kindly, with the form filled in again (400)', async ({ app }) => {
+      const response = await submitNew(
+        app,
+        clientFields(app, { clientId: 'demo-public', name: 'Another' }),
+      );
       expect(response.statusCode).toBe(400);
       expect(response.body).toContain('This client ID is already taken.');
       expect(response.body).toContain('value="demo-public"');
@@ -199,7 +200,7 @@ describe('the OAuth client pages of an administrator', () => {
       expect((await findClientRow(app, 'demo-public'))?.name).toBe('Demo-App (öffentlich)');
     });
 
-    it.each([
+    it.for([
       ['https://app.example.org/cb', 303],
       ['http://localhost:3000/callback', 303],
       ['http://127.0.0.1:8000/cb', 303],
@@ -209,9 +210,9 @@ describe('the OAuth client pages of an administrator', () => {
       ['https://*.example.org/cb', 400],
       ['/callback', 400],
       ['app.example.org/callback', 400],
-    ])('redirect URI %s -> %i', async (uri, status) => {
-      const fields = clientFields({ redirectUris: `https://ok.example.org/cb\r\n${uri}\r\n` });
-      const response = await submitNew(fields);
+    ] as const)('redirect URI %s -> %i', async ([uri, status], { app }) => {
+      const fields = clientFields(app, { redirectUris: `https://ok.example.org/cb\r\n${uri}\r\n` });
+      const response = await submitNew(app, fields);
       expect(response.statusCode).toBe(status);
       const row = await findClientRow(app, String(fields.clientId));
       if (status === 303) {
@@ -224,9 +225,11 @@ describe('the OAuth client pages of an administrator', () => {
       }
     });
 
-    it('registers a native app: its own reverse-domain scheme and loopback, for a public client', async () => {
+    it('registers a native app: its own reverse-domain scheme and loopback, for a public client', async ({
+      app,
+    }) => {
       const uris = ['org.example.app:/oauth2redirect', 'http://127.0.0.1/callback'];
-      const { row } = await createThroughForm({
+      const { row } = await createThroughForm(app, {
         redirectUris: uris.join('\r\n'),
         postLogoutRedirectUris: 'org.example.app:/logged-out',
       });
@@ -237,7 +240,7 @@ describe('the OAuth client pages of an administrator', () => {
       });
     });
 
-    it.each([
+    it.for([
       [
         'an app scheme for a confidential client',
         { confidential: 'on', redirectUris: 'org.example.app:/oauth2redirect' },
@@ -262,25 +265,28 @@ describe('the OAuth client pages of an administrator', () => {
         "org.example.app:/bye: uses an app's own scheme, which only a public client",
         'org.example.app:/bye: verwendet ein eigenes Schema einer App',
       ],
-    ])('refuses %s (400) in both languages, storing nothing', async (_case, overrides, en, de) => {
-      for (const [language, message] of [
-        ['en', en],
-        ['de', de],
-      ] as const) {
-        const fields = clientFields(overrides);
-        const response = await postForm(
-          app,
-          '/admin/oauthclients/new',
-          { ...fields, ...csrfOf(admin) },
-          { as: admin, headers: { 'accept-language': language } },
-        );
-        expect(response.statusCode).toBe(400);
-        expect(response.body).toContain(escapeHtml(message));
-        expect(await findClientRow(app, String(fields.clientId))).toBeNull();
-      }
-    });
+    ] as const)(
+      'refuses %s (400) in both languages, storing nothing',
+      async ([_case, overrides, en, de], { app }) => {
+        for (const [language, message] of [
+          ['en', en],
+          ['de', de],
+        ] as const) {
+          const fields = clientFields(app, overrides);
+          const response = await postForm(
+            app,
+            '/admin/oauthclients/new',
+            { ...fields, ...csrfOf(admin) },
+            { as: admin, headers: { 'accept-language': language } },
+          );
+          expect(response.statusCode).toBe(400);
+          expect(response.body).toContain(escapeHtml(message));
+          expect(await findClientRow(app, String(fields.clientId))).toBeNull();
+        }
+      },
+    );
 
-    it.each([
+    it.for([
       ['without openid', { scopes: ['profile'] }, 'The scope openid is always required.'],
       ['without any scope', { scopes: [] }, 'The scope openid is always required.'],
       ['with an unknown scope', { scopes: ['openid', 'admin'] }, 'Unknown scope: admin'],
@@ -296,38 +302,41 @@ describe('the OAuth client pages of an administrator', () => {
       ['without redirect URIs', { redirectUris: '\n \n' }, 'at least one redirect URI'],
       ['with an unknown region', { requiredRegionIds: ['999999'] }, 'does not exist'],
       ['with a malformed region id', { requiredRegionIds: ['abc'] }, 'does not exist'],
-    ])('refuses a client %s (400) and stores nothing', async (_case, overrides, message) => {
-      const fields = clientFields(overrides);
-      const response = await submitNew(fields);
-      expect(response.statusCode).toBe(400);
-      expect(response.headers['content-type']).toMatch(/^text\/html/);
-      expect(response.body).toContain(message);
-      expect(response.body).toContain('Please correct the marked entries.');
-      if (typeof fields.clientId === 'string' && fields.clientId !== '') {
-        expect(await findClientRow(app, fields.clientId)).toBeNull();
-      }
-    });
+    ] as const)(
+      'refuses a client %s (400) and stores nothing',
+      async ([_case, overrides, message], { app }) => {
+        const fields = clientFields(app, overrides);
+        const response = await submitNew(app, fields);
+        expect(response.statusCode).toBe(400);
+        expect(response.headers['content-type']).toMatch(/^text\/html/);
+        expect(response.body).toContain(message);
+        expect(response.body).toContain('Please correct the marked entries.');
+        if (typeof fields.clientId === 'string' && fields.clientId !== '') {
+          expect(await findClientRow(app, fields.clientId)).toBeNull();
+        }
+      },
+    );
 
-    it('accepts a client id of exactly 100 characters', async () => {
+    it('accepts a client id of exactly 100 characters', async ({ app }) => {
       const clientId = `x${'1'.repeat(99)}`;
-      const response = await submitNew(clientFields({ clientId }));
+      const response = await submitNew(app, clientFields(app, { clientId }));
       expect(response.statusCode).toBe(303);
       expect(await findClientRow(app, clientId)).not.toBeNull();
     });
 
-    it('escapes what was entered, on the refused form and in the list', async () => {
+    it('escapes what was entered, on the refused form and in the list', async ({ app }) => {
       const name = '<script>alert("x")</script>';
-      const refused = await submitNew(clientFields({ name, clientId: '<b>bad</b>' }));
+      const refused = await submitNew(app, clientFields(app, { name, clientId: '<b>bad</b>' }));
       expect(refused.statusCode).toBe(400);
       expect(refused.body).not.toContain('<script>alert');
       expect(refused.body).not.toContain('<b>bad</b>');
       expect(refused.body).toContain('value="&lt;b&gt;bad&lt;/b&gt;"');
 
       // Refused now (a name with markup), but a client registered before may still carry one.
-      expect((await submitNew(clientFields({ name }))).body).toContain(
+      expect((await submitNew(app, clientFields(app, { name }))).body).toContain(
         'The name must not contain &lt; or &gt;.',
       );
-      const { row, clientId } = await createThroughForm();
+      const { row, clientId } = await createThroughForm(app);
       await giveLegacyClientName(app.orm.em.fork(), clientId, name);
       const list = await getPage(app, '/admin/oauthclients', { as: admin });
       expect(list.body).not.toContain('<script>alert');
@@ -340,9 +349,9 @@ describe('the OAuth client pages of an administrator', () => {
   });
 
   describe('changing a client', () => {
-    it('saves the changed fields and audits them with old and new values', async () => {
-      const { row, clientId } = await createThroughForm();
-      const changedBefore = await auditCount('client_changed');
+    it('saves the changed fields and audits them with old and new values', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app);
+      const changedBefore = await auditCount(app, 'client_changed');
       const response = await postForm(
         app,
         `/admin/oauthclients/${row.id}`,
@@ -387,7 +396,7 @@ describe('the OAuth client pages of an administrator', () => {
           requiredRegionIds: { from: [], to: [DemoRegionId.Musterstadt] },
         },
       });
-      expect(await auditCount('client_changed')).toBe(changedBefore + 1);
+      expect(await auditCount(app, 'client_changed')).toBe(changedBefore + 1);
 
       const page = await getPage(app, String(response.headers.location), { as: admin });
       expect(page.body).toContain('The changes were saved.');
@@ -400,8 +409,10 @@ describe('the OAuth client pages of an administrator', () => {
       expect(list.body).toMatch(/Renamed App[\s\S]*<td>Musterstadt<\/td>[\s\S]*by Olga Orgel/);
     });
 
-    it('re-renders a wrong edit with its entries and messages (400), changing nothing', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('re-renders a wrong edit with its entries and messages (400), changing nothing', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app);
       const response = await postForm(
         app,
         `/admin/oauthclients/${row.id}`,
@@ -430,8 +441,10 @@ describe('the OAuth client pages of an administrator', () => {
       grantTypes: ['authorization_code'],
     });
 
-    it('registers post-logout redirect URIs, shows them escaped, and refuses bad ones', async () => {
-      const { row, clientId } = await createThroughForm({
+    it('registers post-logout redirect URIs, shows them escaped, and refuses bad ones', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app, {
         postLogoutRedirectUris: 'https://app.example.org/bye\r\nhttp://127.0.0.1:5000/out',
       });
       expect(row.postLogoutRedirectUris).toEqual([
@@ -464,14 +477,16 @@ describe('the OAuth client pages of an administrator', () => {
       expect((await findClientRow(app, clientId))?.postLogoutRedirectUris).toEqual([hostile]);
     });
 
-    it('registers what the consent page shows (logo, home page, policy, terms), https only', async () => {
+    it('registers what the consent page shows (logo, home page, policy, terms), https only', async ({
+      app,
+    }) => {
       const uris = {
         logoUri: 'https://app.example.org/logo.svg',
         clientUri: 'https://app.example.org/',
         policyUri: 'https://app.example.org/privacy?lang=de&v=2',
         tosUri: 'https://app.example.org/terms',
       };
-      const { row, clientId } = await createThroughForm(uris);
+      const { row, clientId } = await createThroughForm(app, uris);
       expect(row).toMatchObject(uris);
       const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
       expect(page.body).toContain('Shown on the consent page');
@@ -511,15 +526,17 @@ describe('the OAuth client pages of an administrator', () => {
       expect(await findClientRow(app, clientId)).toMatchObject({ ...uris, logoUri: null });
     });
 
-    it('refuses a client name with markup, in the page language', async () => {
-      const refused = await submitNew(clientFields({ name: 'Tafel <b>Süd</b>' }), admin);
+    it('refuses a client name with markup, in the page language', async ({ app }) => {
+      const refused = await submitNew(app, clientFields(app, { name: 'Tafel <b>Süd</b>' }), admin);
       expect(refused.statusCode).toBe(400);
       expect(refused.body).toContain('The name must not contain &lt; or &gt;.');
       expect(refused.body).toContain('value="Tafel &lt;b&gt;Süd&lt;/b&gt;"');
     });
 
-    it('sets the PAR requirement and a back-channel logout URI, escaped, refusing a bad URI', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('sets the PAR requirement and a back-channel logout URI, escaped, refusing a bad URI', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app);
       expect(row.requirePushedAuthorizationRequests).toBe(false);
       expect(row.backchannelLogoutUri).toBeNull();
       const fields = pageAppEdit();
@@ -574,35 +591,37 @@ describe('the OAuth client pages of an administrator', () => {
       expect(after?.requirePushedAuthorizationRequests).toBe(false);
     });
 
-    it('writes no audit row when nothing changed', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('writes no audit row when nothing changed', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app);
       const response = await postForm(
         app,
         `/admin/oauthclients/${row.id}`,
-        { ...csrfOf(admin), ...clientFields({ clientId }) },
+        { ...csrfOf(admin), ...clientFields(app, { clientId }) },
         { as: admin },
       );
       expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}?done=unchanged`);
       expect(await auditActions(app, clientId)).toHaveLength(1);
     });
 
-    it('gives a public client made confidential a secret, shown once', async () => {
-      const { row } = await createThroughForm();
+    it('gives a public client made confidential a secret, shown once', async ({ app }) => {
+      const { row } = await createThroughForm(app);
       const response = await postForm(
         app,
         `/admin/oauthclients/${row.id}`,
-        { ...csrfOf(admin), ...clientFields({ clientId: row.clientId, confidential: 'on' }) },
+        { ...csrfOf(admin), ...clientFields(app, { clientId: row.clientId, confidential: 'on' }) },
         { as: admin },
       );
       expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}/secret`);
       const page = await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
       const secret = shownSecret(page.body);
       const stored = await findClientRow(app, row.clientId);
-      expect(verifyClientSecret(secret ?? '', stored?.secretHash ?? '', pepper())).toBe(true);
+      expect(verifyClientSecret(secret ?? '', stored?.secretHash ?? '', pepper(app))).toBe(true);
     });
 
-    it('deactivates a client, which the protocol then no longer knows, and activates it again', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('deactivates a client, which the protocol then no longer knows, and activates it again', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app);
       expect(await findActiveClient(app.orm.em.fork(), clientId)).not.toBeNull();
 
       const off = await postForm(app, `/admin/oauthclients/${row.id}/deactivate`, csrfOf(admin), {
@@ -627,8 +646,10 @@ describe('the OAuth client pages of an administrator', () => {
       ]);
     });
 
-    it('regenerates a secret: the new one shown once, the old one valid during the grace period', async () => {
-      const { row, clientId } = await createThroughForm({ confidential: 'on' });
+    it('regenerates a secret: the new one shown once, the old one valid during the grace period', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app, { confidential: 'on' });
       const first = shownSecret(
         (await getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin })).body,
       );
@@ -645,11 +666,13 @@ describe('the OAuth client pages of an administrator', () => {
 
       const stored = await findClientRow(app, clientId);
       if (!stored) throw new Error('client vanished');
-      expect(clientSecretMatches(stored, second ?? '', pepper())).toBe(true);
-      expect(clientSecretMatches(stored, first ?? '', pepper())).toBe(true);
+      expect(clientSecretMatches(stored, second ?? '', pepper(app))).toBe(true);
+      expect(clientSecretMatches(stored, first ?? '', pepper(app))).toBe(true);
       const expiry = stored.previousSecretExpiresAt?.getTime() ?? 0;
       expect(expiry - Date.now()).toBeGreaterThan(23 * 3_600_000);
-      expect(clientSecretMatches(stored, first ?? '', pepper(), new Date(expiry + 1))).toBe(false);
+      expect(clientSecretMatches(stored, first ?? '', pepper(app), new Date(expiry + 1))).toBe(
+        false,
+      );
 
       const audit = await auditActions(app, clientId);
       expect(audit.map((entry) => [entry.action, entry.actorId])).toEqual([
@@ -659,14 +682,17 @@ describe('the OAuth client pages of an administrator', () => {
       expect(JSON.stringify(audit)).not.toContain(second);
     });
 
-    it('ends the previous secret at once from the client page, audited, when it may have leaked', async () => {
-      const { row, clientId } = await createThroughForm({ confidential: 'on' });
-      const secretPage = () => getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
-      const old = shownSecret((await secretPage()).body) ?? '';
+    it('ends the previous secret at once from the client page, audited, when it may have leaked', async ({
+      app,
+    }) => {
+      const { row, clientId } = await createThroughForm(app, { confidential: 'on' });
+      const secretPage = (app: AuthApp) =>
+        getPage(app, `/admin/oauthclients/${row.id}/secret`, { as: admin });
+      const old = shownSecret((await secretPage(app)).body) ?? '';
       await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), { as: admin });
-      const fresh = shownSecret((await secretPage()).body) ?? '';
+      const fresh = shownSecret((await secretPage(app)).body) ?? '';
       /** A real code exchange at the token endpoint, authenticated with `secret`. */
-      const exchangeWith = async (secret: string) =>
+      const exchangeWith = async (app: AuthApp, secret: string) =>
         tokenRequest(
           app,
           {
@@ -681,7 +707,7 @@ describe('the OAuth client pages of an administrator', () => {
           },
           { authorization: basicAuth(clientId, secret) },
         );
-      expect((await exchangeWith(old)).statusCode).toBe(200);
+      expect((await exchangeWith(app, old)).statusCode).toBe(200);
 
       const endAction = `action="/admin/oauthclients/${row.id}/secret/end-previous"`;
       const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
@@ -700,10 +726,10 @@ describe('the OAuth client pages of an administrator', () => {
       );
       expect(ended.statusCode).toBe(303);
       expect(ended.headers.location).toBe(`/admin/oauthclients/${row.id}?done=previousSecretEnded`);
-      const refused = await exchangeWith(old);
+      const refused = await exchangeWith(app, old);
       expect(refused.statusCode).toBe(401);
       expect(refused.json()).toMatchObject({ error: 'invalid_client' });
-      expect((await exchangeWith(fresh)).statusCode).toBe(200);
+      expect((await exchangeWith(app, fresh)).statusCode).toBe(200);
 
       const after = await getPage(app, String(ended.headers.location), { as: admin });
       expect(after.body).toContain('The previous secret no longer works.');
@@ -728,9 +754,11 @@ describe('the OAuth client pages of an administrator', () => {
       expect(JSON.stringify(audit)).not.toContain(old);
     });
 
-    it('escapes what it shows of a client on the page that offers to end its previous secret', async () => {
+    it('escapes what it shows of a client on the page that offers to end its previous secret', async ({
+      app,
+    }) => {
       const name = '<img src=x onerror=alert(1)> & "Co"';
-      const { row, clientId } = await createThroughForm({ confidential: 'on' });
+      const { row, clientId } = await createThroughForm(app, { confidential: 'on' });
       await giveLegacyClientName(app.orm.em.fork(), clientId, name);
       await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), { as: admin });
       const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
@@ -739,17 +767,17 @@ describe('the OAuth client pages of an administrator', () => {
       expect(page.body).toContain('&lt;img src=x onerror=alert(1)&gt; &amp; &quot;Co&quot;');
     });
 
-    it('offers no end of a previous secret to a client without one', async () => {
-      const confidential = await createThroughForm({ confidential: 'on' });
-      const publicOne = await createThroughForm();
+    it('offers no end of a previous secret to a client without one', async ({ app }) => {
+      const confidential = await createThroughForm(app, { confidential: 'on' });
+      const publicOne = await createThroughForm(app);
       for (const { row } of [confidential, publicOne]) {
         const page = await getPage(app, `/admin/oauthclients/${row.id}`, { as: admin });
         expect(page.body).not.toContain('/secret/end-previous');
       }
     });
 
-    it('does not regenerate anything for a public client', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('does not regenerate anything for a public client', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app);
       const response = await postForm(app, `/admin/oauthclients/${row.id}/secret`, csrfOf(admin), {
         as: admin,
       });
@@ -761,15 +789,15 @@ describe('the OAuth client pages of an administrator', () => {
   });
 
   describe('deleting a client', () => {
-    it('asks first, then deletes, keeping the audit trail', async () => {
-      const { row, clientId } = await createThroughForm({ name: 'Doomed App' });
+    it('asks first, then deletes, keeping the audit trail', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app, { name: 'Doomed App' });
       const confirm = await getPage(app, `/admin/oauthclients/${row.id}/delete`, { as: admin });
       expect(confirm.statusCode).toBe(200);
       expect(confirm.body).toContain('Do you really want to delete the client “Doomed App”?');
       expect(confirm.body).toContain(`action="/admin/oauthclients/${row.id}/delete"`);
       expect(await findClientRow(app, clientId)).not.toBeNull();
 
-      const deletedBefore = await auditCount('client_deleted');
+      const deletedBefore = await auditCount(app, 'client_deleted');
       const response = await postForm(app, `/admin/oauthclients/${row.id}/delete`, csrfOf(admin), {
         as: admin,
       });
@@ -777,7 +805,7 @@ describe('the OAuth client pages of an administrator', () => {
       expect(response.headers.location).toBe('/admin/oauthclients?done=deleted');
       expect(await findClientRow(app, clientId)).toBeNull();
       expect(await findActiveClient(app.orm.em.fork(), clientId)).toBeNull();
-      expect(await auditCount('client_deleted')).toBe(deletedBefore + 1);
+      expect(await auditCount(app, 'client_deleted')).toBe(deletedBefore + 1);
       expect(await auditActions(app, clientId)).toMatchObject([
         { action: 'create' },
         { action: 'delete', actorId: ids.users.orga, changes: { name: 'Doomed App' } },
@@ -797,8 +825,8 @@ describe('the OAuth client pages of an administrator', () => {
   });
 
   describe('the audit log of all clients', () => {
-    it('lists who did what to which client, newest first', async () => {
-      const { row, clientId } = await createThroughForm();
+    it('lists who did what to which client, newest first', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app);
       await postForm(app, `/admin/oauthclients/${row.id}/deactivate`, csrfOf(admin), {
         as: admin,
       });
@@ -815,7 +843,7 @@ describe('the OAuth client pages of an administrator', () => {
       expect(body).toContain('<td>command line</td>');
     });
 
-    it('is German for Accept-Language de', async () => {
+    it('is German for Accept-Language de', async ({ app }) => {
       const response = await getPage(app, '/admin/oauthclients/audit', {
         as: admin,
         headers: { 'accept-language': 'de' },
@@ -825,11 +853,11 @@ describe('the OAuth client pages of an administrator', () => {
     });
   });
 
-  it.each([
+  it.for([
     '/admin/oauthclients/999999',
     '/admin/oauthclients/abc',
     '/admin/oauthclients/99999999999999999999/delete',
-  ])('answers %s with the 404 page', async (path) => {
+  ])('answers %s with the 404 page', async (path, { app }) => {
     const response = await getPage(app, path, { as: admin });
     expect(response.statusCode).toBe(404);
     expect(response.headers['content-type']).toMatch(/^text\/html/);

@@ -1,4 +1,3 @@
-import { servicesOf } from '../../test-support/build-test-app.ts';
 import {
   createOAuthClient,
   DEMO_PASSWORD,
@@ -8,8 +7,7 @@ import {
 } from '@foodshare/domain';
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { SessionStore } from '@foodshare/server-kit';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../../app.ts';
 import { type AuthorizationCodeGrant, codeKey } from '@foodshare/server-kit/oauth-grants';
 import {
@@ -23,18 +21,18 @@ import {
   pkcePair,
   setCookies,
 } from '../../test-support/authorization-helpers.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 import { registerTestClient, tokenRequest } from '../../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
+const ISSUER = 'http://localhost:8080';
+test.override('appEnv', { scope: 'file' }, { BASE_URL: ISSUER });
+
 const HOUR_MS = 3600 * 1000;
 
 describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
-  let app: AuthApp;
   let alice: SignedInClient;
   let bob: SignedInClient;
-  const ISSUER = 'http://localhost:8080';
   const NATIVE = 'native-app';
   const NATIVE_LOOPBACK = [
     'http://127.0.0.1/callback',
@@ -46,11 +44,9 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     'https://wp.example/wp-admin/admin-ajax.php?action=openid-connect-authorize';
   const WORDPRESS_SECRET = 'wordpress-secret-of-this-test';
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp({ BASE_URL: ISSUER }));
-    await app.ready();
+  test.beforeAll(async ({ app, registerClient, services }) => {
     const em = app.orm.em.fork();
-    const pepper = servicesOf(app).secrets.clientSecretPepper;
+    const pepper = services.secrets.clientSecretPepper;
     // Registered for openid only: asking it for more is asking for unregistered scopes.
     await createOAuthClient(
       em,
@@ -77,7 +73,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       { pepper },
     );
     // RFC 8252: a native app on loopback, by IP literal or by name, and by its own scheme.
-    await registerTestClient(app, {
+    await registerClient({
       clientId: NATIVE,
       redirectUris: [...NATIVE_LOOPBACK, 'org.example.app:/oauth2redirect'],
       scopes: ['openid', 'profile'],
@@ -103,36 +99,37 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
     );
   });
 
-  beforeEach(async () => {
-    alice = await signInAs(app, ids.users.alice);
-    bob = await signInAs(app, ids.users.bob);
+  test.beforeEach(async ({ signIn, services }) => {
+    alice = await signIn(ids.users.alice);
+    bob = await signIn(ids.users.bob);
     for (const user of [ids.users.alice, ids.users.bob]) {
       for (const client of Object.values(DemoClientId))
-        await servicesOf(app).consents.revoke(user, client);
+        await services.consents.revoke(user, client);
     }
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
-  const get = (url: string, signedIn?: SignedInClient, headers: Record<string, string> = {}) =>
+  const get = (
+    app: AuthApp,
+    url: string,
+    signedIn?: SignedInClient,
+    headers: Record<string, string> = {},
+  ) =>
     app.inject({ method: 'GET', url, headers, ...(signedIn ? { cookies: signedIn.cookies } : {}) });
 
-  async function codeRecord(code: string | null): Promise<AuthorizationCodeGrant> {
+  async function codeRecord(app: AuthApp, code: string | null): Promise<AuthorizationCodeGrant> {
     const value = await app.kv.get(codeKey(code ?? ''));
     if (value === null) throw new Error('no such code');
     return JSON.parse(value) as AuthorizationCodeGrant;
   }
 
   /** A session whose password was entered an hour ago. */
-  async function signedInAnHourAgo(userId: number) {
+  async function signedInAnHourAgo(app: AuthApp, userId: number) {
     const sessions = new SessionStore(app.kv, undefined, () => Date.now() - HOUR_MS);
     const session = await sessions.create(userId, { rememberMe: false });
     return { [app.sessionCookies.names.session]: session.id };
   }
 
-  async function loginFor(requestId: string, email: string) {
+  async function loginFor(app: AuthApp, requestId: string, email: string) {
     const page = await app.inject({ method: 'GET', url: `/login?request=${requestId}` });
     expect(page.statusCode).toBe(200);
     return app.inject({
@@ -156,48 +153,50 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(response.body).toContain('Invalid redirect_uri');
     }
 
-    it('refuses an unknown client_id with "Invalid redirect_uri"', async () => {
-      expectErrorPage(await get(authorizeUrl({ client_id: 'no-such-client' })));
+    it('refuses an unknown client_id with "Invalid redirect_uri"', async ({ app }) => {
+      expectErrorPage(await get(app, authorizeUrl({ client_id: 'no-such-client' })));
     });
 
-    it('refuses a missing client_id', async () => {
-      expectErrorPage(await get(authorizeUrl({ client_id: null })));
+    it('refuses a missing client_id', async ({ app }) => {
+      expectErrorPage(await get(app, authorizeUrl({ client_id: null })));
     });
 
-    it('refuses a deactivated client', async () => {
-      expectErrorPage(await get(authorizeUrl({ client_id: 'switched-off' })));
+    it('refuses a deactivated client', async ({ app }) => {
+      expectErrorPage(await get(app, authorizeUrl({ client_id: 'switched-off' })));
     });
 
-    it('refuses a redirect_uri that differs by a trailing slash', async () => {
-      expectErrorPage(await get(authorizeUrl({ redirect_uri: `${DEMO_REDIRECT_URI}/` })));
+    it('refuses a redirect_uri that differs by a trailing slash', async ({ app }) => {
+      expectErrorPage(await get(app, authorizeUrl({ redirect_uri: `${DEMO_REDIRECT_URI}/` })));
     });
 
-    it('refuses a redirect_uri that differs by scheme', async () => {
+    it('refuses a redirect_uri that differs by scheme', async ({ app }) => {
       const https = DEMO_REDIRECT_URI.replace('http:', 'https:');
-      expectErrorPage(await get(authorizeUrl({ redirect_uri: https })));
+      expectErrorPage(await get(app, authorizeUrl({ redirect_uri: https })));
     });
 
-    it('refuses a redirect_uri that differs by case or extra query', async () => {
+    it('refuses a redirect_uri that differs by case or extra query', async ({ app }) => {
       for (const uri of [
         DEMO_REDIRECT_URI.replace('callback', 'Callback'),
         `${DEMO_REDIRECT_URI}?x=1`,
       ]) {
-        expectErrorPage(await get(authorizeUrl({ redirect_uri: uri })));
+        expectErrorPage(await get(app, authorizeUrl({ redirect_uri: uri })));
       }
     });
 
-    it('refuses another port on a host that is not loopback, and another query', async () => {
+    it('refuses another port on a host that is not loopback, and another query', async ({
+      app,
+    }) => {
       for (const uri of [
         WORDPRESS_CALLBACK.replace('wp.example', 'wp.example:8443'),
         WORDPRESS_CALLBACK.replace('wp.example', 'wp.example:443'),
         WORDPRESS_CALLBACK.replace('authorize', 'logout'),
         `${WORDPRESS_CALLBACK}&x=1`,
       ]) {
-        expectErrorPage(await get(authorizeUrl({ client_id: WORDPRESS, redirect_uri: uri })));
+        expectErrorPage(await get(app, authorizeUrl({ client_id: WORDPRESS, redirect_uri: uri })));
       }
     });
 
-    it('refuses a loopback URI that differs in more than its port', async () => {
+    it('refuses a loopback URI that differs in more than its port', async ({ app }) => {
       for (const uri of [
         'http://127.0.0.1:54123/callback/',
         'http://127.0.0.1:54123/other',
@@ -212,21 +211,22 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         'org.example.app:/oauth2redirect/',
         'org.example.app://oauth2redirect',
       ]) {
-        expectErrorPage(await get(authorizeUrl({ client_id: NATIVE, redirect_uri: uri })));
+        expectErrorPage(await get(app, authorizeUrl({ client_id: NATIVE, redirect_uri: uri })));
       }
     });
 
-    it('refuses a missing redirect_uri', async () => {
-      expectErrorPage(await get(authorizeUrl({ redirect_uri: null })));
+    it('refuses a missing redirect_uri', async ({ app }) => {
+      expectErrorPage(await get(app, authorizeUrl({ redirect_uri: null })));
     });
 
-    it('refuses a repeated redirect_uri', async () => {
-      expectErrorPage(await get(`${authorizeUrl()}&redirect_uri=${DEMO_REDIRECT_URI}`));
+    it('refuses a repeated redirect_uri', async ({ app }) => {
+      expectErrorPage(await get(app, `${authorizeUrl()}&redirect_uri=${DEMO_REDIRECT_URI}`));
     });
 
-    it('refuses a redirect URI registered by another client', async () => {
+    it('refuses a redirect URI registered by another client', async ({ app }) => {
       expectErrorPage(
         await get(
+          app,
           authorizeUrl({
             client_id: 'openid-only',
             redirect_uri: 'http://localhost:9999/cb?tenant=7',
@@ -235,8 +235,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       );
     });
 
-    it('shows the error page in German with Accept-Language de, and forbids framing', async () => {
-      const response = await get(authorizeUrl({ client_id: 'nope' }), undefined, {
+    it('shows the error page in German with Accept-Language de, and forbids framing', async ({
+      app,
+    }) => {
+      const response = await get(app, authorizeUrl({ client_id: 'nope' }), undefined, {
         'accept-language': 'de-DE,de;q=0.9,en;q=0.5',
       });
       expectErrorPage(response);
@@ -248,8 +250,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   });
 
   describe('all other errors redirect to the client with error, error_description, state and iss', () => {
-    it('redirects an error with exactly error, error_description, state and iss', async () => {
-      const response = await get(authorizeUrl({ response_type: 'token' }), alice);
+    it('redirects an error with exactly error, error_description, state and iss', async ({
+      app,
+    }) => {
+      const response = await get(app, authorizeUrl({ response_type: 'token' }), alice);
       expect(response.statusCode).toBe(302);
       const params = callbackParams(response);
       expect([...params.keys()].sort()).toEqual(['error', 'error_description', 'iss', 'state']);
@@ -259,15 +263,18 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(response.headers['cache-control']).toBe('no-store');
     });
 
-    it('leaves state out of an error redirect when the request had none', async () => {
-      const params = callbackParams(await get(authorizeUrl({ response_type: null, state: null })));
+    it('leaves state out of an error redirect when the request had none', async ({ app }) => {
+      const params = callbackParams(
+        await get(app, authorizeUrl({ response_type: null, state: null })),
+      );
       expect(params.get('error')).toBe('invalid_request');
       expect(params.has('state')).toBe(false);
       expect(params.get('iss')).toBe(ISSUER);
     });
 
-    it('keeps the query of a registered redirect URI and adds the error to it', async () => {
+    it('keeps the query of a registered redirect URI and adds the error to it', async ({ app }) => {
       const response = await get(
+        app,
         authorizeUrl({
           client_id: 'with-query',
           redirect_uri: 'http://localhost:9999/cb?tenant=7',
@@ -367,8 +374,8 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       ],
     ];
 
-    it.each(refusals)('%s', async (_name, overrides, error, description) => {
-      const response = await get(authorizeUrl(overrides), alice);
+    it.for(refusals)('%s', async ([_name, overrides, error, description], { app }) => {
+      const response = await get(app, authorizeUrl(overrides), alice);
       expect(response.statusCode).toBe(302);
       const params = callbackParams(response);
       expect(params.get('error')).toBe(error);
@@ -380,23 +387,26 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(params.has('code')).toBe(false);
     });
 
-    it('refuses a scope the client is not registered for with invalid_scope', async () => {
+    it('refuses a scope the client is not registered for with invalid_scope', async ({ app }) => {
       const params = callbackParams(
-        await get(authorizeUrl({ client_id: 'openid-only', scope: 'openid email' }), alice),
+        await get(app, authorizeUrl({ client_id: 'openid-only', scope: 'openid email' }), alice),
       );
       expect(params.get('error')).toBe('invalid_scope');
       expect(params.get('error_description')).toMatch(/not registered for scope email/);
     });
 
-    it('refuses a repeated parameter with invalid_request', async () => {
-      const params = callbackParams(await get(`${authorizeUrl()}&scope=openid`, alice));
+    it('refuses a repeated parameter with invalid_request', async ({ app }) => {
+      const params = callbackParams(await get(app, `${authorizeUrl()}&scope=openid`, alice));
       expect(params.get('error')).toBe('invalid_request');
       expect(params.get('error_description')).toMatch(/scope must not be repeated/);
     });
 
-    it('lets a confidential client omit PKCE, but not send a method without a challenge', async () => {
+    it('lets a confidential client omit PKCE, but not send a method without a challenge', async ({
+      app,
+    }) => {
       const params = callbackParams(
         await get(
+          app,
           authorizeUrl({
             client_id: DemoClientId.confidential,
             code_challenge: null,
@@ -407,6 +417,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       );
       expect(params.get('error')).toBe('invalid_request');
       const withoutPkce = await get(
+        app,
         authorizeUrl({
           client_id: DemoClientId.confidential,
           code_challenge: null,
@@ -419,13 +430,14 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   });
 
   describe('success redirects carry code, state and iss', () => {
-    it('issues a code bound to client, user, redirect URI, scopes, challenge, nonce and auth_time', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('issues a code bound to client, user, redirect URI, scopes, challenge, nonce and auth_time', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const params = authorizationParams({ nonce: 'n-0S6_WzA2Mj' });
       const response = await get(
+        app,
         `/oauth/authorize?${new URLSearchParams(params).toString()}`,
         alice,
       );
@@ -434,7 +446,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect([...callback.keys()].sort()).toEqual(['code', 'iss', 'state']);
       expect(callback.get('state')).toBe('state-123');
       expect(callback.get('iss')).toBe(ISSUER);
-      const record = await codeRecord(callback.get('code'));
+      const record = await codeRecord(app, callback.get('code'));
       const session = await app.sessions.find(alice.cookies.fs_session ?? '');
       expect(record).toMatchObject({
         clientId: DemoClientId.public,
@@ -447,20 +459,17 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       });
     });
 
-    it('ignores unknown parameters', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('ignores unknown parameters', async ({ app, services }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const url = `${authorizeUrl()}&foo=bar&ui_locales=fr&claims_locales=de&display=page`;
-      expect(callbackParams(await get(url, alice)).has('code')).toBe(true);
+      expect(callbackParams(await get(app, url, alice)).has('code')).toBe(true);
     });
 
-    it('answers a form-posted request like a GET, with 303 and without the CSRF header', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('answers a form-posted request like a GET, with 303 and without the CSRF header', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const response = await app.inject({
         method: 'POST',
         url: '/oauth/authorize',
@@ -473,7 +482,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(callback.has('code')).toBe(true);
     });
 
-    it('redirects a form-posted error with 303 as well', async () => {
+    it('redirects a form-posted error with 303 as well', async ({ app }) => {
       const response = await app.inject({
         method: 'POST',
         url: '/oauth/authorize',
@@ -483,7 +492,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(callbackParams(response).get('error_description')).toBe('Code challenge required');
     });
 
-    it('shows the error page for a form-posted request of an unknown client', async () => {
+    it('shows the error page for a form-posted request of an unknown client', async ({ app }) => {
       const response = await app.inject({
         method: 'POST',
         url: '/oauth/authorize',
@@ -495,16 +504,19 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   });
 
   describe('native apps (RFC 8252): any port on a loopback host', () => {
-    it.each(NATIVE_LOOPBACK.map((uri) => [uri, uri.replace('/callback', ':54123/callback')]))(
+    it.for(
+      NATIVE_LOOPBACK.map((uri) => [uri, uri.replace('/callback', ':54123/callback')] as const),
+    )(
       'registered %s: %s goes through login and consent to a code at the port sent',
-      async (registered, sent) => {
+      async ([registered, sent], { app }) => {
         const { verifier, challenge } = pkcePair();
         const start = await get(
+          app,
           authorizeUrl({ client_id: NATIVE, redirect_uri: sent, code_challenge: challenge }),
         );
         expect(start.statusCode).toBe(302);
         expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
-        const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+        const login = await loginFor(app, pendingRequestId(start), DemoUserEmail.alice);
         expect(login.statusCode).toBe(303);
         const decided = await allowOnConsentPage(app, setCookies(login), login);
         expect(decided.statusCode).toBe(303);
@@ -513,11 +525,11 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         expect(location).toBe(
           `${sent}?code=${code}&state=state-123&iss=${encodeURIComponent(ISSUER)}`,
         );
-        expect(await codeRecord(code)).toMatchObject({ clientId: NATIVE, redirectUri: sent });
+        expect(await codeRecord(app, code)).toMatchObject({ clientId: NATIVE, redirectUri: sent });
 
         // RFC 6749 4.1.3: the code goes with the URI it was sent to, not the registered one,
         // nor the same URI on yet another port.
-        const exchange = (redirectUri: string) =>
+        const exchange = (app: AuthApp, redirectUri: string) =>
           tokenRequest(app, {
             grant_type: 'authorization_code',
             code,
@@ -526,31 +538,33 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
             client_id: NATIVE,
           });
         for (const other of [registered, sent.replace('54123', '54124')]) {
-          const refused = await exchange(other);
+          const refused = await exchange(app, other);
           expect(refused.statusCode).toBe(400);
           expect(refused.json()).toEqual({
             error: 'invalid_grant',
             error_description: 'redirect_uri differs from the authorization request',
           });
         }
-        const tokens = await exchange(sent);
+        const tokens = await exchange(app, sent);
         expect(tokens.statusCode, tokens.body).toBe(200);
         expect(tokens.json()).toMatchObject({ token_type: 'Bearer' });
       },
     );
 
-    it('matches a loopback URI registered with a port on any other port', async () => {
-      await registerTestClient(app, {
+    it('matches a loopback URI registered with a port on any other port', async ({
+      app,
+      registerClient,
+      services,
+    }) => {
+      await registerClient({
         clientId: 'native-with-port',
         redirectUris: ['http://127.0.0.1:8400/callback'],
         scopes: ['openid', 'profile'],
       });
-      await servicesOf(app).consents.remember(ids.users.alice, 'native-with-port', [
-        'openid',
-        'profile',
-      ]);
+      await services.consents.remember(ids.users.alice, 'native-with-port', ['openid', 'profile']);
       for (const sent of ['http://127.0.0.1:8400/callback', 'http://127.0.0.1:61000/callback']) {
         const response = await get(
+          app,
           authorizeUrl({ client_id: 'native-with-port', redirect_uri: sent }),
           alice,
         );
@@ -559,7 +573,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       }
     });
 
-    it('sends errors found after the redirect URI check to the port sent', async () => {
+    it('sends errors found after the redirect URI check to the port sent', async ({ app }) => {
       const sent = 'http://127.0.0.1:54123/callback';
       for (const [overrides, error, description] of [
         [{ scope: 'openid email' }, 'invalid_scope', /email/],
@@ -571,6 +585,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         [{ response_type: 'token' }, 'unsupported_response_type', /./],
       ] as const) {
         const response = await get(
+          app,
           authorizeUrl({ client_id: NATIVE, redirect_uri: sent, ...overrides }),
         );
         expect(response.statusCode).toBe(302);
@@ -582,9 +597,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       }
     });
 
-    it('returns a code to the app by its own scheme (RFC 8252 7.1)', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, NATIVE, ['openid', 'profile']);
+    it('returns a code to the app by its own scheme (RFC 8252 7.1)', async ({ app, services }) => {
+      await services.consents.remember(ids.users.alice, NATIVE, ['openid', 'profile']);
       const response = await get(
+        app,
         authorizeUrl({ client_id: NATIVE, redirect_uri: 'org.example.app:/oauth2redirect' }),
         alice,
       );
@@ -596,9 +612,13 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   });
 
   describe('a redirect URI with a query (WordPress openid-connect-generic)', () => {
-    it('appends code, state and iss with &, and takes the code back with that URI only', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, WORDPRESS, ['openid', 'profile']);
+    it('appends code, state and iss with &, and takes the code back with that URI only', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, WORDPRESS, ['openid', 'profile']);
       const response = await get(
+        app,
         authorizeUrl({
           client_id: WORDPRESS,
           redirect_uri: WORDPRESS_CALLBACK,
@@ -616,7 +636,7 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         `${WORDPRESS_CALLBACK}&code=${code}&state=wp-state&iss=${encodeURIComponent(ISSUER)}`,
       );
 
-      const exchange = (redirectUri: string) =>
+      const exchange = (app: AuthApp, redirectUri: string) =>
         tokenRequest(app, {
           grant_type: 'authorization_code',
           code,
@@ -628,45 +648,47 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
         WORDPRESS_CALLBACK.replace('authorize', 'logout'),
         WORDPRESS_CALLBACK.split('?')[0]!,
       ]) {
-        const refused = await exchange(other);
+        const refused = await exchange(app, other);
         expect(refused.statusCode).toBe(400);
         expect(refused.json()).toMatchObject({ error: 'invalid_grant' });
       }
-      const tokens = await exchange(WORDPRESS_CALLBACK);
+      const tokens = await exchange(app, WORDPRESS_CALLBACK);
       expect(tokens.statusCode, tokens.body).toBe(200);
       expect(tokens.json()).toMatchObject({ token_type: 'Bearer' });
     });
   });
 
   describe('login', () => {
-    it('not logged in: the login page, then back to the same authorization request', async () => {
-      const start = await get(authorizeUrl({ state: 'come-back' }));
+    it('not logged in: the login page, then back to the same authorization request', async ({
+      app,
+    }) => {
+      const start = await get(app, authorizeUrl({ state: 'come-back' }));
       expect(start.statusCode).toBe(302);
       expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
       const requestId = pendingRequestId(start);
-      const login = await loginFor(requestId, DemoUserEmail.alice);
+      const login = await loginFor(app, requestId, DemoUserEmail.alice);
       expect(login.statusCode).toBe(303);
       expect(login.headers.location).toBe(`/oauth/consent?request=${requestId}`);
       const decided = await allowOnConsentPage(app, setCookies(login), login);
       expect(decided.statusCode).toBe(303);
       const callback = callbackParams(decided);
       expect(callback.get('state')).toBe('come-back');
-      expect((await codeRecord(callback.get('code'))).userId).toBe(ids.users.alice);
+      expect((await codeRecord(app, callback.get('code'))).userId).toBe(ids.users.alice);
     });
 
-    it('prompt=none without a session: login_required, no page', async () => {
-      const params = callbackParams(await get(authorizeUrl({ prompt: 'none' })));
+    it('prompt=none without a session: login_required, no page', async ({ app }) => {
+      const params = callbackParams(await get(app, authorizeUrl({ prompt: 'none' })));
       expect(params.get('error')).toBe('login_required');
       expect(params.get('state')).toBe('state-123');
       expect(params.get('iss')).toBe(ISSUER);
     });
 
-    it('prompt=login shows the login page although logged in, then issues a new auth_time', async () => {
-      const cookies = await signedInAnHourAgo(ids.users.alice);
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('prompt=login shows the login page although logged in, then issues a new auth_time', async ({
+      app,
+      services,
+    }) => {
+      const cookies = await signedInAnHourAgo(app, ids.users.alice);
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const start = await app.inject({
         method: 'GET',
         url: authorizeUrl({ prompt: 'login' }),
@@ -674,18 +696,15 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       });
       expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
       const before = Math.floor(Date.now() / 1000);
-      const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+      const login = await loginFor(app, pendingRequestId(start), DemoUserEmail.alice);
       expect(login.statusCode).toBe(303);
-      const record = await codeRecord(callbackParams(login).get('code'));
+      const record = await codeRecord(app, callbackParams(login).get('code'));
       expect(record.authTime).toBeGreaterThanOrEqual(before);
     });
 
-    it('an exceeded max_age forces a fresh login', async () => {
-      const cookies = await signedInAnHourAgo(ids.users.alice);
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('an exceeded max_age forces a fresh login', async ({ app, services }) => {
+      const cookies = await signedInAnHourAgo(app, ids.users.alice);
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const exceeded = await app.inject({
         method: 'GET',
         url: authorizeUrl({ max_age: '60' }),
@@ -693,44 +712,38 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       });
       expect(String(exceeded.headers.location)).toMatch(/^\/login\?request=/);
       const before = Math.floor(Date.now() / 1000);
-      const login = await loginFor(pendingRequestId(exceeded), DemoUserEmail.alice);
-      expect((await codeRecord(callbackParams(login).get('code'))).authTime).toBeGreaterThanOrEqual(
-        before,
-      );
+      const login = await loginFor(app, pendingRequestId(exceeded), DemoUserEmail.alice);
+      expect(
+        (await codeRecord(app, callbackParams(login).get('code'))).authTime,
+      ).toBeGreaterThanOrEqual(before);
     });
 
-    it('a max_age not yet exceeded needs no login', async () => {
-      const cookies = await signedInAnHourAgo(ids.users.alice);
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('a max_age not yet exceeded needs no login', async ({ app, services }) => {
+      const cookies = await signedInAnHourAgo(app, ids.users.alice);
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const response = await app.inject({
         method: 'GET',
         url: authorizeUrl({ max_age: '7200' }),
         cookies,
       });
-      const record = await codeRecord(callbackParams(response).get('code'));
+      const record = await codeRecord(app, callbackParams(response).get('code'));
       expect(record.authTime).toBeLessThan(Math.floor(Date.now() / 1000) - 3000);
     });
 
-    it('max_age=0 asks for a login like prompt=login, and the login ends the round trip', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      const start = await get(authorizeUrl({ max_age: '0' }), alice);
+    it('max_age=0 asks for a login like prompt=login, and the login ends the round trip', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const start = await get(app, authorizeUrl({ max_age: '0' }), alice);
       expect(String(start.headers.location)).toMatch(/^\/login\?request=/);
-      const login = await loginFor(pendingRequestId(start), DemoUserEmail.alice);
+      const login = await loginFor(app, pendingRequestId(start), DemoUserEmail.alice);
       expect(callbackParams(login).has('code')).toBe(true);
     });
 
-    it('prompt=none with an exceeded max_age: login_required', async () => {
-      const cookies = await signedInAnHourAgo(ids.users.alice);
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
+    it('prompt=none with an exceeded max_age: login_required', async ({ app, services }) => {
+      const cookies = await signedInAnHourAgo(app, ids.users.alice);
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
       const response = await app.inject({
         method: 'GET',
         url: authorizeUrl({ prompt: 'none', max_age: '60' }),
@@ -741,70 +754,64 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
   });
 
   describe('consent', () => {
-    it('prompt=none without remembered consent: consent_required, no page', async () => {
-      const params = callbackParams(await get(authorizeUrl({ prompt: 'none' }), alice));
+    it('prompt=none without remembered consent: consent_required, no page', async ({ app }) => {
+      const params = callbackParams(await get(app, authorizeUrl({ prompt: 'none' }), alice));
       expect(params.get('error')).toBe('consent_required');
       expect(params.get('state')).toBe('state-123');
     });
 
-    it('prompt=none with remembered consent: a code without any page', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      expect(callbackParams(await get(authorizeUrl({ prompt: 'none' }), alice)).has('code')).toBe(
-        true,
-      );
+    it('prompt=none with remembered consent: a code without any page', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      expect(
+        callbackParams(await get(app, authorizeUrl({ prompt: 'none' }), alice)).has('code'),
+      ).toBe(true);
     });
 
-    it('a remembered consent skips the screen the second time', async () => {
-      const first = await get(authorizeUrl(), alice);
+    it('a remembered consent skips the screen the second time', async ({ app }) => {
+      const first = await get(app, authorizeUrl(), alice);
       expect(String(first.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
       const decided = await allowOnConsentPage(app, alice.cookies, first, { remember: true });
       expect(callbackParams(decided).has('code')).toBe(true);
-      const second = await get(authorizeUrl(), alice);
+      const second = await get(app, authorizeUrl(), alice);
       expect(callbackParams(second).has('code')).toBe(true);
       // Fewer scopes are covered too.
-      const fewer = await get(authorizeUrl({ scope: 'openid' }), alice);
+      const fewer = await get(app, authorizeUrl({ scope: 'openid' }), alice);
       expect(callbackParams(fewer).has('code')).toBe(true);
     });
 
-    it('a consent given without "remember" is asked for again', async () => {
-      const first = await get(authorizeUrl(), alice);
+    it('a consent given without "remember" is asked for again', async ({ app }) => {
+      const first = await get(app, authorizeUrl(), alice);
       expect(callbackParams(await allowOnConsentPage(app, alice.cookies, first)).has('code')).toBe(
         true,
       );
-      const second = await get(authorizeUrl(), alice);
+      const second = await get(app, authorizeUrl(), alice);
       expect(String(second.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
     });
 
-    it('more scopes than remembered show the screen again', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      const response = await get(authorizeUrl({ scope: 'openid profile email' }), alice);
+    it('more scopes than remembered show the screen again', async ({ app, services }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await get(app, authorizeUrl({ scope: 'openid profile email' }), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
     });
 
-    it('prompt=consent shows the screen despite a remembered consent', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      const response = await get(authorizeUrl({ prompt: 'consent' }), alice);
+    it('prompt=consent shows the screen despite a remembered consent', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      const response = await get(app, authorizeUrl({ prompt: 'consent' }), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
-      const page = await get(String(response.headers.location), alice);
+      const page = await get(app, String(response.headers.location), alice);
       expect(page.statusCode).toBe(200);
     });
 
-    it('a revoked consent shows the screen again', async () => {
-      await servicesOf(app).consents.remember(ids.users.alice, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
-      const response = await get(authorizeUrl(), alice);
+    it('a revoked consent shows the screen again', async ({ app, services }) => {
+      await services.consents.remember(ids.users.alice, DemoClientId.public, ['openid', 'profile']);
+      await services.consents.revoke(ids.users.alice, DemoClientId.public);
+      const response = await get(app, authorizeUrl(), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
     });
   });
@@ -829,8 +836,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(page.body).not.toMatch(/<script|<form/i);
     }
 
-    it('shows bob (Beispieldorf only) why demo-regional refuses him, naming it, with a way back', async () => {
-      const page = await get(authorizeUrl(regional), bob, { 'accept-language': 'en' });
+    it('shows bob (Beispieldorf only) why demo-regional refuses him, naming it, with a way back', async ({
+      app,
+    }) => {
+      const page = await get(app, authorizeUrl(regional), bob, { 'accept-language': 'en' });
       expectRefusalPage(page);
       expect(page.body).toContain('<h1>User not in required regions</h1>');
       expect(page.body).toContain('<strong>Demo-App Musterstadt</strong> is open only');
@@ -849,8 +858,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(back.searchParams.has('code')).toBe(false);
     });
 
-    it('says it in German for a German browser', async () => {
-      const page = await get(authorizeUrl(regional), bob, { 'accept-language': 'de-DE,de;q=0.9' });
+    it('says it in German for a German browser', async ({ app }) => {
+      const page = await get(app, authorizeUrl(regional), bob, {
+        'accept-language': 'de-DE,de;q=0.9',
+      });
       expectRefusalPage(page);
       expect(page.headers['content-language']).toBe('de');
       expect(page.body).toContain('<h1>Nicht in den erforderlichen Bezirken</h1>');
@@ -860,7 +871,10 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(backToClient(page).searchParams.get('error')).toBe('access_denied');
     });
 
-    it('escapes the client’s name, which whoever registered it chose', async () => {
+    it('escapes the client’s name, which whoever registered it chose', async ({
+      app,
+      services,
+    }) => {
       await createOAuthClient(
         app.orm.em.fork(),
         {
@@ -872,14 +886,14 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
           grantTypes: ['authorization_code'],
           requiredRegionIds: [DemoRegionId.Musterstadt],
         },
-        { pepper: servicesOf(app).secrets.clientSecretPepper },
+        { pepper: services.secrets.clientSecretPepper },
       );
       await giveLegacyClientName(
         app.orm.em.fork(),
         'regional-markup',
         '<img src=x onerror=alert(1)> "Evil" & Co',
       );
-      const page = await get(authorizeUrl({ client_id: 'regional-markup' }), bob);
+      const page = await get(app, authorizeUrl({ client_id: 'regional-markup' }), bob);
       expectRefusalPage(page);
       expect(page.body).not.toContain('<img');
       expect(page.body).toContain(
@@ -888,9 +902,11 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(page.body).toContain('Back to &lt;img src=x onerror=alert(1)&gt; &quot;Evil&quot;');
     });
 
-    it('shows the page to bob right after the login page, instead of the consent screen', async () => {
-      const start = await get(authorizeUrl(regional));
-      const login = await loginFor(pendingRequestId(start), DemoUserEmail.bob);
+    it('shows the page to bob right after the login page, instead of the consent screen', async ({
+      app,
+    }) => {
+      const start = await get(app, authorizeUrl(regional));
+      const login = await loginFor(app, pendingRequestId(start), DemoUserEmail.bob);
       expectRefusalPage(login);
       expect(login.body).toContain('User not in required regions');
       expect(backToClient(login).searchParams.get('error_description')).toBe(
@@ -898,12 +914,12 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       );
     });
 
-    it('refuses bob even with a remembered consent and prompt=none, by redirect: no page', async () => {
-      await servicesOf(app).consents.remember(ids.users.bob, DemoClientId.regional, [
-        'openid',
-        'profile',
-      ]);
-      const response = await get(authorizeUrl({ ...regional, prompt: 'none' }), bob);
+    it('refuses bob even with a remembered consent and prompt=none, by redirect: no page', async ({
+      app,
+      services,
+    }) => {
+      await services.consents.remember(ids.users.bob, DemoClientId.regional, ['openid', 'profile']);
+      const response = await get(app, authorizeUrl({ ...regional, prompt: 'none' }), bob);
       expect(response.statusCode).toBe(302);
       const params = callbackParams(response);
       expect(params.get('error')).toBe('access_denied');
@@ -913,19 +929,16 @@ describe('the authorization endpoint, GET and POST /oauth/authorize', () => {
       expect(params.has('code')).toBe(false);
     });
 
-    it('admits alice (Musterstadt member) at demo-regional', async () => {
-      const response = await get(authorizeUrl(regional), alice);
+    it('admits alice (Musterstadt member) at demo-regional', async ({ app }) => {
+      const response = await get(app, authorizeUrl(regional), alice);
       expect(String(response.headers.location)).toMatch(/^\/oauth\/consent\?request=/);
       const decided = await allowOnConsentPage(app, alice.cookies, response);
       expect(callbackParams(decided).has('code')).toBe(true);
     });
 
-    it('admits everyone at a client without required regions', async () => {
-      await servicesOf(app).consents.remember(ids.users.bob, DemoClientId.public, [
-        'openid',
-        'profile',
-      ]);
-      expect(callbackParams(await get(authorizeUrl(), bob)).has('code')).toBe(true);
+    it('admits everyone at a client without required regions', async ({ app, services }) => {
+      await services.consents.remember(ids.users.bob, DemoClientId.public, ['openid', 'profile']);
+      expect(callbackParams(await get(app, authorizeUrl(), bob)).has('code')).toBe(true);
     });
   });
 });

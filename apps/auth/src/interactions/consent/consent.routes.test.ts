@@ -6,8 +6,7 @@ import {
   OAuthClientEntity,
   UserEntity,
 } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../../app.ts';
 import {
   authorizeUrl,
@@ -16,19 +15,15 @@ import {
   hiddenField,
   pendingRequestId,
 } from '../../test-support/authorization-helpers.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
 const SCRIPT_NAME = '<script>alert(1)</script>';
 
 describe('the consent screen, GET and POST /oauth/consent', () => {
-  let app: AuthApp;
   let alice: SignedInClient;
 
-  beforeAll(async () => {
-    ({ app } = await buildTestApp());
-    await app.ready();
+  test.beforeAll(async ({ app, services }) => {
     await createOAuthClient(
       app.orm.em.fork(),
       {
@@ -39,29 +34,26 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
         scopes: ['openid', 'email'],
         grantTypes: ['authorization_code'],
       },
-      { pepper: servicesOf(app).secrets.clientSecretPepper },
+      { pepper: services.secrets.clientSecretPepper },
     );
     await giveLegacyClientName(app.orm.em.fork(), 'hostile', SCRIPT_NAME);
   });
 
-  beforeEach(async () => {
-    alice = await signInAs(app, ids.users.alice);
+  test.beforeEach(async ({ signIn, services }) => {
+    alice = await signIn(ids.users.alice);
     for (const client of [...Object.values(DemoClientId), 'hostile']) {
-      await servicesOf(app).consents.revoke(ids.users.alice, client);
+      await services.consents.revoke(ids.users.alice, client);
     }
   });
 
-  afterAll(async () => {
-    await app.close();
-  });
-
-  async function auditCount(event: string): Promise<number> {
+  async function auditCount(app: AuthApp, event: string): Promise<number> {
     const metric = await servicesOf(app).metrics.auditEventsTotal.get();
     return metric.values.find((value) => value.labels.event === event)?.value ?? 0;
   }
 
   /** The consent page of a fresh request by alice. */
   async function consentPage(
+    app: AuthApp,
     overrides: Record<string, string | null> = {},
     headers: Record<string, string> = {},
   ) {
@@ -81,7 +73,12 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     return { page, requestId: pendingRequestId(start) };
   }
 
-  function decide(requestId: string, fields: Record<string, string>, signedIn = alice) {
+  function decide(
+    app: AuthApp,
+    requestId: string,
+    fields: Record<string, string>,
+    signedIn = alice,
+  ) {
     return app.inject({
       method: 'POST',
       url: '/oauth/consent',
@@ -90,8 +87,10 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     });
   }
 
-  it('names the client, lists the scopes in plain words, offers remember, allow and deny', async () => {
-    const { page, requestId } = await consentPage({ scope: 'openid email regions' });
+  it('names the client, lists the scopes in plain words, offers remember, allow and deny', async ({
+    app,
+  }) => {
+    const { page, requestId } = await consentPage(app, { scope: 'openid email regions' });
     expect(page.body).toContain('Demo-App (öffentlich)');
     expect(page.body).toContain('Your email address');
     expect(page.body).toContain('The regions you are a member of');
@@ -103,14 +102,18 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(hiddenField(page.body, 'csrf')).toBe(alice.headers['x-csrf-token']);
   });
 
-  it('escapes the client name: a client named <script>alert(1)</script> stays text', async () => {
-    const { page } = await consentPage({ client_id: 'hostile', scope: 'openid email' });
+  it('escapes the client name: a client named <script>alert(1)</script> stays text', async ({
+    app,
+  }) => {
+    const { page } = await consentPage(app, { client_id: 'hostile', scope: 'openid email' });
     expect(page.body).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
     expect(page.body).not.toContain(SCRIPT_NAME);
   });
 
-  it('says who is signed in, offers "not you?", and names where the answer goes', async () => {
-    const { page, requestId } = await consentPage({ scope: 'openid email' });
+  it('says who is signed in, offers "not you?", and names where the answer goes', async ({
+    app,
+  }) => {
+    const { page, requestId } = await consentPage(app, { scope: 'openid email' });
     const user = await app.orm.em
       .fork()
       .findOneOrFail(UserEntity, { id: ids.users.alice }, { fields: ['firstName', 'email'] });
@@ -132,7 +135,10 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(page.body).toContain('has not registered a privacy policy');
   });
 
-  it("shows the client's logo and links as registered, and allows https images only then", async () => {
+  it("shows the client's logo and links as registered, and allows https images only then", async ({
+    app,
+    services,
+  }) => {
     await createOAuthClient(
       app.orm.em.fork(),
       {
@@ -147,10 +153,11 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
         policyUri: 'https://tafel.example.org/datenschutz',
         tosUri: 'https://tafel.example.org/agb',
       },
-      { pepper: servicesOf(app).secrets.clientSecretPepper },
+      { pepper: services.secrets.clientSecretPepper },
     );
     try {
       const { page } = await consentPage(
+        app,
         { client_id: 'described', scope: 'openid' },
         { 'accept-language': 'de' },
       );
@@ -171,51 +178,58 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     }
   });
 
-  it('forbids framing (CSP frame-ancestors none, X-Frame-Options DENY) and caching', async () => {
-    const { page } = await consentPage();
+  it('forbids framing (CSP frame-ancestors none, X-Frame-Options DENY) and caching', async ({
+    app,
+  }) => {
+    const { page } = await consentPage(app);
     expect(page.headers['content-security-policy']).toContain("frame-ancestors 'none'");
     expect(page.headers['x-frame-options']).toBe('DENY');
     expect(page.headers['cache-control']).toBe('no-store');
   });
 
-  it('speaks German with Accept-Language de', async () => {
-    const { page } = await consentPage({ scope: 'openid email' }, { 'accept-language': 'de' });
+  it('speaks German with Accept-Language de', async ({ app }) => {
+    const { page } = await consentPage(app, { scope: 'openid email' }, { 'accept-language': 'de' });
     expect(page.body).toContain('Deine E-Mail-Adresse');
     expect(page.body).toContain('Diese Entscheidung merken');
     expect(page.body).toContain('Erlauben');
   });
 
-  it('names offline_access in plain words, in both languages (docs/oauth.md §3.8)', async () => {
+  it('names offline_access in plain words, in both languages (docs/oauth.md §3.8)', async ({
+    app,
+  }) => {
     const scope = 'openid offline_access';
-    const en = await consentPage({ scope }, { 'accept-language': 'en' });
+    const en = await consentPage(app, { scope }, { 'accept-language': 'en' });
     expect(en.page.body).toContain(
       'Access to this information even after you sign out, until you revoke it under “Connected apps”',
     );
-    const de = await consentPage({ scope }, { 'accept-language': 'de' });
+    const de = await consentPage(app, { scope }, { 'accept-language': 'de' });
     expect(de.page.body).toContain(
       'Zugriff auf diese Angaben auch nach deiner Abmeldung, bis du ihn unter „Verbundene Anwendungen“ widerrufst',
     );
     expect(de.page.body).not.toContain('offline_access');
   });
 
-  it('allow answers 303 with code, state and iss', async () => {
-    const { requestId } = await consentPage();
-    const before = await auditCount('consent_granted');
-    const response = await decide(requestId, {
+  it('allow answers 303 with code, state and iss', async ({ app, services }) => {
+    const { requestId } = await consentPage(app);
+    const before = await auditCount(app, 'consent_granted');
+    const response = await decide(app, requestId, {
       decision: 'allow',
       csrf: alice.headers['x-csrf-token'],
     });
     expect(response.statusCode).toBe(303);
     const params = callbackParams(response);
     expect([...params.keys()].sort()).toEqual(['code', 'iss', 'state']);
-    expect(params.get('iss')).toBe(servicesOf(app).issuer);
-    expect(await auditCount('consent_granted')).toBe(before + 1);
+    expect(params.get('iss')).toBe(services.issuer);
+    expect(await auditCount(app, 'consent_granted')).toBe(before + 1);
   });
 
-  it('deny answers 303 with access_denied, state and iss, and issues no code', async () => {
-    const { requestId } = await consentPage();
-    const before = await auditCount('consent_denied');
-    const response = await decide(requestId, {
+  it('deny answers 303 with access_denied, state and iss, and issues no code', async ({
+    app,
+    services,
+  }) => {
+    const { requestId } = await consentPage(app);
+    const before = await auditCount(app, 'consent_denied');
+    const response = await decide(app, requestId, {
       decision: 'deny',
       csrf: alice.headers['x-csrf-token'],
     });
@@ -223,52 +237,58 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     const params = callbackParams(response);
     expect(params.get('error')).toBe('access_denied');
     expect(params.get('state')).toBe('state-123');
-    expect(params.get('iss')).toBe(servicesOf(app).issuer);
+    expect(params.get('iss')).toBe(services.issuer);
     expect(params.has('code')).toBe(false);
-    expect(await auditCount('consent_denied')).toBe(before + 1);
+    expect(await auditCount(app, 'consent_denied')).toBe(before + 1);
   });
 
-  it('remembers the consent only when "remember this choice" is ticked', async () => {
-    const first = await consentPage();
-    await decide(first.requestId, { decision: 'allow', csrf: alice.headers['x-csrf-token'] });
-    expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
-    const second = await consentPage();
-    await decide(second.requestId, {
+  it('remembers the consent only when "remember this choice" is ticked', async ({
+    app,
+    services,
+  }) => {
+    const first = await consentPage(app);
+    await decide(app, first.requestId, { decision: 'allow', csrf: alice.headers['x-csrf-token'] });
+    expect(await services.consents.find(ids.users.alice, DemoClientId.public)).toBeNull();
+    const second = await consentPage(app);
+    await decide(app, second.requestId, {
       decision: 'allow',
       remember: 'on',
       csrf: alice.headers['x-csrf-token'],
     });
-    expect(await servicesOf(app).consents.find(ids.users.alice, DemoClientId.public)).toMatchObject(
-      {
-        scopes: ['openid', 'profile'],
-      },
-    );
+    expect(await services.consents.find(ids.users.alice, DemoClientId.public)).toMatchObject({
+      scopes: ['openid', 'profile'],
+    });
   });
 
-  it('refuses a consent form without its CSRF field, deciding nothing', async () => {
-    const { requestId } = await consentPage();
-    const refused = await decide(requestId, { decision: 'allow' });
+  it('refuses a consent form without its CSRF field, deciding nothing', async ({ app }) => {
+    const { requestId } = await consentPage(app);
+    const refused = await decide(app, requestId, { decision: 'allow' });
     expect(refused.statusCode).toBe(403);
     expect(refused.headers.location).toBeUndefined();
-    const wrong = await decide(requestId, { decision: 'allow', csrf: '0'.repeat(32) });
+    const wrong = await decide(app, requestId, { decision: 'allow', csrf: '0'.repeat(32) });
     expect(wrong.statusCode).toBe(403);
     // The request is still open for the real form.
-    const allowed = await decide(requestId, {
+    const allowed = await decide(app, requestId, {
       decision: 'allow',
       csrf: alice.headers['x-csrf-token'],
     });
     expect(callbackParams(allowed).has('code')).toBe(true);
   });
 
-  it('decides once: a second submit of the form gets the expired page, not a second code', async () => {
-    const { requestId } = await consentPage();
+  it('decides once: a second submit of the form gets the expired page, not a second code', async ({
+    app,
+  }) => {
+    const { requestId } = await consentPage(app);
     const form = { decision: 'allow', csrf: alice.headers['x-csrf-token'] };
-    const [one, two] = await Promise.all([decide(requestId, form), decide(requestId, form)]);
+    const [one, two] = await Promise.all([
+      decide(app, requestId, form),
+      decide(app, requestId, form),
+    ]);
     expect([one?.statusCode, two?.statusCode].sort()).toEqual([303, 400]);
   });
 
-  it('sends a visitor without a session to the login page first', async () => {
-    const { requestId } = await consentPage();
+  it('sends a visitor without a session to the login page first', async ({ app }) => {
+    const { requestId } = await consentPage(app);
     const page = await app.inject({ method: 'GET', url: `/oauth/consent?request=${requestId}` });
     expect(page.statusCode).toBe(302);
     expect(page.headers.location).toBe(`/login?request=${requestId}`);
@@ -281,7 +301,7 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(post.headers.location).toBe(`/login?request=${requestId}`);
   });
 
-  it('shows the expired page for an unknown request', async () => {
+  it('shows the expired page for an unknown request', async ({ app }) => {
     const response = await app.inject({
       method: 'GET',
       url: `/oauth/consent?request=${'y'.repeat(32)}`,
@@ -290,10 +310,14 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(response.statusCode).toBe(400);
   });
 
-  it('checks the region gate again for whoever decides: bob cannot finish alice’s regional request', async () => {
-    const { requestId } = await consentPage({ client_id: DemoClientId.regional });
-    const bob = await signInAs(app, ids.users.bob);
+  it('checks the region gate again for whoever decides: bob cannot finish alice’s regional request', async ({
+    app,
+    signIn,
+  }) => {
+    const { requestId } = await consentPage(app, { client_id: DemoClientId.regional });
+    const bob = await signIn(ids.users.bob);
     const response = await decide(
+      app,
       requestId,
       { decision: 'allow', csrf: bob.headers['x-csrf-token'] },
       bob,
@@ -308,13 +332,13 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(back.searchParams.has('code')).toBe(false);
   });
 
-  it('gives nothing to a client deactivated while the user decides', async () => {
-    const { requestId } = await consentPage({ client_id: 'hostile', scope: 'openid' });
+  it('gives nothing to a client deactivated while the user decides', async ({ app }) => {
+    const { requestId } = await consentPage(app, { client_id: 'hostile', scope: 'openid' });
     await app.orm.em
       .fork()
       .execute(`update oauth_clients set active = false where client_id = ?`, ['hostile']);
     try {
-      const response = await decide(requestId, {
+      const response = await decide(app, requestId, {
         decision: 'allow',
         csrf: alice.headers['x-csrf-token'],
       });
