@@ -274,6 +274,20 @@ describe('the foodshare command', () => {
     const again = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
     expect(again.requirePushedAuthorizationRequests).toBe(true);
     expect(again.backchannelLogoutUri).toBeNull();
+    const dpop = await cli([
+      'clients',
+      'set-protocol-options',
+      '--client-id',
+      'cli-par',
+      '--require-dpop',
+    ]);
+    expect(dpop.stdout).toContain('DPoP proofs: required');
+    const bound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
+    expect(bound.requireDpop).toBe(true);
+    expect(bound.requirePushedAuthorizationRequests).toBe(true);
+    await cli(['clients', 'set-protocol-options', '--client-id', 'cli-par', '--no-require-dpop']);
+    const unbound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
+    expect(unbound.requireDpop).toBe(false);
     const refused = await cli([
       'clients',
       'set-protocol-options',

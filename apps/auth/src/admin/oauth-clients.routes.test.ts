@@ -591,6 +591,25 @@ describe('the OAuth client pages of an administrator', () => {
       expect(after?.requirePushedAuthorizationRequests).toBe(false);
     });
 
+    it('sets and clears the DPoP requirement, shown ticked on the client page', async ({ app }) => {
+      const { row, clientId } = await createThroughForm(app);
+      expect(row.requireDpop).toBe(false);
+      const fields = pageAppEdit();
+      const changed = await postForm(
+        app,
+        `/admin/oauthclients/${row.id}`,
+        { ...fields, requireDpop: 'on' },
+        { as: admin },
+      );
+      expect(changed.statusCode).toBe(303);
+      expect((await findClientRow(app, clientId))?.requireDpop).toBe(true);
+      const page = await getPage(app, String(changed.headers.location), { as: admin });
+      expect(page.body).toMatch(/name="requireDpop" value="on"\s+checked/);
+      const cleared = await postForm(app, `/admin/oauthclients/${row.id}`, fields, { as: admin });
+      expect(cleared.statusCode).toBe(303);
+      expect((await findClientRow(app, clientId))?.requireDpop).toBe(false);
+    });
+
     it('writes no audit row when nothing changed', async ({ app }) => {
       const { row, clientId } = await createThroughForm(app);
       const response = await postForm(
