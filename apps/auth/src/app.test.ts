@@ -1,30 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { RedisKeyValueStore, SessionStore } from '@foodshare/server-kit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AuthApp } from './app.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
+import { describe, expect, it, test } from './test-support/fixtures.ts';
 
 describe('the auth service', () => {
-  let app: AuthApp;
   let sessions: SessionStore;
   let store: RedisKeyValueStore;
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
+  // The probe route is added before the app is ready, so this set-up takes the built app.
+  test.beforeAll(async ({ testApp }) => {
     // Stands in for the REST login: a session written to the shared store by another
     // service instance, under the same prefix, as a deployment shares one Redis.
-    store = await new RedisKeyValueStore(built.redis).connect();
+    store = await new RedisKeyValueStore(testApp.redis).connect();
     sessions = new SessionStore(store);
-    app.get('/oauth/test-who-am-i', (request) => ({ userId: request.session?.userId ?? null }));
+    testApp.app.get('/oauth/test-who-am-i', (request) => ({
+      userId: request.session?.userId ?? null,
+    }));
   });
 
-  afterAll(async () => {
-    await app.close();
-    await store.close();
-  });
+  test.afterAll(() => store.close());
 
-  it('recognises a session that another service started', async () => {
+  it('recognises a session that another service started', async ({ app }) => {
     const session = await sessions.create(42, { rememberMe: false });
     const response = await app.inject({
       method: 'GET',
@@ -34,7 +29,7 @@ describe('the auth service', () => {
     expect(response.json()).toEqual({ userId: 42 });
   });
 
-  it('no longer recognises it once it was ended elsewhere', async () => {
+  it('no longer recognises it once it was ended elsewhere', async ({ app }) => {
     const session = await sessions.create(43, { rememberMe: false });
     await sessions.destroy(session);
     const response = await app.inject({
@@ -45,7 +40,7 @@ describe('the auth service', () => {
     expect(response.json()).toEqual({ userId: null });
   });
 
-  it('says which release it is at /health', async () => {
+  it('says which release it is at /health', async ({ app }) => {
     const health = await app.inject({ method: 'GET', url: '/health' });
     const { version } = JSON.parse(
       readFileSync(new URL('../../../release.json', import.meta.url), 'utf8'),
@@ -54,7 +49,9 @@ describe('the auth service', () => {
     expect(health.json<{ commit: string }>().commit).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  it('answers a protocol path asked with a method it lacks with 405 and the methods it has', async () => {
+  it('answers a protocol path asked with a method it lacks with 405 and the methods it has', async ({
+    app,
+  }) => {
     const token = await app.inject({ method: 'GET', url: '/oauth/token' });
     expect(token.statusCode).toBe(405);
     expect(token.headers.allow).toBe('OPTIONS, POST');
@@ -69,7 +66,7 @@ describe('the auth service', () => {
     expect(unknown.headers.allow).toBeUndefined();
   });
 
-  it('is ready when PostgreSQL and Redis answer', async () => {
+  it('is ready when PostgreSQL and Redis answer', async ({ app }) => {
     const response = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(response.statusCode).toBe(200);
   });

@@ -7,11 +7,7 @@ import {
   parameterValue,
 } from '@foodshare/testing/fuzz';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from './app.ts';
-import { buildTestApp } from './test-support/build-test-app.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from './test-support/fixtures.ts';
 
 /** A parameter's value: one a client would send, or anything that has broken servers. */
 const oneOf = (...good: string[]) =>
@@ -189,21 +185,19 @@ const requestOf = (operation: OauthOperation) =>
   });
 
 describe('fuzzing every OAuth endpoint and page', () => {
-  let app: AuthApp;
   let fingerprint: DatabaseFingerprint;
 
-  beforeAll(async () => {
-    const built = await buildTestApp();
-    app = built.app;
-    fingerprint = await databaseFingerprint(built.database.url);
+  test.beforeAll(async ({ testApp }) => {
+    fingerprint = await databaseFingerprint(testApp.database.url);
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     await fingerprint?.close();
-    await app?.close();
   });
 
-  it('answers every generated request without a 5xx, and a refused write changes nothing', async () => {
+  it('answers every generated request without a 5xx, and a refused write changes nothing', async ({
+    app,
+  }) => {
     const { failures, sent } = await fuzzOperations({
       operations: OPERATIONS,
       fingerprint,

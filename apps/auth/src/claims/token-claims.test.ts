@@ -1,10 +1,16 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash } from 'node:crypto';
 import { DEMO_REDIRECT_URI, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
+import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
+import {
+  issueCode,
+  pkcePair,
+  refreshRequest,
+  tokenRequest,
+  type TokenResponse,
+} from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   FormBrowser,
@@ -14,18 +20,10 @@ import {
   startAuthorization,
   userActs,
 } from '@foodshare/relying-party';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
-import {
-  issueCode,
-  pkcePair,
-  refreshRequest,
-  registerTestClient,
-  tokenRequest,
-  type TokenResponse,
-} from '../test-support/token-helpers.ts';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
+test.override('appEnv', { scope: 'file' }, { BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' });
+
 const SIGNED_OUT = 'http://localhost:9999/signed-out';
 
 /** What only an ID token says: the rest of it are the claims userinfo answers. */
@@ -43,34 +41,31 @@ function userClaimsOf(idToken: Record<string, unknown>): Record<string, unknown>
  * through openid-client against the server on a real socket.
  */
 describe('the claims of the tokens', () => {
-  let app: AuthApp;
-  let origin: string;
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
+  test.beforeAll(async ({ registerClient }) => {
     receiver = await startLogoutReceiver();
-    await registerTestClient(app, {
+    await registerClient({
       clientId: 'claims-logout-rp',
       postLogoutRedirectUris: [SIGNED_OUT],
       backchannelLogoutUri: `${receiver.origin}/logout`,
     });
-    await registerTestClient(app, {
+    await registerClient({
       clientId: 'claims-offline-rp',
       backchannelLogoutUri: `${receiver.origin}/offline`,
     });
-    await registerTestClient(app, {
+    await registerClient({
       clientId: 'claims-no-refresh',
       grantTypes: ['authorization_code'],
     });
   });
 
-  afterAll(async () => {
-    await app.close();
+  test.afterAll(async () => {
     await receiver.close();
   });
 
   async function signIn(
+    origin: string,
     clientId: string,
     scope: string,
     options: { browser?: FormBrowser; email?: string; remember?: boolean } = {},
@@ -108,15 +103,15 @@ describe('the claims of the tokens', () => {
       },
     };
 
-    it.each([
+    it.for([
       'openid',
       'openid profile',
       'openid email',
       'openid regions',
       'openid profile email regions',
-    ])('scope "%s": exactly its claims, and the same at userinfo', async (scope) => {
+    ])('scope "%s": exactly its claims, and the same at userinfo', async (scope, { origin }) => {
       const scopes = scope.split(' ');
-      const { config, tokens, idToken } = await signIn(DemoClientId.public, scope);
+      const { config, tokens, idToken } = await signIn(origin, DemoClientId.public, scope);
       const claims = Object.assign({}, ...scopes.map((scope) => expected[scope]));
       // The ID token's own claims stay as they were.
       expect(idToken).toMatchObject({
@@ -142,8 +137,10 @@ describe('the claims of the tokens', () => {
       expect(access).not.toHaveProperty('email');
     });
 
-    it('gives groups in the refreshed ID token and access token, and not at a narrowed refresh without regions', async () => {
-      const { config, tokens } = await signIn(DemoClientId.public, 'openid email regions');
+    it('gives groups in the refreshed ID token and access token, and not at a narrowed refresh without regions', async ({
+      origin,
+    }) => {
+      const { config, tokens } = await signIn(origin, DemoClientId.public, 'openid email regions');
       const refreshed = await client.refreshTokenGrant(config, tokens.refresh_token!);
       const groups = expected.regions!.groups;
       expect(decodeJwt(refreshed.id_token!).groups).toEqual(groups);
@@ -157,8 +154,8 @@ describe('the claims of the tokens', () => {
       expect(decodeJwt(narrowed.id_token!).email).toBe(DemoUserEmail.alice);
     });
 
-    it('names an orga user’s working groups by id with their admin role', async () => {
-      const { idToken } = await signIn(DemoClientId.public, 'openid regions', {
+    it('names an orga user’s working groups by id with their admin role', async ({ origin }) => {
+      const { idToken } = await signIn(origin, DemoClientId.public, 'openid regions', {
         email: DemoUserEmail.orga,
       });
       expect(idToken.groups).toEqual(
@@ -171,8 +168,11 @@ describe('the claims of the tokens', () => {
   });
 
   describe('sid (docs/oauth.md §4.4)', () => {
-    it('names the login session: the same for every client and refresh, another for another session', async () => {
-      const first = await signIn(DemoClientId.public, 'openid');
+    it('names the login session: the same for every client and refresh, another for another session', async ({
+      app,
+      origin,
+    }) => {
+      const first = await signIn(origin, DemoClientId.public, 'openid');
       const sid = first.idToken.sid as string;
       expect(sid).toMatch(/^[A-Za-z0-9_-]{43}$/);
       // Neither the cookie nor the session's key in the store.
@@ -187,14 +187,23 @@ describe('the claims of the tokens', () => {
       const again = await client.refreshTokenGrant(first.config, refreshed.refresh_token!);
       expect(decodeJwt(again.id_token!).sid).toBe(sid);
 
-      const sameBrowser = await signIn('claims-offline-rp', 'openid', { browser: first.browser });
+      const sameBrowser = await signIn(origin, 'claims-offline-rp', 'openid', {
+        browser: first.browser,
+      });
       expect(sameBrowser.idToken.sid).toBe(sid);
-      const otherBrowser = await signIn(DemoClientId.public, 'openid');
+      const otherBrowser = await signIn(origin, DemoClientId.public, 'openid');
       expect(otherBrowser.idToken.sid).not.toBe(sid);
     });
 
-    it('is in the logout token at sign-out, equal to the ID token’s, with sub', async () => {
-      const { config, browser, tokens, idToken } = await signIn('claims-logout-rp', 'openid');
+    it('is in the logout token at sign-out, equal to the ID token’s, with sub', async ({
+      origin,
+      services,
+    }) => {
+      const { config, browser, tokens, idToken } = await signIn(
+        origin,
+        'claims-logout-rp',
+        'openid',
+      );
       const before = receiver.received.length;
       const logout = await browser.request(
         client.buildEndSessionUrl(config, {
@@ -203,7 +212,7 @@ describe('the claims of the tokens', () => {
         }).href,
       );
       expect(logout.status).toBe(303);
-      await servicesOf(app).backchannelLogout.settled();
+      await services.backchannelLogout.settled();
       const delivered = receiver.received
         .slice(before)
         .filter((request) => request.path === '/logout');
@@ -218,9 +227,12 @@ describe('the claims of the tokens', () => {
       expect(payload.sub).toBe(idToken.sub);
     });
 
-    it('at a sign-out, names each login session the client’s grants began in, one logout token each', async () => {
-      const first = await signIn('claims-logout-rp', 'openid');
-      const second = await signIn('claims-logout-rp', 'openid');
+    it('at a sign-out, names each login session the client’s grants began in, one logout token each', async ({
+      origin,
+      services,
+    }) => {
+      const first = await signIn(origin, 'claims-logout-rp', 'openid');
+      const second = await signIn(origin, 'claims-logout-rp', 'openid');
       expect(first.idToken.sid).not.toBe(second.idToken.sid);
       const before = receiver.received.length;
       // Signing out of one browser ends every grant of the user (docs/oauth.md §9.2).
@@ -228,7 +240,7 @@ describe('the claims of the tokens', () => {
         client.buildEndSessionUrl(first.config, { id_token_hint: first.tokens.id_token! }).href,
       );
       expect(logout.status).toBe(200);
-      await servicesOf(app).backchannelLogout.settled();
+      await services.backchannelLogout.settled();
       const sids = receiver.received
         .slice(before)
         .filter((request) => request.path === '/logout')
@@ -236,7 +248,9 @@ describe('the claims of the tokens', () => {
       expect(sids.sort()).toEqual([first.idToken.sid, second.idToken.sid].sort());
     });
 
-    it('is absent from the tokens of a code issued before sid was kept, which still redeem and refresh', async () => {
+    it('is absent from the tokens of a code issued before sid was kept, which still redeem and refresh', async ({
+      app,
+    }) => {
       // A code as the previous release stored it: no sid field.
       const { verifier, challenge } = pkcePair();
       const code = await issueCode(app, {
@@ -261,9 +275,13 @@ describe('the claims of the tokens', () => {
       expect(decodeJwt(refreshed.json<TokenResponse>().id_token!)).not.toHaveProperty('sid');
     });
 
-    it('is kept in the family record as an optional field the previous release reads past', async () => {
-      const { tokens, idToken } = await signIn(DemoClientId.public, 'openid');
-      const { familyId } = (await servicesOf(app).refreshTokens.open(tokens.refresh_token!))!;
+    it('is kept in the family record as an optional field the previous release reads past', async ({
+      app,
+      origin,
+      services,
+    }) => {
+      const { tokens, idToken } = await signIn(origin, DemoClientId.public, 'openid');
+      const { familyId } = (await services.refreshTokens.open(tokens.refresh_token!))!;
       const record = JSON.parse((await app.kv.get(`oauth:family:${familyId}`))!) as Record<
         string,
         unknown
@@ -274,7 +292,9 @@ describe('the claims of the tokens', () => {
   });
 
   describe('offline_access (docs/oauth.md §3.8, OIDC Core 11)', () => {
-    it('is advertised in scopes_supported, with groups and sid in claims_supported', async () => {
+    it('is advertised in scopes_supported, with groups and sid in claims_supported', async ({
+      origin,
+    }) => {
       const config = await relyingParty(origin, DemoClientId.public);
       const metadata = config.serverMetadata();
       expect(metadata.scopes_supported).toContain('offline_access');
@@ -283,7 +303,9 @@ describe('the claims of the tokens', () => {
       expect(metadata.backchannel_logout_session_supported).toBe(true);
     });
 
-    it('is granted to a client of the refresh grant, with a refresh token, and shown in plain words', async () => {
+    it('is granted to a client of the refresh grant, with a refresh token, and shown in plain words', async ({
+      origin,
+    }) => {
       const config = await relyingParty(origin, DemoClientId.public);
       const browser = new FormBrowser(origin);
       const started = await startAuthorization(config, { scope: 'openid offline_access' });
@@ -301,7 +323,7 @@ describe('the claims of the tokens', () => {
       expect(tokens.refresh_token).toEqual(expect.any(String));
     });
 
-    it('is accepted in a pushed authorization request (/oauth/par)', async () => {
+    it('is accepted in a pushed authorization request (/oauth/par)', async ({ origin }) => {
       const config = await relyingParty(origin, DemoClientId.public);
       const codeVerifier = client.randomPKCECodeVerifier();
       const state = client.randomState();
@@ -323,37 +345,42 @@ describe('the claims of the tokens', () => {
       expect(tokens.refresh_token).toEqual(expect.any(String));
     });
 
-    it('is dropped, not refused, for a client without the refresh grant', async () => {
-      const { tokens } = await signIn('claims-no-refresh', 'openid offline_access');
+    it('is dropped, not refused, for a client without the refresh grant', async ({ origin }) => {
+      const { tokens } = await signIn(origin, 'claims-no-refresh', 'openid offline_access');
       expect(tokens.scope).toBe('openid');
       expect(tokens.refresh_token).toBeUndefined();
     });
 
-    it('is asked for on the consent screen even when the other scopes were remembered', async () => {
+    it('is asked for on the consent screen even when the other scopes were remembered', async ({
+      origin,
+    }) => {
       const browser = new FormBrowser(origin);
-      await signIn('claims-offline-rp', 'openid profile', {
+      await signIn(origin, 'claims-offline-rp', 'openid profile', {
         browser,
         email: DemoUserEmail.bob,
         remember: true,
       });
       expect(browser.pagesShown).toEqual(['login', 'consent']);
-      await signIn('claims-offline-rp', 'openid profile', { browser });
+      await signIn(origin, 'claims-offline-rp', 'openid profile', { browser });
       expect(browser.pagesShown).toEqual(['login', 'consent']);
-      const offline = await signIn('claims-offline-rp', 'openid profile offline_access', {
+      const offline = await signIn(origin, 'claims-offline-rp', 'openid profile offline_access', {
         browser,
         remember: true,
       });
       expect(browser.pagesShown).toEqual(['login', 'consent', 'consent']);
       expect(offline.tokens.scope).toBe('openid profile offline_access');
-      await signIn('claims-offline-rp', 'openid offline_access', { browser });
+      await signIn(origin, 'claims-offline-rp', 'openid offline_access', { browser });
       expect(browser.pagesShown).toEqual(['login', 'consent', 'consent']);
     });
 
-    it('keeps its grant through a sign-out, which ends the grants without it; both are told', async () => {
+    it('keeps its grant through a sign-out, which ends the grants without it; both are told', async ({
+      origin,
+      services,
+    }) => {
       const browser = new FormBrowser(origin);
       const email = DemoUserEmail.carla;
-      const online = await signIn(DemoClientId.public, 'openid', { browser, email });
-      const offline = await signIn('claims-offline-rp', 'openid offline_access', {
+      const online = await signIn(origin, DemoClientId.public, 'openid', { browser, email });
+      const offline = await signIn(origin, 'claims-offline-rp', 'openid offline_access', {
         browser,
         email,
       });
@@ -362,7 +389,7 @@ describe('the claims of the tokens', () => {
         client.buildEndSessionUrl(online.config, { id_token_hint: online.tokens.id_token! }).href,
       );
       expect(logout.status).toBe(200);
-      await servicesOf(app).backchannelLogout.settled();
+      await services.backchannelLogout.settled();
 
       await expect(
         client.refreshTokenGrant(online.config, online.tokens.refresh_token!),
@@ -379,13 +406,16 @@ describe('the claims of the tokens', () => {
 
       // A later sign-out of another session does not tell it again of the one that ended.
       const laterBrowser = new FormBrowser(origin);
-      const later = await signIn(DemoClientId.public, 'openid', { browser: laterBrowser, email });
+      const later = await signIn(origin, DemoClientId.public, 'openid', {
+        browser: laterBrowser,
+        email,
+      });
       const beforeLater = receiver.received.length;
       const laterLogout = await laterBrowser.request(
         client.buildEndSessionUrl(later.config, { id_token_hint: later.tokens.id_token! }).href,
       );
       expect(laterLogout.status).toBe(200);
-      await servicesOf(app).backchannelLogout.settled();
+      await services.backchannelLogout.settled();
       const toldAgain = receiver.received
         .slice(beforeLater)
         .filter((request) => request.path === '/offline');

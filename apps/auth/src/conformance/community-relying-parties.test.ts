@@ -2,11 +2,10 @@ import { servicesOf } from '../test-support/build-test-app.ts';
 import { DEMO_REDIRECT_URI, DemoUserEmail } from '@foodshare/domain';
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import type { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   authorizeInBrowser,
   type ClientAuthMethod,
@@ -14,7 +13,9 @@ import {
   relyingParty,
 } from '@foodshare/relying-party';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
+test.override('appEnv', { scope: 'file' }, { BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' });
+
 const SECRET = 'community-relying-party-secret';
 // WordPress openid-connect-generic: its redirect URI is admin-ajax.php with a query string.
 const WORDPRESS_REDIRECT_URI =
@@ -37,12 +38,9 @@ interface SignIn {
  * relying party is, and asserting what its source reads.
  */
 describe('community relying parties: what each one reads', () => {
-  let app: AuthApp;
-  let origin: string;
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
+  test.beforeAll(async ({ registerClient }) => {
     receiver = await startLogoutReceiver();
     const clients: Parameters<typeof registerTestClient>[1][] = [
       { clientId: 'nextcloud', backchannelLogoutUri: `${receiver.origin}/nextcloud` },
@@ -54,15 +52,14 @@ describe('community relying parties: what each one reads', () => {
       { clientId: 'discourse' },
       { clientId: 'moodle' },
     ];
-    for (const input of clients) await registerTestClient(app, input, SECRET);
+    for (const input of clients) await registerClient(input, SECRET);
   });
 
-  afterAll(async () => {
-    await app.close();
+  test.afterAll(async () => {
     await receiver.close();
   });
 
-  async function signIn(options: SignIn) {
+  async function signIn(origin: string, options: SignIn) {
     const config = await relyingParty(origin, options.clientId, {
       method: options.method,
       secret: SECRET,
@@ -99,7 +96,13 @@ describe('community relying parties: what each one reads', () => {
   }
 
   /** The logout token the receiver got at `path` after a sign-out, verified by the JWKS. */
-  async function logoutTokenAt(config: client.Configuration, path: string, clientId: string) {
+  async function logoutTokenAt(
+    origin: string,
+    app: AuthApp,
+    config: client.Configuration,
+    path: string,
+    clientId: string,
+  ) {
     await servicesOf(app).backchannelLogout.settled();
     const delivered = receiver.received.filter((request) => request.path === path);
     expect(delivered).toHaveLength(1);
@@ -115,8 +118,11 @@ describe('community relying parties: what each one reads', () => {
   // payload; its back-channel logout (lib/Controller/LoginController.php backChannelLogout)
   // finds the session by the logout token's sid.
   describe('Nextcloud user_oidc', () => {
-    it('reads email, name and groups from the ID token, and gets a back-channel logout by sid', async () => {
-      const { config, browser, tokens, idToken } = await signIn({
+    it('reads email, name and groups from the ID token, and gets a back-channel logout by sid', async ({
+      app,
+      origin,
+    }) => {
+      const { config, browser, tokens, idToken } = await signIn(origin, {
         clientId: 'nextcloud',
         method: 'client_secret_post',
         scope: 'openid email profile regions',
@@ -136,7 +142,7 @@ describe('community relying parties: what each one reads', () => {
         client.buildEndSessionUrl(config, { id_token_hint: tokens.id_token! }).href,
       );
       expect(logout.status).toBe(200);
-      const logoutToken = await logoutTokenAt(config, '/nextcloud', 'nextcloud');
+      const logoutToken = await logoutTokenAt(origin, app, config, '/nextcloud', 'nextcloud');
       expect(logoutToken.sid).toBe(idToken.sid);
       expect(logoutToken.sub).toBe(idToken.sub);
     });
@@ -147,8 +153,10 @@ describe('community relying parties: what each one reads', () => {
   // in scope, so the profile (preferred_username for the localpart) comes from the ID token; a
   // back-channel logout needs both discovery flags, and the logout token's sid.
   describe('Matrix Synapse', () => {
-    it('finds its client authentication and S256 in discovery, and preferred_username in the ID token', async () => {
-      const { config, idToken } = await signIn({
+    it('finds its client authentication and S256 in discovery, and preferred_username in the ID token', async ({
+      origin,
+    }) => {
+      const { config, idToken } = await signIn(origin, {
         clientId: 'synapse',
         method: 'client_secret_basic',
         scope: 'openid profile',
@@ -170,8 +178,10 @@ describe('community relying parties: what each one reads', () => {
   // (src/OpenIDConnectClient.php requestUserInfo, getAccessTokenPayload): name, email and
   // preferred_username from userinfo; groups from the access token's payload; a kid on tokens.
   describe('MediaWiki / BlueSpice OpenIDConnect', () => {
-    it('reads name, email and a unique preferred_username at userinfo, and groups from the access token', async () => {
-      const alice = await signIn({
+    it('reads name, email and a unique preferred_username at userinfo, and groups from the access token', async ({
+      origin,
+    }) => {
+      const alice = await signIn(origin, {
         clientId: 'mediawiki',
         method: 'client_secret_basic',
         scope: 'openid profile email regions',
@@ -192,7 +202,7 @@ describe('community relying parties: what each one reads', () => {
       expect(decodeProtectedHeader(alice.tokens.id_token!).kid).toEqual(expect.any(String));
 
       // The wiki user name: another user never gets the same one.
-      const bob = await signIn({
+      const bob = await signIn(origin, {
         clientId: 'mediawiki',
         method: 'client_secret_basic',
         scope: 'openid profile',
@@ -211,8 +221,10 @@ describe('community relying parties: what each one reads', () => {
   // BookStackApp/BookStack app/Access/Oidc (OidcService, OidcIdToken, OidcJwtSigningKey): RS256
   // only, JWKS keys with use sig and alg, exactly one aud, email required, groups optional.
   describe('BookStack', () => {
-    it('gets RS256 keys with use and alg, an ID token for it alone with email, and groups as strings', async () => {
-      const { config, idToken } = await signIn({
+    it('gets RS256 keys with use and alg, an ID token for it alone with email, and groups as strings', async ({
+      origin,
+    }) => {
+      const { config, idToken } = await signIn(origin, {
         clientId: 'bookstack',
         method: 'client_secret_basic',
         scope: 'openid profile email regions',
@@ -237,8 +249,10 @@ describe('community relying parties: what each one reads', () => {
   // services/auth/source/oauth2 (group claim name; markbates/goth's openidConnect provider,
   // which sends no PKCE and compares iss with the discovered issuer byte for byte).
   describe('Grafana, Wiki.js, Gitea', () => {
-    it('map roles from groups, an array of strings, sign in without PKCE, and find iss byte for byte', async () => {
-      const { config, idToken, tokens } = await signIn({
+    it('map roles from groups, an array of strings, sign in without PKCE, and find iss byte for byte', async ({
+      origin,
+    }) => {
+      const { config, idToken, tokens } = await signIn(origin, {
         clientId: 'grafana',
         method: 'client_secret_basic',
         scope: 'openid profile email regions',
@@ -259,7 +273,9 @@ describe('community relying parties: what each one reads', () => {
   // with the secret in the body (client_secret_post) and no PKCE, and offline_access in the
   // default scope for a refresh token.
   describe('WordPress openid-connect-generic', () => {
-    it('signs in with client_secret_post, no PKCE, a redirect URI with a query string, and refreshes with offline_access', async () => {
+    it('signs in with client_secret_post, no PKCE, a redirect URI with a query string, and refreshes with offline_access', async ({
+      origin,
+    }) => {
       const config = await relyingParty(origin, 'wordpress', {
         method: 'client_secret_post',
         secret: SECRET,
@@ -325,8 +341,8 @@ describe('community relying parties: what each one reads', () => {
   // discourse/discourse-openid-connect lib/omniauth_open_id_connect.rb: fails the login when the
   // ID token's nonce is not the one it sent; its default scope is openid alone.
   describe('Discourse', () => {
-    it('gets its nonce back in the ID token with the scope openid alone', async () => {
-      const { idToken, nonce, tokens } = await signIn({
+    it('gets its nonce back in the ID token with the scope openid alone', async ({ origin }) => {
+      const { idToken, nonce, tokens } = await signIn(origin, {
         clientId: 'discourse',
         method: 'client_secret_basic',
         scope: 'openid',
@@ -341,8 +357,10 @@ describe('community relying parties: what each one reads', () => {
   // moodle/moodle lib/classes/oauth2 (the issuer's loginscopesoffline, openid profile email
   // offline_access) and auth/oauth2: email and a user name from userinfo.
   describe('Moodle', () => {
-    it('gets a refresh token with offline_access, and email and a user name at userinfo', async () => {
-      const { config, tokens, idToken } = await signIn({
+    it('gets a refresh token with offline_access, and email and a user name at userinfo', async ({
+      origin,
+    }) => {
+      const { config, tokens, idToken } = await signIn(origin, {
         clientId: 'moodle',
         method: 'client_secret_post',
         scope: 'openid profile email offline_access',

@@ -1,14 +1,15 @@
 import { DEMO_REDIRECT_URI, DemoUserEmail } from '@foodshare/domain';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import * as client from 'openid-client';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { startLogoutReceiver } from '../test-support/logout-receiver.ts';
 import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { authorizeInBrowser, FormBrowser, redeem, relyingParty } from '@foodshare/relying-party';
 
-const ids = inject('demoIds');
+test.override('listen', { scope: 'file' }, true);
+// The receiver listens on loopback, which only this setting lets the server reach.
+test.override('appEnv', { scope: 'file' }, { BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' });
+
 const CLIENT_ID = 'journey-rp';
 const SECRET = 'journey-secret-of-the-relying-party';
 const SIGNED_OUT = 'http://localhost:9999/signed-out';
@@ -21,13 +22,9 @@ const BACKCHANNEL_LOGOUT_EVENT = 'http://schemas.openid.net/event/backchannel-lo
  * a back-channel logout token to the client's own receiver, and the token inactive afterwards.
  */
 describe('conformance with openid-client: a relying party from sign-in to logout', () => {
-  let app: AuthApp;
-  let origin: string;
   let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
 
-  beforeAll(async () => {
-    // The receiver listens on loopback, which only this setting lets the server reach.
-    ({ app, origin } = await listenTestApp({ BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1' }));
+  test.beforeAll(async ({ app }) => {
     receiver = await startLogoutReceiver();
     await registerTestClient(
       app,
@@ -41,12 +38,13 @@ describe('conformance with openid-client: a relying party from sign-in to logout
     );
   });
 
-  afterAll(async () => {
-    await app.close();
+  test.afterAll(async () => {
     await receiver.close();
   });
 
-  it('signs in through PAR, is introspected, logs out, and its token is inactive after', async () => {
+  it('signs in through PAR, is introspected, logs out, and its token is inactive after', async ({
+    origin,
+  }) => {
     const config = await relyingParty(origin, CLIENT_ID, {
       method: 'client_secret_basic',
       secret: SECRET,

@@ -2,16 +2,17 @@ import { servicesOf } from '../test-support/build-test-app.ts';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { KeyEncryptionError, rotateSigningKey, SigningKeyEntity } from '@foodshare/domain';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import { InvalidTokenError, KeyRing, type InvalidTokenReason } from './key-ring.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 
-let app: AuthApp;
 let clock = Date.now();
 let ring: KeyRing;
 
-function ringWith(options: { issuer?: string; keyEncryptionKey?: Uint8Array } = {}): KeyRing {
+function ringWith(
+  app: AuthApp,
+  options: { issuer?: string; keyEncryptionKey?: Uint8Array } = {},
+): KeyRing {
   return new KeyRing({
     orm: app.orm,
     keyEncryptionKey: options.keyEncryptionKey ?? servicesOf(app).secrets.keyEncryptionKey,
@@ -24,31 +25,29 @@ function ringWith(options: { issuer?: string; keyEncryptionKey?: Uint8Array } = 
 
 const seconds = () => Math.floor(clock / 1000);
 
-beforeAll(async () => {
-  ({ app } = await buildTestApp());
-  await app.ready();
+test.beforeAll(async ({ app }) => {
   clock = Date.now();
-  ring = ringWith();
+  ring = ringWith(app);
 });
 
-afterAll(() => app.close());
-
 describe('the key ring', () => {
-  it('has a signing key once the app is ready', async () => {
+  it('has a signing key once the app is ready', async ({ app, services }) => {
     expect(await app.orm.em.fork().count(SigningKeyEntity, {})).toBe(1);
-    expect((await servicesOf(app).keys.publicJwks()).keys).toHaveLength(1);
+    expect((await services.keys.publicJwks()).keys).toHaveLength(1);
   });
 
-  it('signs RS256 with the kid of a published key, verifiable with the JWKS alone', async () => {
-    const token = await servicesOf(app).keys.signJwt(
+  it('signs RS256 with the kid of a published key, verifiable with the JWKS alone', async ({
+    services,
+  }) => {
+    const token = await services.keys.signJwt(
       { sub: '7', aud: 'demo-public', exp: seconds() + 60 },
       { typ: 'at+jwt' },
     );
     const header = decodeProtectedHeader(token);
-    const jwks = await servicesOf(app).keys.publicJwks();
+    const jwks = await services.keys.publicJwks();
     expect(header).toEqual({ alg: 'RS256', kid: jwks.keys[0]?.kid, typ: 'at+jwt' });
     const { payload } = await jwtVerify(token, createLocalJWKSet(jwks), {
-      issuer: servicesOf(app).issuer,
+      issuer: services.issuer,
       audience: 'demo-public',
       typ: 'at+jwt',
     });
@@ -56,10 +55,12 @@ describe('the key ring', () => {
     expect(typeof payload.iat).toBe('number');
   });
 
-  it('always sets iss to the issuer and leaves typ out when none is asked for', async () => {
+  it('always sets iss to the issuer and leaves typ out when none is asked for', async ({
+    services,
+  }) => {
     const token = await ring.signJwt({ iss: 'https://elsewhere.example', exp: seconds() + 60 });
     expect(decodeProtectedHeader(token).typ).toBeUndefined();
-    expect(await ring.verifyJwt(token, {})).toMatchObject({ iss: servicesOf(app).issuer });
+    expect(await ring.verifyJwt(token, {})).toMatchObject({ iss: services.issuer });
   });
 
   it('verifies its own tokens with typ and audience', async () => {
@@ -76,7 +77,7 @@ describe('the key ring', () => {
 
   const refusals: [
     string,
-    () => Promise<string>,
+    (app: AuthApp) => Promise<string>,
     { typ?: string; audience?: string },
     InvalidTokenReason,
   ][] = [
@@ -108,13 +109,14 @@ describe('the key ring', () => {
     ],
     [
       'another issuer',
-      () => ringWith({ issuer: 'https://other.example' }).signJwt({ exp: seconds() + 60 }),
+      (app: AuthApp) =>
+        ringWith(app, { issuer: 'https://other.example' }).signJwt({ exp: seconds() + 60 }),
       {},
       'claims',
     ],
     [
       'a changed payload',
-      async () => {
+      async (app: AuthApp) => {
         const [header, , signature] = (await ring.signJwt({ sub: '1', exp: seconds() + 60 })).split(
           '.',
         );
@@ -128,7 +130,7 @@ describe('the key ring', () => {
     ],
     [
       'a key this server never published',
-      () =>
+      (app: AuthApp) =>
         new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'RS256', kid: 'made-up' })
           .sign(foreignKey),
@@ -137,7 +139,7 @@ describe('the key ring', () => {
     ],
     [
       'a published kid on a foreign signature',
-      async () => {
+      async (app: AuthApp) => {
         const kid = (await ring.publicJwks()).keys[0]?.kid;
         return new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'RS256', kid })
@@ -148,7 +150,7 @@ describe('the key ring', () => {
     ],
     [
       'a symmetric algorithm',
-      async () => {
+      async (app: AuthApp) => {
         const kid = (await ring.publicJwks()).keys[0]?.kid;
         return new SignJWT({ exp: seconds() + 60, iss: servicesOf(app).issuer })
           .setProtectedHeader({ alg: 'HS256', kid })
@@ -160,8 +162,8 @@ describe('the key ring', () => {
     ['no JWT at all', () => Promise.resolve('not-a-token'), {}, 'malformed'],
   ];
 
-  it.each(refusals)('refuses %s', async (_what, makeToken, options, reason) => {
-    const token = await makeToken();
+  it.for(refusals)('refuses %s', async ([, makeToken, options, reason], { app }) => {
+    const token = await makeToken(app);
     const error = await ring.verifyJwt(token, options).then(
       () => null,
       (thrown: unknown) => thrown,
@@ -180,20 +182,23 @@ describe('the key ring', () => {
     clock = start;
   });
 
-  it('with acceptExpired, lets a passed exp through and nothing else (logout hints)', async () => {
+  it('with acceptExpired, lets a passed exp through and nothing else (logout hints)', async ({
+    app,
+    services,
+  }) => {
     const expired = await ring.signJwt({ sub: '1', aud: 'rp', exp: seconds() - 86_400 });
     await expect(ring.verifyJwt(expired, { acceptExpired: true })).resolves.toMatchObject({
       sub: '1',
     });
     const stillRefused: [string, { audience?: string }, InvalidTokenReason][] = [
       [
-        await ringWith({ issuer: 'https://other.example' }).signJwt({ exp: seconds() - 60 }),
+        await ringWith(app, { issuer: 'https://other.example' }).signJwt({ exp: seconds() - 60 }),
         {},
         'claims',
       ],
       [expired, { audience: 'another' }, 'claims'],
       [
-        await new SignJWT({ exp: seconds() - 60, iss: servicesOf(app).issuer })
+        await new SignJWT({ exp: seconds() - 60, iss: services.issuer })
           .setProtectedHeader({ alg: 'RS256', kid: (await ring.publicJwks()).keys[0]?.kid })
           .sign(foreignKey),
         {},
@@ -208,31 +213,32 @@ describe('the key ring', () => {
     }
   });
 
-  it('refuses to start with a key-encryption key that does not open the stored keys', async () => {
-    const wrong = ringWith({ keyEncryptionKey: new Uint8Array(randomBytes(32)) });
+  it('refuses to start with a key-encryption key that does not open the stored keys', async ({
+    app,
+  }) => {
+    const wrong = ringWith(app, { keyEncryptionKey: new Uint8Array(randomBytes(32)) });
     await expect(wrong.prepare()).rejects.toThrow(KeyEncryptionError);
     // Verification needs only public keys; signing needs the private one.
     await expect(wrong.signJwt({ exp: seconds() + 60 })).rejects.toThrow(KeyEncryptionError);
   });
 
-  it('re-reads the keys at once for an unknown kid, at most once a second', async () => {
-    const verifier = ringWith();
+  it('re-reads the keys at once for an unknown kid, at most once a second', async ({
+    app,
+    services,
+  }) => {
+    const verifier = ringWith(app);
     await verifier.reload();
     // Another instance (or the CLI) rotates with immediate activation and signs with the new key.
-    const rotation = await rotateSigningKey(
-      app.orm.em.fork(),
-      servicesOf(app).secrets.keyEncryptionKey,
-      {
-        activateAfterMs: 0,
-        now: new Date(clock),
-      },
-    );
-    const token = await ringWith().signJwt({ exp: seconds() + 60 });
+    const rotation = await rotateSigningKey(app.orm.em.fork(), services.secrets.keyEncryptionKey, {
+      activateAfterMs: 0,
+      now: new Date(clock),
+    });
+    const token = await ringWith(app).signJwt({ exp: seconds() + 60 });
     expect(decodeProtectedHeader(token).kid).toBe(rotation.kid);
     await expect(verifier.verifyJwt(token, {})).rejects.toMatchObject({ reason: 'unknown_key' });
     clock += 1500;
     await expect(verifier.verifyJwt(token, {})).resolves.toMatchObject({
-      iss: servicesOf(app).issuer,
+      iss: services.issuer,
     });
   });
 });

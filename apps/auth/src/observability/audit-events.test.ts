@@ -1,8 +1,6 @@
-import { servicesOf } from '../test-support/build-test-app.ts';
 import { Writable } from 'node:stream';
 import { DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
-import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
+import { type SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
 import {
   allowOnConsentPage,
@@ -11,11 +9,19 @@ import {
   formBody,
   pkcePair,
 } from '../test-support/authorization-helpers.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
 import type { TokenResponse } from '../test-support/token-helpers.ts';
 import type { AuditEvent } from './audit.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
+let logged: string[] = [];
+const logStream = new Writable({
+  write(chunk: Buffer, _encoding, done) {
+    logged.push(...chunk.toString().split('\n').filter(Boolean));
+    done();
+  },
+});
+test.override('appEnv', { scope: 'file' }, { LOG_LEVEL: 'info' });
+test.override('appShared', { scope: 'file' }, { logStream });
 
 /**
  * The audit trail and the counters as the endpoints write them: the real app logs into a stream
@@ -23,25 +29,11 @@ const ids = inject('demoIds');
  * would. Nothing is called directly.
  */
 describe('audit events and counters of the protocol endpoints', () => {
-  let app: AuthApp;
   let alice: SignedInClient;
-  let logged: string[] = [];
 
-  beforeAll(async () => {
-    const logStream = new Writable({
-      write(chunk: Buffer, _encoding, done) {
-        logged.push(...chunk.toString().split('\n').filter(Boolean));
-        done();
-      },
-    });
-    ({ app } = await buildTestApp({ LOG_LEVEL: 'info' }, { logStream }));
-    await app.ready();
-  });
-  afterAll(() => app.close());
-
-  beforeEach(async () => {
-    alice = await signInAs(app, ids.users.alice);
-    await servicesOf(app).consents.revoke(ids.users.alice, DemoClientId.public);
+  test.beforeEach(async ({ signIn, services }) => {
+    alice = await signIn(ids.users.alice);
+    await services.consents.revoke(ids.users.alice, DemoClientId.public);
     logged = [];
   });
 
@@ -60,19 +52,19 @@ describe('audit events and counters of the protocol endpoints', () => {
     return lines[0]!;
   }
 
-  async function metric(series: string): Promise<number> {
+  async function metric(app: AuthApp, series: string): Promise<number> {
     const response = await app.inject({ method: 'GET', url: '/metrics' });
     expect(response.statusCode).toBe(200);
     const line = response.body.split('\n').find((candidate) => candidate.startsWith(`${series} `));
     return line === undefined ? 0 : Number(line.slice(series.length + 1));
   }
 
-  const tokensIssued = (grant: string) =>
-    metric(`oauth_tokens_issued_total{grant="${grant}",client="${DemoClientId.public}"}`);
-  const errors = (code: string) => metric(`oauth_errors_total{code="${code}"}`);
+  const tokensIssued = (app: AuthApp, grant: string) =>
+    metric(app, `oauth_tokens_issued_total{grant="${grant}",client="${DemoClientId.public}"}`);
+  const errors = (app: AuthApp, code: string) => metric(app, `oauth_errors_total{code="${code}"}`);
 
   /** Alice authorizes demo-public on the pages (remembering consent); the code and verifier. */
-  async function authorize(): Promise<{ code: string; verifier: string }> {
+  async function authorize(app: AuthApp): Promise<{ code: string; verifier: string }> {
     const { verifier, challenge } = pkcePair();
     const start = await app.inject({
       method: 'GET',
@@ -83,7 +75,7 @@ describe('audit events and counters of the protocol endpoints', () => {
     return { code: callbackParams(decided).get('code') ?? '', verifier };
   }
 
-  const redeem = (code: string, verifier: string) =>
+  const redeem = (app: AuthApp, code: string, verifier: string) =>
     app.inject({
       method: 'POST',
       url: '/oauth/token',
@@ -96,7 +88,7 @@ describe('audit events and counters of the protocol endpoints', () => {
       }),
     });
 
-  const refresh = (refreshToken: string) =>
+  const refresh = (app: AuthApp, refreshToken: string) =>
     app.inject({
       method: 'POST',
       url: '/oauth/token',
@@ -107,10 +99,12 @@ describe('audit events and counters of the protocol endpoints', () => {
       }),
     });
 
-  it('audits code_issued, code_redeemed and tokens_issued, and counts the tokens by grant', async () => {
-    const issuedBefore = await tokensIssued('authorization_code');
-    const { code, verifier } = await authorize();
-    const response = await redeem(code, verifier);
+  it('audits code_issued, code_redeemed and tokens_issued, and counts the tokens by grant', async ({
+    app,
+  }) => {
+    const issuedBefore = await tokensIssued(app, 'authorization_code');
+    const { code, verifier } = await authorize(app);
+    const response = await redeem(app, code, verifier);
     expect(response.statusCode).toBe(200);
     const tokens = response.json<TokenResponse>();
 
@@ -127,7 +121,7 @@ describe('audit events and counters of the protocol endpoints', () => {
     });
     // One request: the token endpoint's events carry its request id.
     expect(issued.reqId).toBe(redeemed.reqId);
-    expect(await tokensIssued('authorization_code')).toBe(issuedBefore + 1);
+    expect(await tokensIssued(app, 'authorization_code')).toBe(issuedBefore + 1);
     // An audit trail is no place for credentials.
     const everything = logged.join('\n');
     for (const secret of [code, verifier, tokens.access_token, tokens.refresh_token!]) {
@@ -135,49 +129,51 @@ describe('audit events and counters of the protocol endpoints', () => {
     }
   });
 
-  it('audits tokens_refreshed and counts it as a refresh_token grant', async () => {
-    const { code, verifier } = await authorize();
-    const first = (await redeem(code, verifier)).json<TokenResponse>();
-    const refreshedBefore = await tokensIssued('refresh_token');
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
+  it('audits tokens_refreshed and counts it as a refresh_token grant', async ({ app }) => {
+    const { code, verifier } = await authorize(app);
+    const first = (await redeem(app, code, verifier)).json<TokenResponse>();
+    const refreshedBefore = await tokensIssued(app, 'refresh_token');
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
     expect(theAuditLine('tokens_refreshed')).toMatchObject({
       clientId: DemoClientId.public,
       userId: ids.users.alice,
       scope: 'openid profile email',
     });
-    expect(await tokensIssued('refresh_token')).toBe(refreshedBefore + 1);
+    expect(await tokensIssued(app, 'refresh_token')).toBe(refreshedBefore + 1);
   });
 
-  it('audits refresh_reuse_detected for an old refresh token and counts invalid_grant', async () => {
-    const { code, verifier } = await authorize();
-    const first = (await redeem(code, verifier)).json<TokenResponse>();
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(200);
-    const invalidGrantsBefore = await errors('invalid_grant');
-    expect((await refresh(first.refresh_token!)).statusCode).toBe(400);
+  it('audits refresh_reuse_detected for an old refresh token and counts invalid_grant', async ({
+    app,
+  }) => {
+    const { code, verifier } = await authorize(app);
+    const first = (await redeem(app, code, verifier)).json<TokenResponse>();
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
+    const invalidGrantsBefore = await errors(app, 'invalid_grant');
+    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(400);
     expect(theAuditLine('refresh_reuse_detected')).toMatchObject({
       clientId: DemoClientId.public,
       userId: ids.users.alice,
       familyId: expect.any(String),
     });
-    expect(await errors('invalid_grant')).toBe(invalidGrantsBefore + 1);
+    expect(await errors(app, 'invalid_grant')).toBe(invalidGrantsBefore + 1);
   });
 
-  it('audits code_reused for a second use of a code and counts invalid_grant', async () => {
-    const { code, verifier } = await authorize();
-    expect((await redeem(code, verifier)).statusCode).toBe(200);
+  it('audits code_reused for a second use of a code and counts invalid_grant', async ({ app }) => {
+    const { code, verifier } = await authorize(app);
+    expect((await redeem(app, code, verifier)).statusCode).toBe(200);
     const issued = theAuditLine('tokens_issued');
-    const invalidGrantsBefore = await errors('invalid_grant');
-    expect((await redeem(code, verifier)).statusCode).toBe(400);
+    const invalidGrantsBefore = await errors(app, 'invalid_grant');
+    expect((await redeem(app, code, verifier)).statusCode).toBe(400);
     expect(theAuditLine('code_reused')).toMatchObject({
       clientId: DemoClientId.public,
       familyId: issued.familyId,
     });
-    expect(await errors('invalid_grant')).toBe(invalidGrantsBefore + 1);
+    expect(await errors(app, 'invalid_grant')).toBe(invalidGrantsBefore + 1);
   });
 
-  it('audits tokens_revoked at the revocation endpoint', async () => {
-    const { code, verifier } = await authorize();
-    const tokens = (await redeem(code, verifier)).json<TokenResponse>();
+  it('audits tokens_revoked at the revocation endpoint', async ({ app }) => {
+    const { code, verifier } = await authorize(app);
+    const tokens = (await redeem(app, code, verifier)).json<TokenResponse>();
     const response = await app.inject({
       method: 'POST',
       url: '/oauth/revoke',
@@ -187,14 +183,14 @@ describe('audit events and counters of the protocol endpoints', () => {
     expect(theAuditLine('tokens_revoked')).toMatchObject({ clientId: DemoClientId.public });
   });
 
-  it('audits tokens_revoked when a refresh finds the grant no longer holds', async () => {
-    const { code, verifier } = await authorize();
-    const tokens = (await redeem(code, verifier)).json<TokenResponse>();
+  it('audits tokens_revoked when a refresh finds the grant no longer holds', async ({ app }) => {
+    const { code, verifier } = await authorize(app);
+    const tokens = (await redeem(app, code, verifier)).json<TokenResponse>();
     await app.orm.em
       .fork()
       .execute('update region_memberships set active = false where user_id = ?', [ids.users.alice]);
     try {
-      expect((await refresh(tokens.refresh_token!)).statusCode).toBe(400);
+      expect((await refresh(app, tokens.refresh_token!)).statusCode).toBe(400);
     } finally {
       await app.orm.em
         .fork()
@@ -209,8 +205,8 @@ describe('audit events and counters of the protocol endpoints', () => {
     });
   });
 
-  it('audits consent_revoked when the user revokes a connected app', async () => {
-    await authorize();
+  it('audits consent_revoked when the user revokes a connected app', async ({ app }) => {
+    await authorize(app);
     const response = await app.inject({
       method: 'POST',
       url: `/connected-apps/${DemoClientId.public}/revoke`,
@@ -225,8 +221,8 @@ describe('audit events and counters of the protocol endpoints', () => {
     });
   });
 
-  it('counts the "Invalid redirect_uri" page in oauth_errors_total', async () => {
-    const before = await errors('invalid_request');
+  it('counts the "Invalid redirect_uri" page in oauth_errors_total', async ({ app }) => {
+    const before = await errors(app, 'invalid_request');
     const requests: Record<string, string>[] = [
       { redirect_uri: 'https://attacker.example/callback' },
       { client_id: 'no-such-client' },
@@ -240,6 +236,6 @@ describe('audit events and counters of the protocol endpoints', () => {
       expect(response.statusCode).toBe(400);
       expect(response.body).toContain('Invalid redirect_uri');
     }
-    expect(await errors('invalid_request')).toBe(before + 2);
+    expect(await errors(app, 'invalid_request')).toBe(before + 2);
   });
 });

@@ -1,18 +1,22 @@
-import { servicesOf } from '../../test-support/build-test-app.ts';
 import { type DisposableRedis, startDisposableRedis, waitFor } from '@foodshare/testing';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import {
   DemoClientId,
   postForm,
   refreshRequest,
-  registerTestClient,
   tokensFor,
   userinfoRequest,
 } from '../../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 
-const ids = inject('demoIds');
+// The app runs on a Redis of this file's own, which outlives it.
+let redis: DisposableRedis;
+// eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
+test.override('appEnv', { scope: 'file' }, async ({}, { onCleanup }) => {
+  redis = await startDisposableRedis();
+  onCleanup(() => redis.dispose());
+  return { REDIS_URL: redis.url };
+});
 
 /**
  * Revocations live in Redis for the token checks, and in many deployments Redis keeps nothing on
@@ -20,23 +24,12 @@ const ids = inject('demoIds');
  * append-only file), which the test restarts empty: what was revoked before stays revoked.
  */
 describe('revocation across a restart of a Redis without persistence', () => {
-  let redis: DisposableRedis;
-  let app: AuthApp;
   let clients = 0;
 
-  beforeAll(async () => {
-    redis = await startDisposableRedis();
-    ({ app } = await buildTestApp({ REDIS_URL: redis.url }));
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app?.close();
-    await redis?.dispose();
-  });
   // Nothing a test left in Redis helps the next one.
-  beforeEach(() => restartRedis());
+  test.beforeEach(({ app }) => restartRedis(app));
 
-  async function restartRedis() {
+  async function restartRedis(app: AuthApp) {
     await redis.restart();
     await waitFor('the app reaches the restarted Redis', async () => {
       await app.kv.ping();
@@ -44,17 +37,20 @@ describe('revocation across a restart of a Redis without persistence', () => {
     });
   }
 
-  const bobTokens = () => tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
-  const revoke = (token: string) =>
+  const bobTokens = (app: AuthApp) =>
+    tokensFor(app, { clientId: DemoClientId.public, userId: ids.users.bob });
+  const revoke = (app: AuthApp, token: string) =>
     postForm(app, '/oauth/revoke', { token, client_id: DemoClientId.public });
 
-  it('still refuses a revoked access token at userinfo, and accepts the others', async () => {
-    const revoked = await bobTokens();
-    const kept = await bobTokens();
-    expect((await revoke(revoked.access_token)).statusCode).toBe(200);
+  it('still refuses a revoked access token at userinfo, and accepts the others', async ({
+    app,
+  }) => {
+    const revoked = await bobTokens(app);
+    const kept = await bobTokens(app);
+    expect((await revoke(app, revoked.access_token)).statusCode).toBe(200);
     expect((await userinfoRequest(app, revoked.access_token)).statusCode).toBe(401);
 
-    await restartRedis();
+    await restartRedis(app);
     expect(await app.kv.get('oauth:revocations:restored')).toBeNull();
 
     const userinfo = await userinfoRequest(app, revoked.access_token);
@@ -63,11 +59,11 @@ describe('revocation across a restart of a Redis without persistence', () => {
     expect((await userinfoRequest(app, kept.access_token)).statusCode).toBe(200);
   });
 
-  it('still refuses the tokens of a revoked refresh family', async () => {
-    const tokens = await bobTokens();
-    expect((await revoke(tokens.refresh_token!)).statusCode).toBe(200);
+  it('still refuses the tokens of a revoked refresh family', async ({ app }) => {
+    const tokens = await bobTokens(app);
+    expect((await revoke(app, tokens.refresh_token!)).statusCode).toBe(200);
 
-    await restartRedis();
+    await restartRedis(app);
 
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
     const refresh = await refreshRequest(app, DemoClientId.public, tokens.refresh_token!);
@@ -75,26 +71,33 @@ describe('revocation across a restart of a Redis without persistence', () => {
     expect(refresh.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
-  it('still refuses the tokens of a grant the user ended on the connected-apps page', async () => {
+  it('still refuses the tokens of a grant the user ended on the connected-apps page', async ({
+    app,
+    services,
+  }) => {
     const tokens = await tokensFor(app, {
       clientId: DemoClientId.public,
       userId: ids.users.carla,
     });
-    await servicesOf(app).grantRevocation.revokeGrant(ids.users.carla, DemoClientId.public);
+    await services.grantRevocation.revokeGrant(ids.users.carla, DemoClientId.public);
 
-    await restartRedis();
+    await restartRedis(app);
 
     expect((await userinfoRequest(app, tokens.access_token)).statusCode).toBe(401);
   });
 
-  it('still refuses the tokens of a client whose grants were ended', async () => {
+  it('still refuses the tokens of a client whose grants were ended', async ({
+    app,
+    registerClient,
+    services,
+  }) => {
     clients += 1;
     const clientId = `restart-ended-${clients}`;
-    await registerTestClient(app, { clientId });
+    await registerClient({ clientId });
     const tokens = await tokensFor(app, { clientId, userId: ids.users.bob });
-    await servicesOf(app).grantRevocation.endClientGrants(clientId, new Date());
+    await services.grantRevocation.endClientGrants(clientId, new Date());
 
-    await restartRedis();
+    await restartRedis(app);
 
     const userinfo = await userinfoRequest(app, tokens.access_token);
     expect(userinfo.statusCode).toBe(401);

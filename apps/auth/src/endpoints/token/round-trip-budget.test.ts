@@ -1,9 +1,7 @@
 import { RedisKeyValueStore } from '@foodshare/server-kit';
 import { countQueries } from '@foodshare/server-kit/test-support';
 import { workerRedis } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { buildTestApp } from '../../test-support/build-test-app.ts';
 import { countingKeyValueStore } from '../../test-support/counting-key-value-store.ts';
 import {
   confidentialBasic,
@@ -13,8 +11,7 @@ import {
   tokenRequest,
 } from '../../test-support/token-helpers.ts';
 import type { TokenResponse } from './issue-tokens.ts';
-
-const ids = inject('demoIds');
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 
 /**
  * Round trips to Redis and SQL statements of one token response, counted on the real store and
@@ -55,22 +52,18 @@ const SQL_BUDGET = {
   refresh_token: 2,
 };
 
+// The app's store counts its round trips; the app closes before the store does.
+let counting: ReturnType<typeof countingKeyValueStore>;
+// eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from it
+test.override('appShared', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const store = await new RedisKeyValueStore(workerRedis('token-budget')).connect();
+  onCleanup(() => store.close());
+  counting = countingKeyValueStore(store);
+  return { kv: counting.store };
+});
+
 describe('round trips to Redis and statements of the token endpoint', () => {
-  let app: AuthApp;
-  let store: RedisKeyValueStore;
-  let counting: ReturnType<typeof countingKeyValueStore>;
-
-  beforeAll(async () => {
-    store = await new RedisKeyValueStore(workerRedis('token-budget')).connect();
-    counting = countingKeyValueStore(store);
-    ({ app } = await buildTestApp({}, { kv: counting.store }));
-  });
-  afterAll(async () => {
-    await app.close();
-    await store.close();
-  });
-
-  async function counted(request: () => ReturnType<typeof tokenRequest>) {
+  async function counted(app: AuthApp, request: () => ReturnType<typeof tokenRequest>) {
     counting.roundTrips.length = 0;
     const { result: response, queries } = await countQueries(app.orm, request);
     expect(response.statusCode, response.body).toBe(200);
@@ -81,24 +74,24 @@ describe('round trips to Redis and statements of the token endpoint', () => {
     };
   }
 
-  const newCode = () =>
+  const newCode = (app: AuthApp) =>
     issueCode(app, { clientId: DemoClientId.confidential, userId: ids.users.alice });
-  const exchange = (code: string) =>
+  const exchange = (app: AuthApp, code: string) =>
     tokenRequest(
       app,
       { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT_URI },
       { authorization: confidentialBasic() },
     );
 
-  it('exchanges a code and refreshes within the budget', async () => {
+  it('exchanges a code and refreshes within the budget', async ({ app }) => {
     // The first token response of a new database makes the signing key: not counted.
-    expect((await exchange(await newCode())).statusCode).toBe(200);
-    const code = await newCode();
-    const exchanged = await counted(() => exchange(code));
+    expect((await exchange(app, await newCode(app))).statusCode).toBe(200);
+    const code = await newCode(app);
+    const exchanged = await counted(app, () => exchange(app, code));
     expect(exchanged.roundTrips).toEqual(REDIS_ROUND_TRIPS.authorization_code);
     expect(exchanged.queries).toBe(SQL_BUDGET.authorization_code);
 
-    const refresh = await counted(() =>
+    const refresh = await counted(app, () =>
       tokenRequest(
         app,
         { grant_type: 'refresh_token', refresh_token: exchanged.tokens.refresh_token ?? '' },
