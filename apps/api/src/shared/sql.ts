@@ -1,7 +1,6 @@
 // What the features' SQL files share (docs/design.md §3.10): the query type that carries its row
 // type and the one way to run it (both from @foodshare/domain), and the fragments every response
 // builds the same way.
-export { runSql, type SqlQuery } from '@foodshare/domain';
 
 export interface UserStubOptions {
   /** `name` as first and last name, for views whose readers must tell people apart. */

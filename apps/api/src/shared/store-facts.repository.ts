@@ -5,8 +5,9 @@ import {
   RegionType,
   type StoreFacts,
   WorkGroupFunction,
+  runSql,
+  type SqlQuery,
 } from '@foodshare/domain';
-import { runSql, type SqlQuery } from './sql.ts';
 
 interface StoreFactsRow {
   is_store_manager: boolean;

@@ -1,5 +1,5 @@
 import { type EntityManager, namedStatement } from '@foodshare/domain';
-import type { SqlQuery } from '../shared/sql.ts';
+import type { SqlQuery } from '@foodshare/domain';
 import type { Sql } from './sql.ts';
 
 /** A node of PostgreSQL's `EXPLAIN (FORMAT JSON)`, with the fields the plan tests read. */

@@ -13,7 +13,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { idFromPath } from '../../shared/path-ids.ts';
+import { idFromPath } from '../../plugins/platform-wire-format.ts';
 import {
   type BananaGift,
   checkBananaGift,

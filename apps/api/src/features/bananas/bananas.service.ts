@@ -1,8 +1,13 @@
-import { type Actor, type EntityManager, mayDeleteBanana, mayGiveBanana } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  mayDeleteBanana,
+  mayGiveBanana,
+  runSql,
+} from '@foodshare/domain';
 import { type Banana, type BananaBody, type BananaList, trimSpace } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
-import { runSql } from '../../shared/sql.ts';
 import {
   type GiveFactsRow,
   deleteBananaQuery,

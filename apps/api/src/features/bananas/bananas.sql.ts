@@ -1,7 +1,7 @@
-import { type Role, WellKnownUnit } from '@foodshare/domain';
+import { type Role, WellKnownUnit, type SqlQuery } from '@foodshare/domain';
 import type { Banana, BananaList, UserStub } from '@foodshare/schemas';
 import type { Page } from '../../shared/page-query.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 export interface GiveFactsRow {
   role: Role;

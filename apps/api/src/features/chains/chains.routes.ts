@@ -9,7 +9,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { checkChainEditor, readChain, readChainKams, updateChain } from './chains.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
 

@@ -5,6 +5,7 @@ import {
   mayEditChain,
   mayReadChain,
   maySeeChainDetails,
+  runSql,
 } from '@foodshare/domain';
 import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
@@ -22,7 +23,6 @@ import {
   lockChainQuery,
   updateChainQuery,
 } from './chains.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 const SCALAR_KEYS = Object.keys(CHAIN_COLUMNS) as ChainScalarKey[];
 // Read back as "" where the column is null, so "" there changes nothing.

@@ -1,6 +1,6 @@
-import { WellKnownUnit } from '@foodshare/domain';
+import { WellKnownUnit, type SqlQuery } from '@foodshare/domain';
 import type { StoreChainKams, StoreChainRead, StoreChainUpdateBody } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const group = WellKnownUnit.StoreChainGroup;
 

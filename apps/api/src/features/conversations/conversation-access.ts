@@ -1,7 +1,7 @@
+import { runSql } from '@foodshare/domain';
 import type { Actor, ConversationFacts, EntityManager } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
 import { lockedMembershipQuery, membershipQuery } from './conversations.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 /**
  * What the rules need to know about the caller. A conversation that does not exist has no members: the caller gets the same 403 as

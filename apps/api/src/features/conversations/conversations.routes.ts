@@ -14,7 +14,7 @@ import type { FastifyRequest } from 'fastify';
 import { getConversation, setReadStatus } from './conversations.service.ts';
 import { checkMessageSender, listMessages, sendMessage } from './messages.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const tags = ['conversations'];
 

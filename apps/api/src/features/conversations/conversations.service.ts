@@ -3,6 +3,7 @@ import {
   type EntityManager,
   mayMarkConversationRead,
   mayReadConversation,
+  runSql,
 } from '@foodshare/domain';
 import type { Conversation, ConversationReadState } from '@foodshare/schemas';
 import { loadConversationFacts, notAMember } from './conversation-access.ts';
@@ -12,7 +13,6 @@ import {
   readStateOf,
   setReadStatusQuery,
 } from './conversations.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 /** One query: the conversation, its members, and the caller's own read state. */
 export async function getConversation(

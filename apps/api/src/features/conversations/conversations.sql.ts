@@ -1,3 +1,4 @@
+import { type SqlQuery } from '@foodshare/domain';
 import type {
   Conversation,
   ConversationMessageList,
@@ -5,7 +6,7 @@ import type {
   Message,
   UserStub,
 } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 interface MembershipRow {
   is_member: boolean;

@@ -3,6 +3,7 @@ import {
   type EntityManager,
   maySendMessage,
   mayReadConversation,
+  runSql,
 } from '@foodshare/domain';
 import {
   type ConversationMessageList,
@@ -22,7 +23,6 @@ import {
   sendMessageQuery,
   storedMessageQuery,
 } from './conversations.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_MESSAGES_LIMIT = 50;
 

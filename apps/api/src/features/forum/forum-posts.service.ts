@@ -7,6 +7,7 @@ import {
   mayReadForumThread,
   mayRestoreForumPost,
   maySeeHiddenForumPostBody,
+  runSql,
 } from '@foodshare/domain';
 import {
   type ForumPostHideBody,
@@ -28,7 +29,6 @@ import {
   threadPostsOf,
   threadPostsQuery,
 } from './forum.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 const DEFAULT_POSTS_LIMIT = 50;
 

@@ -17,7 +17,7 @@ import {
   restorePost,
 } from './forum-posts.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const tags = ['forum'];
 

@@ -4,9 +4,10 @@ import {
   holdsRegionDuty,
   RegionType,
   WorkGroupFunction,
+  type SqlQuery,
 } from '@foodshare/domain';
 import type { ForumPostHideRecord, ForumPostList, UserStub } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /**
  * Columns that decide what the actor may do in the thread aliased `t`: the region's membership

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { mayCreatePassport, Role } from '@foodshare/domain';
+import { mayCreatePassport, Role, runSql } from '@foodshare/domain';
 import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
@@ -23,7 +23,6 @@ import type * as PassportCard from './passport-card.ts';
 import { CARD_HEIGHT_PT, CARD_WIDTH_PT } from './passport-card.ts';
 import { passportValidity } from './passport-validity.ts';
 import { generationsQuery } from './passport.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 const run = promisify(execFile);
 // jsqr is CommonJS with `exports.default`: under NodeNext its default import is the module.

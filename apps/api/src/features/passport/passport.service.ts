@@ -1,4 +1,4 @@
-import { type Actor, type EntityManager, mayCreatePassport } from '@foodshare/domain';
+import { type Actor, type EntityManager, mayCreatePassport, runSql } from '@foodshare/domain';
 import type { PassportGenerationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { renderPassportCard } from './passport-card.ts';
@@ -9,7 +9,6 @@ import {
   recordGenerationQuery,
 } from './passport.sql.ts';
 import { passportValidity } from './passport-validity.ts';
-import { runSql } from '../../shared/sql.ts';
 
 /** `${BASE_URL}/profile/<id>`: the public origin, whatever host the request came in through. */
 export function profileUrl(baseUrl: string, userId: number): string {

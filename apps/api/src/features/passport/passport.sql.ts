@@ -1,6 +1,6 @@
-import { QuizSessionStatus, type Role } from '@foodshare/domain';
+import { QuizSessionStatus, type Role, type SqlQuery } from '@foodshare/domain';
 import type { PassportGenerationList } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /** The recorded generations a user sees: enough for any real history, bounded for the query. */
 export const PASSPORT_GENERATIONS_LIMIT = 100;

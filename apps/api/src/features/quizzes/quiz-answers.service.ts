@@ -3,6 +3,7 @@ import {
   type EntityManager,
   mayDeleteQuizAnswer,
   type QuizAnswerFacts,
+  runSql,
 } from '@foodshare/domain';
 import type { QuizAnswer, QuizAnswerList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
@@ -14,7 +15,6 @@ import {
   deleteAnswerQuery,
   quizGroupAdminQuery,
 } from './quizzes.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 export type QuizQuestionRef = Omit<AnswerRef, 'answerId'>;
 

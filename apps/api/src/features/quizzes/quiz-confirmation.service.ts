@@ -4,6 +4,7 @@ import {
   mayConfirmQuiz,
   QUIZ_CONFIRMATION_REFUSAL_STATUS,
   roleAfterQuizConfirmation,
+  runSql,
 } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
 import {
@@ -12,7 +13,6 @@ import {
   confirmedQuizOf,
   lockLastSessionQuery,
 } from './quizzes.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 const REFUSAL_DETAIL = {
   QUIZ_NOT_FOUND: 'There is no quiz with this id.',

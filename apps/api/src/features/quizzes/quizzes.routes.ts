@@ -11,7 +11,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
 import { requireActor, requireSession, sessionOf } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
 

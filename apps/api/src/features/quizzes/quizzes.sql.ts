@@ -1,6 +1,6 @@
-import { QuizSessionStatus, WellKnownUnit } from '@foodshare/domain';
+import { QuizSessionStatus, WellKnownUnit, type SqlQuery } from '@foodshare/domain';
 import type { QuizAnswer, QuizAnswerList } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery } from '../../shared/sql.ts';
+import { isoTimestamp } from '../../shared/sql.ts';
 
 export function quizGroupAdminQuery(userId: number): SqlQuery<{ is_admin: boolean }> {
   return {

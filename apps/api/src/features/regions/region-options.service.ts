@@ -7,6 +7,7 @@ import {
   holdsRegionOptionKey,
   type RegionOptionFacts,
   regionOptionGroupsHeldBy,
+  runSql,
 } from '@foodshare/domain';
 import type {
   RegionOptionPermissions,
@@ -27,7 +28,6 @@ import {
   storedOptionsOf,
   storedOptionsQuery,
 } from './regions.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 /** A region without an options row has these (docs/domain.md §3.15, the table's defaults). */
 export const DEFAULT_REGION_OPTIONS: RegionOptions = {

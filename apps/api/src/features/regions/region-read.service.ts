@@ -1,9 +1,8 @@
-import { mayReadRegionAdminView } from '@foodshare/domain';
+import { mayReadRegionAdminView, runSql } from '@foodshare/domain';
 import type { Actor, EntityManager } from '@foodshare/domain';
 import type { Region } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { regionOf, regionQuery } from './regions.sql.ts';
-import { runSql } from '../../shared/sql.ts';
 
 /**
  * One query, only the returned columns, the admin ids aggregated in SQL. The platform's own client reads a missing reference as 0 and a missing text as

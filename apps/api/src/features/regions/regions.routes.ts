@@ -21,7 +21,7 @@ import { readRegion } from './region-read.service.ts';
 import { PermissionFacts, requireActor, requireSession } from '../../plugins/caller.ts';
 import { keepingKeys, withoutUnknownKeys } from '../../plugins/body-shape.ts';
 import { platformValidatorCompiler } from '../../plugins/platform-wire-format.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
 

@@ -1,6 +1,6 @@
 import { RegionType, WorkGroupFunction } from '@foodshare/domain';
 import type { Region, RegionOptionPermissions, RegionOptions } from '@foodshare/schemas';
-import type { SqlQuery } from '../../shared/sql.ts';
+import type { SqlQuery } from '@foodshare/domain';
 
 interface RegionRow {
   id: number;

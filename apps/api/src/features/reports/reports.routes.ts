@@ -7,7 +7,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { idFromPath } from '../../shared/path-ids.ts';
+import { idFromPath } from '../../plugins/platform-wire-format.ts';
 import { listUserReports } from './reports.service.ts';
 
 export const reportsRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -1,7 +1,6 @@
-import { type Actor, type EntityManager, mayReadUserReports } from '@foodshare/domain';
+import { type Actor, type EntityManager, mayReadUserReports, runSql } from '@foodshare/domain';
 import type { ReportList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { runSql } from '../../shared/sql.ts';
 import { reportOf, userReportsQuery } from './reports.sql.ts';
 
 /**

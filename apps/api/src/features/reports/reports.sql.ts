@@ -1,5 +1,6 @@
+import { type SqlQuery } from '@foodshare/domain';
 import type { Report, ReportUser } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 /** The report user of docs/spec.md §2.2: the user stub with mail and last name. */
 const reportUserJson = (alias: string) =>

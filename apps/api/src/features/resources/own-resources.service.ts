@@ -1,7 +1,7 @@
+import { runSql } from '@foodshare/domain';
 import type { EntityManager } from '@foodshare/domain';
 import type { OwnResources } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
-import { runSql } from '../../shared/sql.ts';
 import { ownResourcesOf, ownResourcesQuery } from './resources.sql.ts';
 
 /**

@@ -1,5 +1,6 @@
+import { type SqlQuery } from '@foodshare/domain';
 import type { OwnResources, UserStub } from '@foodshare/schemas';
-import { type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { userStubJson } from '../../shared/sql.ts';
 
 interface ResourceRow {
   /** Null on the one row of a user without resources. */

@@ -4,6 +4,7 @@ import {
   holdsRegionDuty,
   isOrga,
   mayReadForumThread,
+  runSql,
 } from '@foodshare/domain';
 import type { SearchChat, SearchIndex } from '@foodshare/schemas';
 import {
@@ -14,7 +15,7 @@ import {
   type ThreadAccess,
 } from './search-index.sql.ts';
 import { searchStringOf } from './search-terms.ts';
-import { isoTimestamp, runSql } from '../../shared/sql.ts';
+import { isoTimestamp } from '../../shared/sql.ts';
 
 /**
  * The version of the data the index reads, now (docs/design.md §3.12), and the caller as an

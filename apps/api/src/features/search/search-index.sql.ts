@@ -4,6 +4,7 @@ import {
   type Role,
   StoreTeamStatus,
   WorkGroupFunction,
+  type SqlQuery,
 } from '@foodshare/domain';
 import type {
   SearchChat,
@@ -17,7 +18,7 @@ import type {
   SearchUser,
   SearchWorkingGroup,
 } from '@foodshare/schemas';
-import { userStubJson, type SqlQuery } from '../../shared/sql.ts';
+import { userStubJson } from '../../shared/sql.ts';
 
 /**
  * The search index in ONE statement: every key is a scalar subquery aggregating its entries with

@@ -1,5 +1,5 @@
 import type { CurrentUser } from '@foodshare/schemas';
-import type { SqlQuery } from '../../shared/sql.ts';
+import type { SqlQuery } from '@foodshare/domain';
 
 interface CurrentUserRow {
   id: number;

@@ -8,7 +8,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { parseActionTypes, parseWindow } from './store-log-window.ts';
 import { readStoreLog } from './store-log.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 
 const problems = resourceProblems;

@@ -1,8 +1,7 @@
-import { type Actor, type EntityManager, mayReadStoreLog } from '@foodshare/domain';
+import { type Actor, type EntityManager, mayReadStoreLog, runSql } from '@foodshare/domain';
 import type { StoreLog } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import { loadStoreFacts } from '../../shared/store-facts.repository.ts';
-import { runSql } from '../../shared/sql.ts';
 import { storeLogOf, type StoreLogPage, storeLogPageQuery } from './store-log.sql.ts';
 
 /**

@@ -1,6 +1,7 @@
+import { type SqlQuery } from '@foodshare/domain';
 import type { StoreLogAction } from '@foodshare/domain';
 import type { StoreLog, UserStub } from '@foodshare/schemas';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 import type { StoreLogWindow } from './store-log-window.ts';
 
 export interface StoreLogPage extends StoreLogWindow {

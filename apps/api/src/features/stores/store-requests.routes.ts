@@ -10,7 +10,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { decideTeamRequest, listTeamRequests } from './store-requests.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
 

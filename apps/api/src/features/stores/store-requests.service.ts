@@ -4,6 +4,7 @@ import {
   mayDecideStoreTeamRequests,
   mayReadStoreTeamRequests,
   type StoreFacts,
+  runSql,
 } from '@foodshare/domain';
 import type { StoreTeamRequestDecision, StoreTeamRequestList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
@@ -15,7 +16,7 @@ import {
   teamRequestsQuery,
 } from './stores.sql.ts';
 import type { Page } from '../../shared/page-query.ts';
-import { isoTimestamp, runSql } from '../../shared/sql.ts';
+import { isoTimestamp } from '../../shared/sql.ts';
 
 /** 404 for an unknown store, 403 unless `rule` lets the caller act on it. */
 async function requireStorePermission(

@@ -1,7 +1,7 @@
-import { StoreLogAction, StoreTeamStatus } from '@foodshare/domain';
+import { StoreLogAction, StoreTeamStatus, type SqlQuery } from '@foodshare/domain';
 import type { StoreTeamRequestList, UserStub } from '@foodshare/schemas';
 import { FIRST_PAGE, type Page } from '../../shared/page-query.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 const EARTH_RADIUS_KM = 6371;
 /** A request without a recorded date (legacy rows) shows the epoch rather than failing the list. */

@@ -1,4 +1,4 @@
-import type { SqlQuery } from '../../shared/sql.ts';
+import type { SqlQuery } from '@foodshare/domain';
 
 export interface StoredUpload {
   mimeType: string;

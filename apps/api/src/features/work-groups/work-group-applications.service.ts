@@ -3,11 +3,11 @@ import {
   type EntityManager,
   mayDeclineWorkGroupApplication,
   type WorkGroupApplicationFacts,
+  runSql,
 } from '@foodshare/domain';
 import type { WorkGroupApplicationDeclined, WorkGroupApplicationList } from '@foodshare/schemas';
 import { Problem } from '@foodshare/server-kit';
 import type { Page } from '../../shared/page-query.ts';
-import { runSql } from '../../shared/sql.ts';
 import {
   applicationsOf,
   applicationsQuery,

@@ -11,7 +11,7 @@ import { Type } from 'typebox';
 import { declineApplication, listApplications } from './work-group-applications.service.ts';
 import { pageOf, requireIntegerPageQuery } from '../../shared/page-query.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
-import { idFromPath, resourceProblems } from '../../shared/path-ids.ts';
+import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
 

@@ -2,10 +2,11 @@ import {
   RegionType,
   type WorkGroupApplicationFacts,
   type WorkGroupFunction,
+  type SqlQuery,
 } from '@foodshare/domain';
 import type { UserStub, WorkGroupApplicationList } from '@foodshare/schemas';
 import type { Page } from '../../shared/page-query.ts';
-import { isoTimestamp, type SqlQuery, userStubJson } from '../../shared/sql.ts';
+import { isoTimestamp, userStubJson } from '../../shared/sql.ts';
 
 interface GroupFactsRow {
   workgroup_function: WorkGroupFunction | null;
