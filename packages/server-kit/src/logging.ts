@@ -8,6 +8,7 @@ const REDACTED_PATHS = [
   'req.headers.authorization',
   'req.headers.cookie',
   'req.headers["x-csrf-token"]',
+  'req.headers.dpop',
   'res.headers["set-cookie"]',
   'password',
   '*.password',

@@ -68,12 +68,13 @@ export async function assertProofOfPossession(
   }
   if (boundTo === undefined) throw invalidToken('The token is not bound to a DPoP key');
   if (request.proof === undefined) throw invalidDpopProof('A DPoP proof is required', 401);
-  const jkt = await dpop.check(
+  const proof = await dpop.check(
     request.proof,
     { method: request.method, url: request.url, accessToken: presented.token, requireNonce: false },
     401,
   );
-  if (jkt !== boundTo) throw invalidDpopProof('The proof is signed by another key', 401);
+  if (proof?.jkt !== boundTo) throw invalidDpopProof('The proof is signed by another key', 401);
+  await dpop.consume(proof, 401);
 }
 
 /**

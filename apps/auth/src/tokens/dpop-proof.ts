@@ -11,15 +11,20 @@ import {
 import { OAuthError } from '../errors/oauth-errors.ts';
 
 /** RFC 9449 5.1: the proof algorithms we accept, advertised in discovery. Asymmetric only. */
-export const DPOP_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'];
+export const DPOP_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA', 'Ed25519'];
 
-// RFC 9449 11.1: a proof is fresh for a short while. Its jti is remembered that long, so it
-// cannot be used twice; a little more is allowed ahead for clocks that run fast.
+// RFC 9449 11.1: a proof is fresh for a short while. Its jti is remembered a little longer
+// than a proof can be accepted, so it cannot be used twice.
 const PROOF_LIFETIME_SECONDS = 300;
 const CLOCK_SKEW_SECONDS = 60;
-// RFC 9449 8: a nonce stands for one window and the next, so a client's cached nonce stays
-// good across a window's end.
+const JTI_MEMORY_MS = (PROOF_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS + 5) * 1000;
+// RFC 9449 8: a nonce stands for its window and the windows beside it, so a cached nonce
+// survives a window's end and an instance whose clock is a little behind.
 const NONCE_WINDOW_SECONDS = 300;
+// A proof is a few hundred bytes. The bounds keep an unauthenticated caller from making us
+// parse or verify something large (an RSA key with a huge exponent costs 30 times more).
+const MAX_PROOF_LENGTH = 4096;
+const MAX_RSA_MODULUS_BYTES = 512;
 
 // A JWK's private members: a proof that carries one has leaked its key (RFC 9449 4.2).
 const PRIVATE_MEMBERS = ['d', 'p', 'q', 'dp', 'dq', 'qi', 'oth', 'k'];
@@ -55,11 +60,19 @@ export function dpopChallenge(error: string, description?: string): string {
   return `DPoP ${parts.join(', ')}`;
 }
 
+/** A proof whose signature and claims were checked: its key's thumbprint, not yet used up. */
+export interface CheckedDpopProof {
+  /** The RFC 7638 thumbprint of the proof's key, what `cnf.jkt` holds. */
+  jkt: string;
+  jti: string;
+}
+
 /**
  * Checks DPoP proofs (RFC 9449 4.3) and hands out the server's nonces (RFC 9449 8). A nonce is
  * made from the time window and an HMAC of it, so every instance that shares the key-encryption
- * key accepts it, and nothing is stored for it. A proof's `jti` is stored until the proof
- * expires, so a proof works once.
+ * key accepts it, and nothing is stored for it. Checking stores nothing either: the caller uses
+ * a proof up (`consume`) only once the request is authenticated, so an anonymous caller cannot
+ * fill the store with proofs.
  */
 export class DpopProofs {
   readonly #kv: KeyValueStore;
@@ -80,20 +93,21 @@ export class DpopProofs {
   }
 
   /**
-   * The thumbprint of the proof's key (RFC 7638, what `cnf.jkt` holds), or null when the request
-   * carries no proof. Throws `invalid_dpop_proof`, or `use_dpop_nonce` for a missing or stale
-   * nonce, with a fresh one in `DPoP-Nonce`.
+   * The proof's key and jti, or null when the request carries no proof. Throws
+   * `invalid_dpop_proof`, or `use_dpop_nonce` for a missing or stale nonce, with a fresh one in
+   * `DPoP-Nonce`.
    */
   async check(
     header: string | string[] | undefined,
     target: DpopProofTarget,
     status = 400,
-  ): Promise<string | null> {
+  ): Promise<CheckedDpopProof | null> {
     if (header === undefined) return null;
     // Node joins repeated headers with ", "; a compact JWT has neither character.
     if (Array.isArray(header) || header.includes(',')) {
       throw invalidDpopProof('Exactly one DPoP header is allowed', status);
     }
+    if (header.length > MAX_PROOF_LENGTH) throw invalidDpopProof('The proof is too long', status);
     const { jwk, payload } = await this.#verifiedProof(header, status);
     const nowSeconds = Math.floor(this.#now() / 1000);
     const { jti, htm, htu, iat, ath, nonce } = payload;
@@ -116,14 +130,17 @@ export class DpopProofs {
       if (ath !== expected) throw invalidDpopProof('ath does not match the access token', status);
     }
     if (target.requireNonce && !this.#nonceIsCurrent(nonce)) throw this.#useNonce(status);
-    const jkt = await calculateJwkThumbprint(jwk, 'sha256');
+    return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti };
+  }
+
+  /** Uses the proof up: a second request with the same proof is refused. */
+  async consume(proof: CheckedDpopProof, status = 400): Promise<void> {
     const fresh = await this.#kv.setIfAbsent(
-      `dpop:jti:${hash('sha256', `${jkt}.${jti}`, 'base64url')}`,
+      `dpop:jti:${hash('sha256', `${proof.jkt}.${proof.jti}`, 'base64url')}`,
       '1',
-      (PROOF_LIFETIME_SECONDS + CLOCK_SKEW_SECONDS) * 1000,
+      JTI_MEMORY_MS,
     );
     if (!fresh) throw invalidDpopProof('The proof was used before', status);
-    return jkt;
   }
 
   async #verifiedProof(proof: string, status: number): Promise<{ jwk: JWK; payload: JWTPayload }> {
@@ -141,9 +158,20 @@ export class DpopProofs {
     if (
       typeof jwk !== 'object' ||
       jwk === null ||
+      !['EC', 'RSA', 'OKP'].includes(String(jwk.kty)) ||
       PRIVATE_MEMBERS.some((member) => member in jwk)
     ) {
       throw invalidDpopProof('The proof must carry a public key (jwk)', status);
+    }
+    // RSA with the usual exponent and at most 4096 bits: anything else only costs us time.
+    if (
+      jwk.kty === 'RSA' &&
+      (jwk.e !== 'AQAB' || Buffer.from(String(jwk.n), 'base64url').length > MAX_RSA_MODULUS_BYTES)
+    ) {
+      throw invalidDpopProof(
+        'The proof key must be RSA with e=65537 and at most 4096 bits',
+        status,
+      );
     }
     try {
       const key = await importJWK(jwk, header.alg);
@@ -169,7 +197,7 @@ export class DpopProofs {
   #nonceIsCurrent(nonce: unknown): boolean {
     if (typeof nonce !== 'string') return false;
     const current = this.#window();
-    return [current, current - 1].some((window) => {
+    return [current - 1, current, current + 1].some((window) => {
       const expected = Buffer.from(this.#nonceFor(window));
       const given = Buffer.from(nonce);
       return given.length === expected.length && timingSafeEqual(given, expected);

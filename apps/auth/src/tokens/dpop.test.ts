@@ -13,6 +13,7 @@ import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
 import {
   allowOnConsentPage,
+  authorizationParams,
   authorizeUrl,
   callbackParams,
 } from '../test-support/authorization-helpers.ts';
@@ -314,6 +315,54 @@ describe('DPoP at the token endpoint', () => {
     expect(decodeJwt(owner.json<TokenResponse>().access_token).cnf).toEqual({ jkt: key.jkt });
   });
 
+  it('uses a proof up only once the client authenticated: a refused request leaves it usable', async ({
+    app,
+  }) => {
+    const key = await newDpopKey();
+    const dpop = await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) });
+    const { verifier, challenge } = pkcePair();
+    const code = await issueCode(app, {
+      clientId: DemoClientId.confidential,
+      userId: ids.users.alice,
+      codeChallenge: challenge,
+    });
+    const fields = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: DEMO_REDIRECT_URI,
+      code_verifier: verifier,
+    };
+    const wrongSecret = await tokenRequest(app, fields, {
+      dpop,
+      authorization: `Basic ${Buffer.from(`${DemoClientId.confidential}:wrong`).toString('base64')}`,
+    });
+    expect(wrongSecret.statusCode).toBe(401);
+    const right = await tokenRequest(app, fields, { dpop, authorization: confidentialBasic() });
+    expect(right.statusCode, right.body).toBe(200);
+  });
+
+  it('binds a public client’s family begun without DPoP from its first refresh with a proof', async ({
+    app,
+  }) => {
+    const unbound = (await exchangeCode(app, undefined)).json<TokenResponse>();
+    const key = await newDpopKey();
+    const bound = await refresh(
+      app,
+      unbound.refresh_token!,
+      await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+    );
+    expect(bound.statusCode, bound.body).toBe(200);
+    const next = bound.json<TokenResponse>().refresh_token!;
+    const withoutProof = await refresh(app, next);
+    expect(withoutProof.json()).toMatchObject({ error: 'invalid_grant' });
+    const withProof = await refresh(
+      app,
+      next,
+      await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+    );
+    expect(withProof.statusCode, withProof.body).toBe(200);
+  });
+
   it('binds a confidential client’s access token but not its refresh token', async ({ app }) => {
     const key = await newDpopKey();
     const tokens = await boundTokens(app, key, DemoClientId.confidential);
@@ -358,13 +407,15 @@ describe('DPoP at userinfo and introspection', () => {
     );
     expect(otherKey.json()).toMatchObject({ error: 'invalid_dpop_proof' });
 
-    const good = await userinfo(
-      app,
-      `DPoP ${token}`,
-      await proof(key, { htm: 'GET', htu: url, ath }),
-    );
+    const usedProof = await proof(key, { htm: 'GET', htu: url, ath });
+    const good = await userinfo(app, `DPoP ${token}`, usedProof);
     expect(good.statusCode, good.body).toBe(200);
     expect(good.json()).toMatchObject({ sub: String(ids.users.alice) });
+
+    // The same proof again: used up.
+    const replayed = await userinfo(app, `DPoP ${token}`, usedProof);
+    expect(replayed.statusCode).toBe(401);
+    expect(replayed.json()).toMatchObject({ error: 'invalid_dpop_proof' });
   });
 
   it('refuses an unbound token sent with the DPoP scheme', async ({ app }) => {
@@ -427,11 +478,22 @@ describe('dpop_jkt at the authorization endpoint (RFC 9449 10)', () => {
     signIn: (user: 'alice') => Promise<SignedInClient>,
     jkt: string,
   ) {
+    return codeThrough(app, signIn, (challenge) =>
+      authorizeUrl({ code_challenge: challenge, dpop_jkt: jkt }),
+    );
+  }
+
+  /** A code for alice through the authorization URL `urlFor` makes of a fresh challenge. */
+  async function codeThrough(
+    app: AuthApp,
+    signIn: (user: 'alice') => Promise<SignedInClient>,
+    urlFor: (challenge: string) => string | Promise<string>,
+  ) {
     const alice = await signIn('alice');
     const { verifier, challenge } = pkcePair();
     const start = await app.inject({
       method: 'GET',
-      url: authorizeUrl({ code_challenge: challenge, dpop_jkt: jkt }),
+      url: await urlFor(challenge),
       cookies: alice.cookies,
     });
     const decided = await allowOnConsentPage(app, alice.cookies, start);
@@ -481,6 +543,47 @@ describe('dpop_jkt at the authorization endpoint (RFC 9449 10)', () => {
     expect(decodeJwt(owner.json<TokenResponse>().access_token).cnf).toEqual({ jkt: key.jkt });
   });
 
+  it('binds the code to the key of a proof sent with the pushed request (RFC 9449 10.1)', async ({
+    app,
+    signIn,
+  }) => {
+    const key = await newDpopKey();
+    const parUrl = `${servicesOf(app).issuer}/oauth/par`;
+    const pushWithProof = async (challenge: string) => {
+      const pushed = await postForm(
+        app,
+        '/oauth/par',
+        authorizationParams({ code_challenge: challenge }),
+        { dpop: await proof(key, { htm: 'POST', htu: parUrl }) },
+      );
+      expect(pushed.statusCode, pushed.body).toBe(201);
+      const requestUri = pushed.json<{ request_uri: string }>().request_uri;
+      return `/oauth/authorize?${new URLSearchParams({ client_id: DemoClientId.public, request_uri: requestUri }).toString()}`;
+    };
+    const first = await codeThrough(app, signIn, pushWithProof);
+    expect((await redeem(app, first.code, first.verifier)).json()).toMatchObject({
+      error: 'invalid_grant',
+    });
+    const second = await codeThrough(app, signIn, pushWithProof);
+    const owner = await redeem(
+      app,
+      second.code,
+      second.verifier,
+      await proof(key, { htm: 'POST', htu: tokenUrl(app), nonce: nonceOf(app) }),
+    );
+    expect(owner.statusCode, owner.body).toBe(200);
+
+    const other = await newDpopKey();
+    const mismatch = await postForm(
+      app,
+      '/oauth/par',
+      authorizationParams({ dpop_jkt: other.jkt }),
+      { dpop: await proof(key, { htm: 'POST', htu: parUrl }) },
+    );
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json()).toMatchObject({ error: 'invalid_request' });
+  });
+
   it('refuses a dpop_jkt that is no thumbprint', async ({ app, signIn }) => {
     const alice = await signIn('alice');
     const response = await app.inject({
@@ -510,5 +613,12 @@ describe('a client registered to require DPoP (RFC 9449 5.2)', () => {
     );
     expect(withProof.statusCode, withProof.body).toBe(200);
     expect(withProof.json()).toMatchObject({ token_type: 'DPoP' });
+    const refreshWithout = await tokenRequest(app, {
+      grant_type: 'refresh_token',
+      refresh_token: withProof.json<TokenResponse>().refresh_token!,
+      client_id: 'dpop-only-app',
+    });
+    expect(refreshWithout.statusCode).toBe(400);
+    expect(refreshWithout.json()).toMatchObject({ error: 'invalid_request' });
   });
 });

@@ -279,6 +279,21 @@ export class RefreshFamilyStore {
     return live;
   }
 
+  /**
+   * RFC 9449 5: binds a public client's family, begun without DPoP, to the key of the first
+   * proof that comes with one of its refreshes. Called under the rotation lease, so no other
+   * rotation of the family runs meanwhile.
+   */
+  async bindToKey(family: RefreshFamily, jkt: string): Promise<RefreshFamily> {
+    const bound: RefreshFamily = { ...family, jkt };
+    await this.#store.setIfPresent(
+      familyKey(family.id),
+      writeRecord(RecordFormats.refreshFamily, bound),
+      this.#refreshTtlMs,
+    );
+    return bound;
+  }
+
   async isRefreshTokenLive(id: string, jti: string): Promise<boolean> {
     return (await this.#store.get(liveRefreshKey(id, jti))) === LIVE && !(await this.isRevoked(id));
   }

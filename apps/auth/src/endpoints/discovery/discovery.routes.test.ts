@@ -72,7 +72,7 @@ describe('provider metadata', () => {
       ],
       introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
       code_challenge_methods_supported: ['S256'],
-      dpop_signing_alg_values_supported: ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA'],
+      dpop_signing_alg_values_supported: ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA', 'Ed25519'],
       prompt_values_supported: ['none', 'login', 'consent'],
       authorization_response_iss_parameter_supported: true,
       request_parameter_supported: false,

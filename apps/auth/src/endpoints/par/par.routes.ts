@@ -8,7 +8,7 @@ import {
   singleParam,
   type AuthorizationParams,
 } from '../../authorization/authorization-request.ts';
-import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
+import { acceptDpopFromAnyOrigin, allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import { authenticateClientWithinLimits } from '../../clients/client-authentication.ts';
 import {
   assertFormEncoded,
@@ -55,6 +55,7 @@ export const parRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, se
   // A browser app (a public client) pushes from its own origin, as it redeems its codes; no
   // cookie or session is involved, so any origin may read the answers.
   allowAnyOrigin(app);
+  acceptDpopFromAnyOrigin(app, PAR_PATH);
   app.post(
     PAR_PATH,
     {
@@ -81,6 +82,12 @@ export const parRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, se
           if (typeof value === 'object') throw invalidRequest(`${name} must be sent once`);
           return value;
         };
+        // RFC 9449 10.1: a proof here binds the code, as dpop_jkt does.
+        const proof = await services.dpop.check(request.headers.dpop, {
+          method: 'POST',
+          url: `${services.issuer}${PAR_PATH}`,
+          requireNonce: false,
+        });
         // RFC 9126 2.1: client authentication as at the token endpoint, under the same count of
         // failures and the same per-client budget (a budget of its own).
         const client = await authenticateClientWithinLimits(
@@ -97,14 +104,21 @@ export const parRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, se
         if (body.request_uri !== undefined) {
           throw invalidRequest('request_uri must not be sent to the pushed authorization endpoint');
         }
-        const params = readParams({ ...body, client_id: client.clientId });
+        if (proof !== null) {
+          if (body.dpop_jkt !== undefined && body.dpop_jkt !== proof.jkt) {
+            throw invalidRequest('dpop_jkt does not match the key of the DPoP proof');
+          }
+          await services.dpop.consume(proof);
+        }
+        const bound = proof === null ? body : { ...body, dpop_jkt: proof.jkt };
+        const params = readParams({ ...bound, client_id: client.clientId });
         // No redirect here: the answer goes to the client, which learns what was wrong.
         const redirectUri = redirectTarget(client, params);
         if (redirectUri === null) throw invalidRequest('Invalid redirect_uri');
         validateAuthorizationRequest(client, redirectUri, params, { pushed: true });
         const { requestUri, expiresIn } = await services.pushedRequests.push({
           clientId: client.clientId,
-          params: parametersToKeep(body, client.clientId),
+          params: parametersToKeep(bound, client.clientId),
         });
         return await reply.code(201).send({ request_uri: requestUri, expires_in: expiresIn });
       } catch (error) {

@@ -1,11 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
 import {
   invalidRequest,
   unauthorizedClient,
   unsupportedGrantType,
 } from '../../errors/oauth-errors.ts';
-import { allowAnyOrigin } from '../../clients/allow-any-origin.ts';
+import { acceptDpopFromAnyOrigin, allowAnyOrigin } from '../../clients/allow-any-origin.ts';
 import { answerOAuthError, oauthRouteErrorHandler } from '../../errors/error-boundary.ts';
 import { authenticateClientWithinLimits } from '../../clients/client-authentication.ts';
 import {
@@ -50,25 +49,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
   allowAnyOrigin(app);
-  // RFC 9449 8: a browser app must read the nonce of a use_dpop_nonce answer.
-  app.addHook('onSend', (_request, reply, payload, done) => {
-    reply.header('access-control-expose-headers', 'DPoP-Nonce');
-    done(null, payload);
-  });
-  // A DPoP header makes the exchange "non-simple": browsers ask first.
-  app.options(
-    '/oauth/token',
-    { schema: { tags: ['oauth'], response: { 204: Type.Null() } } },
-    async (_request, reply) =>
-      reply
-        .code(204)
-        .headers({
-          'access-control-allow-methods': 'POST',
-          'access-control-allow-headers': 'Authorization, Content-Type, DPoP',
-          'access-control-max-age': '600',
-        })
-        .send(null),
-  );
+  acceptDpopFromAnyOrigin(app, '/oauth/token');
   app.post(
     '/oauth/token',
     {
@@ -94,8 +75,9 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (!params.grant_type) throw invalidRequest('grant_type is required');
         const grant = GRANTS.get(params.grant_type);
         if (!grant) throw unsupportedGrantType(`Unsupported grant_type ${params.grant_type}`);
-        // RFC 9449 5: a proof binds the tokens of this response to its key.
-        const dpopJkt = await services.dpop.check(request.headers.dpop, {
+        // RFC 9449 5: a proof binds the tokens of this response to its key. It is checked here,
+        // and used up once the client authenticated and spent its budget.
+        const proof = await services.dpop.check(request.headers.dpop, {
           method: 'POST',
           url: `${services.issuer}/oauth/token`,
           requireNonce: true,
@@ -114,6 +96,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
         }
+        if (proof !== null) await services.dpop.consume(proof);
+        const dpopJkt = proof?.jkt ?? null;
         if (client.requireDpop && dpopJkt === null) {
           throw invalidRequest('This client must send a DPoP proof (RFC 9449)');
         }

@@ -75,8 +75,14 @@ async function rotate(
   const { families } = services;
   try {
     const subject = await assertGrantStillHolds(services, grantRequest, family, scopes);
+    const { client, dpopJkt } = grantRequest;
+    // RFC 9449 5: a public client's refresh tokens are bound from its first proof on.
+    const bound =
+      !client.confidential && family.jkt === undefined && dpopJkt !== null
+        ? await families.bindToKey(family, dpopJkt)
+        : family;
     const tokens = await issueTokens(services, {
-      family,
+      family: bound,
       begins: false,
       scopes,
       accessToken: planAccessToken(services),
