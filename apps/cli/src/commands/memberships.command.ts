@@ -17,13 +17,11 @@ import {
   type CliRuntime,
   type JsonFlag,
 } from '../cli-runtime.ts';
+import { userInRegionLeaf, type UserInRegion } from './user-region-command.ts';
 import { listText, withPageOptions, type PageFlags } from '../list-pages.ts';
 import { findUser, parseUserRef, type UserRef } from './users/user-ref.ts';
 
-export interface AddMembershipOptions {
-  email: string;
-  regionId: number;
-}
+export type AddMembershipOptions = UserInRegion;
 
 export interface MembershipResult {
   userId: number;
@@ -151,43 +149,28 @@ export function membershipsCommands(runtime: CliRuntime): Command {
   );
 
   memberships.addCommand(
-    leafCommand('add', 'make a user a member of a region or working group (idempotent)')
-      .argument('<email>', 'email address of the user')
-      .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((email: string, regionId: number, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withEntityManager(runtime.env, (em) => addMembershipCommand(em, { email, regionId })),
-          (result) =>
-            `User ${result.userId} <${result.email}> ${OUTCOME_TEXT[result.outcome]} region ${result.regionId}.`,
-        ),
-      ),
+    userInRegionLeaf(
+      runtime,
+      'add',
+      'make a user a member of a region or working group (idempotent)',
+      addMembershipCommand,
+      (result) =>
+        `User ${result.userId} <${result.email}> ${OUTCOME_TEXT[result.outcome]} region ${result.regionId}.`,
+    ),
   );
 
   memberships.addCommand(
-    leafCommand(
+    userInRegionLeaf(
+      runtime,
       'remove',
       'end a membership, and the admin role in that unit with it (idempotent; not the home region)',
-    )
-      .argument('<email>', 'email address of the user')
-      .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((email: string, regionId: number, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withEntityManager(runtime.env, (em) =>
-              removeMembershipCommand(em, { email, regionId }),
-            ),
-          (result) =>
-            `User ${result.userId} <${result.email}> ` +
-            (result.membership === 'removed' ? 'is no longer a member of' : 'was not a member of') +
-            ` region ${result.regionId}` +
-            (result.adminRemoved ? ', nor an admin.' : '.'),
-        ),
-      ),
+      removeMembershipCommand,
+      (result) =>
+        `User ${result.userId} <${result.email}> ` +
+        (result.membership === 'removed' ? 'is no longer a member of' : 'was not a member of') +
+        ` region ${result.regionId}` +
+        (result.adminRemoved ? ', nor an admin.' : '.'),
+    ),
   );
 
   return memberships;
