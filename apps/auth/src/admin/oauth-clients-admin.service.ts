@@ -1,40 +1,17 @@
-import type { EntityManager } from '@foodshare/domain';
+import type { EntityManager, StoredOAuthClientSettings } from '@foodshare/domain';
 
 /** A row of the client list: settings, required regions by name, who changed it last. */
-export interface ClientListItem {
-  id: number;
-  clientId: string;
-  name: string;
-  confidential: boolean;
-  active: boolean;
-  scopes: string[];
-  grantTypes: string[];
+export type ClientListItem = Pick<
+  StoredOAuthClientSettings,
+  'id' | 'clientId' | 'name' | 'confidential' | 'active' | 'scopes' | 'grantTypes'
+> & {
   requiredRegions: { id: number; name: string }[];
   updatedAt: Date;
   updatedByName: string | null;
-}
+};
 
 /** What the edit form shows of one client (never its secret hashes). */
-export interface ClientDetail {
-  id: number;
-  clientId: string;
-  name: string;
-  confidential: boolean;
-  active: boolean;
-  redirectUris: string[];
-  postLogoutRedirectUris: string[];
-  requirePushedAuthorizationRequests: boolean;
-  requireDpop: boolean;
-  backchannelLogoutUri: string | null;
-  logoUri: string | null;
-  clientUri: string | null;
-  policyUri: string | null;
-  tosUri: string | null;
-  scopes: string[];
-  grantTypes: string[];
-  requiredRegionIds: number[];
-  previousSecretExpiresAt: Date | null;
-}
+export type ClientDetail = StoredOAuthClientSettings & { previousSecretExpiresAt: Date | null };
 
 /** A unit of the region tree with its depth below a root, in tree order. */
 export interface RegionOption {

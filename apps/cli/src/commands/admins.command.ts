@@ -5,19 +5,10 @@ import {
   type EntityManager,
 } from '@foodshare/domain';
 import { Command } from 'commander';
-import { withEntityManager } from '../cli-context.ts';
-import {
-  leafCommand,
-  parsePositiveInteger,
-  runCommand,
-  type CliRuntime,
-  type JsonFlag,
-} from '../cli-runtime.ts';
+import type { CliRuntime } from '../cli-runtime.ts';
+import { userInRegionLeaf, type UserInRegion } from './user-region-command.ts';
 
-export interface AddAdminOptions {
-  email: string;
-  regionId: number;
-}
+export type AddAdminOptions = UserInRegion;
 
 export interface AdminResult extends AddAdminResult {
   userId: number;
@@ -40,24 +31,17 @@ export function adminsCommands(runtime: CliRuntime): Command {
   );
 
   admins.addCommand(
-    leafCommand(
+    userInRegionLeaf(
+      runtime,
       'add',
       'make a user an admin of a region or working group, and a member where it has members (idempotent)',
-    )
-      .argument('<email>', 'email address of the user')
-      .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((email: string, regionId: number, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () => withEntityManager(runtime.env, (em) => addAdminCommand(em, { email, regionId })),
-          (result) =>
-            `User ${result.userId} <${result.email}> ` +
-            (result.admin === 'added' ? 'is now an admin of' : 'was already an admin of') +
-            ` region ${result.regionId}` +
-            (result.membership === 'added' ? ', and a member.' : '.'),
-        ),
-      ),
+      addAdminCommand,
+      (result) =>
+        `User ${result.userId} <${result.email}> ` +
+        (result.admin === 'added' ? 'is now an admin of' : 'was already an admin of') +
+        ` region ${result.regionId}` +
+        (result.membership === 'added' ? ', and a member.' : '.'),
+    ),
   );
 
   return admins;

@@ -8,23 +8,20 @@ import {
   type MembershipOutcome,
   type RemoveMembershipResult,
 } from '@foodshare/domain';
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { CliError, withEntityManager } from '../cli-context.ts';
 import {
   leafCommand,
-  parseLimit,
-  parseOffset,
   parsePositiveInteger,
   runCommand,
   type CliRuntime,
   type JsonFlag,
 } from '../cli-runtime.ts';
+import { userInRegionLeaf, type UserInRegion } from './user-region-command.ts';
+import { listText, withPageOptions, type PageFlags } from '../list-pages.ts';
 import { findUser, parseUserRef, type UserRef } from './users/user-ref.ts';
 
-export interface AddMembershipOptions {
-  email: string;
-  regionId: number;
-}
+export type AddMembershipOptions = UserInRegion;
 
 export interface MembershipResult {
   userId: number;
@@ -107,9 +104,7 @@ const OUTCOME_TEXT: Record<MembershipOutcome, string> = {
   unchanged: 'was already a member of',
 };
 
-interface ListMembershipsFlags extends JsonFlag {
-  limit: number;
-  offset: number;
+interface ListMembershipsFlags extends JsonFlag, PageFlags {
   region?: number;
   user?: UserRef;
 }
@@ -120,85 +115,62 @@ export function membershipsCommands(runtime: CliRuntime): Command {
   );
 
   memberships.addCommand(
-    leafCommand('list', 'list the members of a region, the regions of a user, or both')
-      .option(
-        '--region <regionId>',
-        'members of this region or working group',
-        parsePositiveInteger,
-      )
-      .option('--user <user>', 'memberships of this user (id or email address)', parseUserRef)
-      .addOption(
-        new Option('--limit <n>', 'memberships per page, 1 to 1000')
-          .argParser(parseLimit)
-          .default(100),
-      )
-      .addOption(
-        new Option('--offset <n>', 'memberships to skip').argParser(parseOffset).default(0),
-      )
-      .action((flags: ListMembershipsFlags) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withEntityManager(runtime.env, (em) =>
-              listMembershipsCommand(em, {
-                limit: flags.limit,
-                offset: flags.offset,
-                ...(flags.region === undefined ? {} : { regionId: flags.region }),
-                ...(flags.user === undefined ? {} : { user: flags.user }),
-              }),
-            ),
-          (list) =>
-            list.length === 0
-              ? 'No memberships.'
-              : list
-                  .map(
-                    (item) =>
-                      `${item.regionId}\t${item.userId}\t${item.email}\t${item.active ? 'active' : 'inactive'}\tsince ${item.joinedAt}`,
-                  )
-                  .join('\n'),
-        ),
+    withPageOptions(
+      leafCommand('list', 'list the members of a region, the regions of a user, or both')
+        .option(
+          '--region <regionId>',
+          'members of this region or working group',
+          parsePositiveInteger,
+        )
+        .option('--user <user>', 'memberships of this user (id or email address)', parseUserRef),
+      'memberships',
+    ).action((flags: ListMembershipsFlags) =>
+      runCommand(
+        runtime,
+        flags,
+        () =>
+          withEntityManager(runtime.env, (em) =>
+            listMembershipsCommand(em, {
+              limit: flags.limit,
+              offset: flags.offset,
+              ...(flags.region === undefined ? {} : { regionId: flags.region }),
+              ...(flags.user === undefined ? {} : { user: flags.user }),
+            }),
+          ),
+        (list) =>
+          listText(
+            list,
+            'No memberships.',
+            (item) =>
+              `${item.regionId}\t${item.userId}\t${item.email}\t${item.active ? 'active' : 'inactive'}\tsince ${item.joinedAt}`,
+          ),
       ),
+    ),
   );
 
   memberships.addCommand(
-    leafCommand('add', 'make a user a member of a region or working group (idempotent)')
-      .argument('<email>', 'email address of the user')
-      .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((email: string, regionId: number, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withEntityManager(runtime.env, (em) => addMembershipCommand(em, { email, regionId })),
-          (result) =>
-            `User ${result.userId} <${result.email}> ${OUTCOME_TEXT[result.outcome]} region ${result.regionId}.`,
-        ),
-      ),
+    userInRegionLeaf(
+      runtime,
+      'add',
+      'make a user a member of a region or working group (idempotent)',
+      addMembershipCommand,
+      (result) =>
+        `User ${result.userId} <${result.email}> ${OUTCOME_TEXT[result.outcome]} region ${result.regionId}.`,
+    ),
   );
 
   memberships.addCommand(
-    leafCommand(
+    userInRegionLeaf(
+      runtime,
       'remove',
       'end a membership, and the admin role in that unit with it (idempotent; not the home region)',
-    )
-      .argument('<email>', 'email address of the user')
-      .argument('<regionId>', 'id of the region or working group', parsePositiveInteger)
-      .action((email: string, regionId: number, flags: JsonFlag) =>
-        runCommand(
-          runtime,
-          flags,
-          () =>
-            withEntityManager(runtime.env, (em) =>
-              removeMembershipCommand(em, { email, regionId }),
-            ),
-          (result) =>
-            `User ${result.userId} <${result.email}> ` +
-            (result.membership === 'removed' ? 'is no longer a member of' : 'was not a member of') +
-            ` region ${result.regionId}` +
-            (result.adminRemoved ? ', nor an admin.' : '.'),
-        ),
-      ),
+      removeMembershipCommand,
+      (result) =>
+        `User ${result.userId} <${result.email}> ` +
+        (result.membership === 'removed' ? 'is no longer a member of' : 'was not a member of') +
+        ` region ${result.regionId}` +
+        (result.adminRemoved ? ', nor an admin.' : '.'),
+    ),
   );
 
   return memberships;

@@ -20,5 +20,6 @@ export {
   type OAuthClientSettings,
   type OAuthClientValidationOptions,
   type RedirectUriProblemCode,
+  type StoredOAuthClientSettings,
 } from './oauth-clients.service.ts';
 export * from './redirect-uri-match.ts';

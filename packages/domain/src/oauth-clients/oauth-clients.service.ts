@@ -83,6 +83,17 @@ export interface OAuthClientSettings {
   requiredRegionIds: number[];
 }
 
+/**
+ * A client's settings as a row holds them, with its row id: the database checks the scopes and
+ * grant types, so they read back as plain strings. The views of the admin page and the CLI
+ * derive from it.
+ */
+export type StoredOAuthClientSettings = Omit<OAuthClientSettings, 'scopes' | 'grantTypes'> & {
+  id: number;
+  scopes: string[];
+  grantTypes: string[];
+};
+
 function isLoopbackHost(hostname: string): boolean {
   return (
     hostname === 'localhost' ||

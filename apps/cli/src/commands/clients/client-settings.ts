@@ -1,48 +1,23 @@
-import { AccountError, OAuthClientEntity, type EntityManager } from '@foodshare/domain';
+import {
+  AccountError,
+  OAuthClientEntity,
+  type EntityManager,
+  type OAuthClientInput,
+  type StoredOAuthClientSettings,
+} from '@foodshare/domain';
 
-export interface CreateClientOptions {
-  clientId: string;
-  name: string;
-  confidential: boolean;
-  redirectUris: string[];
-  /** Where RP-Initiated Logout may return users; default none. */
-  postLogoutRedirectUris?: string[];
-  /** RFC 9126 6: authorization requests only through /oauth/par; default false. */
-  requirePushedAuthorizationRequests?: boolean;
-  /** RFC 9449 5.2: token requests only with a DPoP proof; default false. */
-  requireDpop?: boolean;
-  /** Where Back-Channel Logout POSTs logout tokens; default none. */
-  backchannelLogoutUri?: string | null;
-  /** Shown on the consent page (https; default none): the logo as an image, the rest as links. */
-  logoUri?: string | null;
-  clientUri?: string | null;
-  policyUri?: string | null;
-  tosUri?: string | null;
-  scopes: string[];
-  grantTypes: string[];
-  requiredRegionIds: number[];
+/** The settings of `clients create` (a new client is active) and what the auth service is told. */
+export type CreateClientOptions = Omit<OAuthClientInput, 'active'> & {
   /** CLIENT_SECRET_PEPPER of the auth service. */
   pepper: string;
   /** BACKCHANNEL_LOGOUT_ALLOWED_HOSTS of the auth service, parsed; default none. */
   backchannelLogoutAllowedHosts?: readonly string[];
-}
+};
 
-export interface ClientSummary extends Omit<
-  CreateClientOptions,
-  'pepper' | 'backchannelLogoutAllowedHosts'
-> {
-  id: number;
-  postLogoutRedirectUris: string[];
-  requirePushedAuthorizationRequests: boolean;
-  requireDpop: boolean;
-  backchannelLogoutUri: string | null;
-  logoUri: string | null;
-  clientUri: string | null;
-  policyUri: string | null;
-  tosUri: string | null;
+export type ClientSummary = Omit<StoredOAuthClientSettings, 'active'> & {
   /** In clear, this once; null for a public client. */
   secret: string | null;
-}
+};
 
 export function clientSummary(client: OAuthClientEntity, secret: string | null): ClientSummary {
   return {

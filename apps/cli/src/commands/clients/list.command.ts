@@ -2,6 +2,7 @@ import { OAuthClientEntity, type EntityManager } from '@foodshare/domain';
 import type { Command } from 'commander';
 import { withEntityManager } from '../../cli-context.ts';
 import { leafCommand, runCommand, type CliRuntime, type JsonFlag } from '../../cli-runtime.ts';
+import { listText } from '../../list-pages.ts';
 import { describeDetails } from './client-lines.ts';
 import { clientDetails, type ClientDetails } from './client-settings.ts';
 
@@ -17,7 +18,7 @@ export function listClientsLeaf(runtime: CliRuntime): Command {
       runtime,
       flags,
       () => withEntityManager(runtime.env, (em) => listClientsCommand(em)),
-      (list) => (list.length === 0 ? 'No clients.' : list.map(describeDetails).join('\n')),
+      (list) => listText(list, 'No clients.', describeDetails),
     ),
   );
 }

@@ -1,16 +1,15 @@
 import { RegionEntity, type EntityManager, type RegionType } from '@foodshare/domain';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { withEntityManager } from '../../cli-context.ts';
 import {
   leafCommand,
   parseCode,
-  parseLimit,
-  parseOffset,
   parsePositiveInteger,
   runCommand,
   type CliRuntime,
   type JsonFlag,
 } from '../../cli-runtime.ts';
+import { listText, withPageOptions, type PageFlags } from '../../list-pages.ts';
 import { REGION_TYPE_NAMES } from './region-names.ts';
 import { describeRegion, summarizeRegion, type RegionSummary } from './region-summary.ts';
 
@@ -36,20 +35,17 @@ export async function listRegionsCommand(
   return regions.map(summarizeRegion);
 }
 
-interface ListRegionsFlags extends JsonFlag {
-  limit: number;
-  offset: number;
+interface ListRegionsFlags extends JsonFlag, PageFlags {
   parent?: number;
   type?: RegionType;
 }
 
 /** `regions list`. */
 export function listRegionsLeaf(runtime: CliRuntime): Command {
-  return leafCommand('list', 'list regions and working groups by id, a page at a time')
-    .addOption(
-      new Option('--limit <n>', 'regions per page, 1 to 1000').argParser(parseLimit).default(100),
-    )
-    .addOption(new Option('--offset <n>', 'regions to skip').argParser(parseOffset).default(0))
+  return withPageOptions(
+    leafCommand('list', 'list regions and working groups by id, a page at a time'),
+    'regions',
+  )
     .option('--parent <regionId>', 'only the regions directly below this one', parsePositiveInteger)
     .option(
       '--type <type>',
@@ -69,7 +65,7 @@ export function listRegionsLeaf(runtime: CliRuntime): Command {
               ...(flags.type === undefined ? {} : { type: flags.type }),
             }),
           ),
-        (list) => (list.length === 0 ? 'No regions.' : list.map(describeRegion).join('\n')),
+        (list) => listText(list, 'No regions.', describeRegion),
       ),
     );
 }

@@ -1,14 +1,8 @@
 import { UserEntity, type EntityManager, type Role } from '@foodshare/domain';
-import { Option, type Command } from 'commander';
+import type { Command } from 'commander';
 import { withEntityManager } from '../../cli-context.ts';
-import {
-  leafCommand,
-  parseLimit,
-  parseOffset,
-  runCommand,
-  type CliRuntime,
-  type JsonFlag,
-} from '../../cli-runtime.ts';
+import { leafCommand, runCommand, type CliRuntime, type JsonFlag } from '../../cli-runtime.ts';
+import { listText, withPageOptions, type PageFlags } from '../../list-pages.ts';
 import { parseRole, ROLE_NAMES } from './roles.ts';
 import { describeUser, listItem, type UserListItem } from './user-summary.ts';
 
@@ -35,20 +29,14 @@ export async function listUsersCommand(
   return users.map(listItem);
 }
 
-interface ListUsersFlags extends JsonFlag {
-  limit: number;
-  offset: number;
+interface ListUsersFlags extends JsonFlag, PageFlags {
   role?: Role;
   deactivated?: boolean;
 }
 
 /** `users list`. */
 export function listUsersLeaf(runtime: CliRuntime): Command {
-  return leafCommand('list', 'list users by id, a page at a time')
-    .addOption(
-      new Option('--limit <n>', 'users per page, 1 to 1000').argParser(parseLimit).default(100),
-    )
-    .addOption(new Option('--offset <n>', 'users to skip').argParser(parseOffset).default(0))
+  return withPageOptions(leafCommand('list', 'list users by id, a page at a time'), 'users')
     .option(
       '--role <role>',
       `only this role: ${Object.keys(ROLE_NAMES).join(', ')} or 0-4`,
@@ -68,7 +56,7 @@ export function listUsersLeaf(runtime: CliRuntime): Command {
               ...(flags.deactivated ? { deactivated: true } : {}),
             }),
           ),
-        (list) => (list.length === 0 ? 'No users.' : list.map(describeUser).join('\n')),
+        (list) => listText(list, 'No users.', describeUser),
       ),
     );
 }
