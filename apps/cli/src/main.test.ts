@@ -237,6 +237,27 @@ describe('the foodshare command', () => {
     ]);
   });
 
+  it('sets the DPoP requirement from the command line', async ({ db, cli }) => {
+    const create = await cli([
+      'clients',
+      'create',
+      '--client-id',
+      'cli-dpop',
+      '--name',
+      'DPoP',
+      '--redirect-uri',
+      'https://dpop.example/callback',
+      '--require-dpop',
+    ]);
+    expect(create.stderr).toBe('');
+    expect(create.stdout).toContain('DPoP proofs: required');
+    const bound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-dpop' });
+    expect(bound.requireDpop).toBe(true);
+    await cli(['clients', 'set-protocol-options', '--client-id', 'cli-dpop', '--no-require-dpop']);
+    const unbound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-dpop' });
+    expect(unbound.requireDpop).toBe(false);
+  });
+
   it('sets the PAR requirement and the back-channel logout URI from the command line', async ({
     db,
     cli,
@@ -274,20 +295,6 @@ describe('the foodshare command', () => {
     const again = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
     expect(again.requirePushedAuthorizationRequests).toBe(true);
     expect(again.backchannelLogoutUri).toBeNull();
-    const dpop = await cli([
-      'clients',
-      'set-protocol-options',
-      '--client-id',
-      'cli-par',
-      '--require-dpop',
-    ]);
-    expect(dpop.stdout).toContain('DPoP proofs: required');
-    const bound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
-    expect(bound.requireDpop).toBe(true);
-    expect(bound.requirePushedAuthorizationRequests).toBe(true);
-    await cli(['clients', 'set-protocol-options', '--client-id', 'cli-par', '--no-require-dpop']);
-    const unbound = await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' });
-    expect(unbound.requireDpop).toBe(false);
     const refused = await cli([
       'clients',
       'set-protocol-options',
