@@ -9,11 +9,9 @@ import {
   DemoUserEmail,
   verifyClientSecret,
 } from '@foodshare/domain';
-import { launchChromium } from '@foodshare/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, test as base } from '../test-support/fixtures.ts';
 import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
 import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
@@ -45,6 +43,22 @@ async function logIn(page: Page, email: string) {
   ]);
 }
 
+/** The relying party's redirect URI, for as long as the file runs. */
+const test = base.extend(
+  'callback',
+  { scope: 'file' },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  async ({}, { onCleanup }) => {
+    const callback = await startCallbackServer();
+    onCleanup(() => new Promise<void>((resolve) => callback.server.close(() => resolve())));
+    return callback;
+  },
+);
+
+const it = test;
+
+test.override('listen', { scope: 'file' }, true);
+
 describe('in a real browser (headless Chromium)', () => {
   let app: AuthApp;
   let origin: string;
@@ -52,19 +66,16 @@ describe('in a real browser (headless Chromium)', () => {
   let callback: { server: Server; url: string };
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
-    callback = await startCallbackServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ app: listening, origin: served, browser: chromium, callback: cb }) => {
+    // The helpers below are the file's and use its one app, browser and callback.
+    app = listening;
+    origin = served;
+    browser = chromium;
+    callback = cb;
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await new Promise<void>((resolve) =>
-      callback ? callback.server.close(() => resolve()) : resolve(),
-    );
-    await app?.close();
   });
 
   // What the browser saw, per page, so a failure says why (a CSP refusal is only a console line).

@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DEMO_PASSWORD, DemoUserEmail } from '@foodshare/domain';
-import { launchChromium } from '@foodshare/testing/browser';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
 import { listenLoopback } from './relying-party-harness.ts';
 
@@ -79,12 +78,6 @@ const test = base
       postLogoutRedirectUris: [`${spa.origin}/signed-out.html`],
     });
     return spa;
-  })
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
-  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
-    const browser = await launchChromium();
-    onCleanup(() => browser.close());
-    return browser;
   });
 const it = test;
 

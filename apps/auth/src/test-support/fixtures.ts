@@ -8,6 +8,7 @@ import {
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { inject, test as base } from 'vitest';
 import type { ApiApp } from '@foodshare/api/app';
+import type { Browser } from 'playwright-core';
 import type { AuthApp } from '../app.ts';
 import type { AuthServices } from '../auth-services.ts';
 import { buildTestApp, servicesOf, type TestApp, type TestAppShared } from './build-test-app.ts';
@@ -142,6 +143,14 @@ export const test = base
     onCleanup(() => api.close());
     await api.ready();
     return api;
+  })
+  /** Headless Chromium (docs/design.md §8.5); imported here alone, so other files skip it. */
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
+    const { launchChromium } = await import('@foodshare/testing/browser');
+    const browser = await launchChromium();
+    onCleanup(() => browser.close());
+    return browser;
   })
   /**
    * For store tests without an app: an ORM on this worker's own database, where the
