@@ -1,7 +1,5 @@
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createOAuthClient,
   DEMO_PASSWORD,
@@ -10,24 +8,14 @@ import {
   verifyClientSecret,
 } from '@foodshare/domain';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describe, expect, test as base } from '../test-support/fixtures.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import type { AuthApp } from '../app.ts';
+import type { CallbackServer } from '../test-support/callback-server.ts';
 import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const TEST_TIMEOUT_MS = 120_000;
-
-/** The relying party's redirect URI: answers every request and remembers what arrived. */
-async function startCallbackServer(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end('callback reached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/callback` };
-}
 
 function pkcePair() {
   const verifier = randomBytes(32).toString('base64url');
@@ -43,27 +31,13 @@ async function logIn(page: Page, email: string) {
   ]);
 }
 
-/** The relying party's redirect URI, for as long as the file runs. */
-const test = base.extend(
-  'callback',
-  { scope: 'file' },
-  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
-  async ({}, { onCleanup }) => {
-    const callback = await startCallbackServer();
-    onCleanup(() => new Promise<void>((resolve) => callback.server.close(() => resolve())));
-    return callback;
-  },
-);
-
-const it = test;
-
 test.override('listen', { scope: 'file' }, true);
 
 describe('in a real browser (headless Chromium)', () => {
   let app: AuthApp;
   let origin: string;
   let browser: Browser;
-  let callback: { server: Server; url: string };
+  let callback: CallbackServer;
   const contexts: BrowserContext[] = [];
 
   test.beforeAll(async ({ app: listening, origin: served, browser: chromium, callback: cb }) => {

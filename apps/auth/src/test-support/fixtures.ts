@@ -11,6 +11,7 @@ import type { ApiApp } from '@foodshare/api/app';
 import type { Browser } from 'playwright-core';
 import type { AuthApp } from '../app.ts';
 import type { AuthServices } from '../auth-services.ts';
+import { startCallbackServer, type CallbackServer } from './callback-server.ts';
 import { buildTestApp, servicesOf, type TestApp, type TestAppShared } from './build-test-app.ts';
 import { listenTestApp } from './listening-test-app.ts';
 import { signInNewUser } from './oauth-admin-helpers.ts';
@@ -151,6 +152,13 @@ export const test = base
     const browser = await launchChromium();
     onCleanup(() => browser.close());
     return browser;
+  })
+  /** A relying party's redirect URI on a real socket, for a browser to land on. */
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  .extend('callback', { scope: 'file' }, async ({}, { onCleanup }): Promise<CallbackServer> => {
+    const callback = await startCallbackServer();
+    onCleanup(() => new Promise<void>((resolve) => callback.server.close(() => resolve())));
+    return callback;
   })
   /**
    * For store tests without an app: an ORM on this worker's own database, where the
