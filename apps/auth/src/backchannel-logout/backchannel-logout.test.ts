@@ -1,14 +1,11 @@
-import { buildTestAuthServer, servicesOf } from '../test-support/build-test-app.ts';
-import { buildApp as buildApiApp } from '@foodshare/api/app';
-import { loadConfig as loadApiConfig } from '@foodshare/api/config';
+import { servicesOf } from '../test-support/build-test-app.ts';
+import type { ApiApp } from '@foodshare/api/app';
 import { signInAs } from '@foodshare/server-kit/test-support';
-import { testServiceEnv } from '@foodshare/testing';
 import { request as httpRequest } from 'node:http';
 import { createLocalJWKSet, decodeProtectedHeader, jwtVerify, type JSONWebKeySet } from 'jose';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
 import { formBody } from '../test-support/authorization-helpers.ts';
+import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
 import { startLogoutReceiver, type ReceivedLogout } from '../test-support/logout-receiver.ts';
 import {
   DEMO_REDIRECT_URI,
@@ -22,7 +19,35 @@ import {
 import { publicOnlyLookup, RefusedLogoutTarget } from './backchannel-logout-delivery.ts';
 import { BACKCHANNEL_LOGOUT_EVENT, BackchannelLogoutSender } from './backchannel-logout-sender.ts';
 
-const ids = inject('demoIds');
+type LogoutReceiver = Awaited<ReturnType<typeof startLogoutReceiver>>;
+
+/** The relying parties' endpoint on a real socket, for as long as the file runs. */
+const test = base.extend(
+  'receiver',
+  { scope: 'file' },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  async ({}, { onCleanup }) => {
+    const receiver = await startLogoutReceiver();
+    onCleanup(() => receiver.close());
+    return receiver;
+  },
+);
+const it = test;
+
+test.override(
+  'appEnv',
+  { scope: 'file' },
+  {
+    // Far above a loopback answer even on a busy machine, so only a held answer times out.
+    BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: '2',
+    BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
+    BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
+    BACKCHANNEL_LOGOUT_POLL_SECONDS: '0.05',
+    // The receiver listens on loopback, which only this setting lets the server reach.
+    BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1',
+  },
+);
+
 const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
 
 /**
@@ -31,29 +56,16 @@ const CLIENTS = ['bc-app', 'bc-second', 'bc-ungranted'];
  */
 describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
   let app: AuthApp;
-  let api: Awaited<ReturnType<typeof buildApiApp>>;
-  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+  let api: ApiApp;
+  let receiver: LogoutReceiver;
   let jwks: ReturnType<typeof createLocalJWKSet>;
   const alice = ids.users.alice;
 
-  beforeAll(async () => {
-    receiver = await startLogoutReceiver();
-    // The REST service beside it, on the same database and Redis prefix (one session store).
-    const { env } = await testServiceEnv('auth');
-    app = await buildTestAuthServer(
-      loadConfig({
-        ...env,
-        // Far above a loopback answer even on a busy machine, so only a held answer times out.
-        BACKCHANNEL_LOGOUT_TIMEOUT_SECONDS: '2',
-        BACKCHANNEL_LOGOUT_ATTEMPTS: '3',
-        BACKCHANNEL_LOGOUT_RETRY_SECONDS: '0.05',
-        BACKCHANNEL_LOGOUT_POLL_SECONDS: '0.05',
-        // The receiver listens on loopback, which only this setting lets the server reach.
-        BACKCHANNEL_LOGOUT_ALLOWED_HOSTS: '127.0.0.1',
-      }),
-    );
-    api = await buildApiApp(loadApiConfig(env));
-    await Promise.all([app.ready(), api.ready()]);
+  test.beforeAll(async ({ app: built, restApi, receiver: listening }) => {
+    // The helpers below are the file's and use its one app, REST service and receiver.
+    app = built;
+    api = restApi;
+    receiver = listening;
     for (const clientId of CLIENTS) {
       await registerTestClient(app, {
         clientId,
@@ -65,12 +77,8 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
     const keys = await app.inject({ method: 'GET', url: '/.well-known/jwks.json' });
     jwks = createLocalJWKSet(keys.json<JSONWebKeySet>());
   });
-  afterAll(async () => {
-    await Promise.all([app.close(), api.close()]);
-    await receiver.close();
-  });
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
     for (const clientId of [...CLIENTS, 'bc-silent']) {
       await servicesOf(app).grantRevocation.revokeGrant(alice, clientId);
     }
@@ -312,18 +320,14 @@ describe('Back-Channel Logout: logout tokens POSTed to the clients', () => {
  */
 describe('Back-Channel Logout: no delivery inside the server’s network', () => {
   let app: AuthApp;
-  let receiver: Awaited<ReturnType<typeof startLogoutReceiver>>;
+  let receiver: LogoutReceiver;
 
-  beforeAll(async () => {
-    receiver = await startLogoutReceiver();
-    const { env } = await testServiceEnv('auth');
-    // The default: no host exempted.
-    app = await buildTestAuthServer(loadConfig(env));
-    await app.ready();
-  });
-  afterAll(async () => {
-    await app.close();
-    await receiver.close();
+  test.beforeAll(async ({ app: built, services, receiver: listening }) => {
+    app = built;
+    receiver = listening;
+    // The tests above may leave deliveries in flight: these start from a quiet receiver.
+    await services.backchannelLogout.settled();
+    receiver.reset();
   });
 
   function sender(allowedHosts: string[]) {

@@ -1,7 +1,5 @@
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash, randomBytes } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   createOAuthClient,
   DEMO_PASSWORD,
@@ -9,27 +7,15 @@ import {
   DemoUserEmail,
   verifyClientSecret,
 } from '@foodshare/domain';
-import { launchChromium } from '@foodshare/testing/browser';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
 import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
+import type { CallbackServer } from '../test-support/callback-server.ts';
 import { giveLegacyClientName } from '../test-support/legacy-client-name.ts';
 import { findClientRow } from '../test-support/oauth-admin-helpers.ts';
 
 const NAVIGATION_TIMEOUT_MS = 30_000;
 const TEST_TIMEOUT_MS = 120_000;
-
-/** The relying party's redirect URI: answers every request and remembers what arrived. */
-async function startCallbackServer(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end('callback reached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/callback` };
-}
 
 function pkcePair() {
   const verifier = randomBytes(32).toString('base64url');
@@ -45,26 +31,25 @@ async function logIn(page: Page, email: string) {
   ]);
 }
 
+test.override('listen', { scope: 'file' }, true);
+
 describe('in a real browser (headless Chromium)', () => {
   let app: AuthApp;
   let origin: string;
   let browser: Browser;
-  let callback: { server: Server; url: string };
+  let callback: CallbackServer;
   const contexts: BrowserContext[] = [];
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp());
-    callback = await startCallbackServer();
-    browser = await launchChromium();
+  test.beforeAll(async ({ app: listening, origin: served, browser: chromium, callback: cb }) => {
+    // The helpers below are the file's and use its one app, browser and callback.
+    app = listening;
+    origin = served;
+    browser = chromium;
+    callback = cb;
   });
 
-  afterAll(async () => {
+  test.afterAll(async () => {
     for (const context of contexts) await context.close();
-    await browser?.close();
-    await new Promise<void>((resolve) =>
-      callback ? callback.server.close(() => resolve()) : resolve(),
-    );
-    await app?.close();
   });
 
   // What the browser saw, per page, so a failure says why (a CSP refusal is only a console line).

@@ -1,26 +1,18 @@
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { hash, randomBytes } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { createOAuthClient, DEMO_PASSWORD, DemoUserEmail } from '@foodshare/domain';
-import {
-  launchChromium,
-  PAGE_WIDTHS,
-  RECORD_CSP_VIOLATIONS,
-  wcagViolations,
-} from '@foodshare/testing/browser';
+import { PAGE_WIDTHS, RECORD_CSP_VIOLATIONS, wcagViolations } from '@foodshare/testing/browser';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
+import type { CallbackServer } from '../test-support/callback-server.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
 // The sign-in pages as a volunteer sees them, in both languages at a desktop's and a phone's
 // width and in the dark variant: each page is checked by axe-core (WCAG 2 A and AA), for
 // horizontal scrolling and for refusals of the CSP, and kept as a screenshot.
 
-const ids = inject('demoIds');
 const STEP_TIMEOUT_MS = 30_000;
 // Five journeys of eight pages, each with axe's checks, on a machine of two cores under load.
 const TEST_TIMEOUT_MS = 120_000;
@@ -65,32 +57,32 @@ const LOGO_WIDTH = `new Promise((resolve) => {
 })`;
 const STYLED = `getComputedStyle(document.querySelector('.card')).borderTopLeftRadius`;
 
-async function startCallbackServer(): Promise<{ server: Server; url: string }> {
-  const server = createServer((_request, response) => {
-    response.writeHead(200, { 'content-type': 'text/plain; charset=utf-8' });
-    response.end('callback reached');
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { server, url: `http://127.0.0.1:${port}/callback` };
-}
+test.override('listen', { scope: 'file' }, true);
+test.override(
+  'appEnv',
+  { scope: 'file' },
+  {
+    PLATFORM_NAME,
+    PASSWORD_RESET_URL,
+    // Every journey signs in once with a wrong password, from the same address.
+    LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '100',
+    INTERACTION_REQUESTS_PER_IP_PER_MINUTE: '10000',
+  },
+);
 
 describe('the sign-in pages as a volunteer sees them (headless Chromium)', () => {
   let app: AuthApp;
   let origin: string;
   let browser: Browser;
-  let callback: { server: Server; url: string };
+  let callback: CallbackServer;
   const clientId = `pages-${randomBytes(4).toString('hex')}`;
 
-  beforeAll(async () => {
-    ({ app, origin } = await listenTestApp({
-      PLATFORM_NAME,
-      PASSWORD_RESET_URL,
-      // Every journey signs in once with a wrong password, from the same address.
-      LOGIN_MAX_FAILURES_PER_ACCOUNT_AND_IP: '100',
-      INTERACTION_REQUESTS_PER_IP_PER_MINUTE: '10000',
-    }));
-    callback = await startCallbackServer();
+  test.beforeAll(async ({ app: listening, origin: served, browser: chromium, callback: cb }) => {
+    // The helpers below are the file's and use its one app, browser and callback.
+    app = listening;
+    origin = served;
+    browser = chromium;
+    callback = cb;
     await createOAuthClient(
       app.orm.em.fork(),
       {
@@ -104,21 +96,15 @@ describe('the sign-in pages as a volunteer sees them (headless Chromium)', () =>
       },
       { pepper: servicesOf(app).secrets.clientSecretPepper },
     );
-    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) =>
-      callback ? callback.server.close(() => resolve()) : resolve(),
-    );
-    await app?.close();
+  test.afterAll(() => {
     console.log(`Screenshots of the sign-in pages: ${SCREENSHOTS}`);
   });
 
   // Each journey sees the consent page: nobody's choice from an earlier one is remembered.
-  beforeEach(async () => {
+  test.beforeEach(async () => {
     for (const user of [ids.users.alice, ids.users.bob])
       await servicesOf(app).consents.revoke(user, clientId);
   });

@@ -2,10 +2,9 @@ import { buildTestAuthServer, servicesOf } from '../test-support/build-test-app.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { rotateSigningKey, SigningKeyRotationError } from '@foodshare/domain';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
-import { buildTestApp } from '../test-support/build-test-app.ts';
+import { describe, expect, test as base } from '../test-support/fixtures.ts';
 
 // Two instances of the auth service on one database, as a deployment runs them; each re-reads
 // the keys every 200 ms instead of every minute, and the tokens of the rotation test live two
@@ -16,28 +15,29 @@ const TOKEN_LIFETIME_S = 2;
 // OIDC Core 10.1.1: the retired key stays published as long as a token it signed can live.
 const RETIRE_AFTER_MS = TOKEN_LIFETIME_S * 1000;
 
+/** A second instance beside the file's app, on its database and Redis prefix. */
+const test = base.extend(
+  'secondApp',
+  { scope: 'file' },
+  async ({ testApp }, { onCleanup }): Promise<AuthApp> => {
+    const second = await buildTestAuthServer(loadConfig({ ...testApp.env, ...REFRESH }));
+    onCleanup(() => second.close());
+    // Booting together: one creates the first key, the other finds it (advisory lock).
+    await Promise.all([testApp.app.ready(), second.ready()]);
+    return second;
+  },
+);
+const it = test;
+
+test.override('appEnv', { scope: 'file' }, REFRESH);
+
 let first: AuthApp;
 let second: AuthApp;
 
-beforeAll(async () => {
-  const built = await buildTestApp(REFRESH);
-  first = built.app;
-  second = await buildTestAuthServer(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATABASE_URL: built.database.url,
-      REDIS_URL: built.redis.url,
-      REDIS_KEY_PREFIX: built.redis.keyPrefix,
-      ...REFRESH,
-    }),
-  );
-  // Booting together: one creates the first key, the other finds it (advisory lock).
-  await Promise.all([first.ready(), second.ready()]);
-});
-
-afterAll(async () => {
-  await Promise.all([first.close(), second.close()]);
+test.beforeAll(({ secondApp, app }) => {
+  // The helpers below are the file's and take either instance.
+  second = secondApp;
+  first = app;
 });
 
 const kids = async (app: AuthApp) =>

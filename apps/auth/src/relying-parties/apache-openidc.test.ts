@@ -5,10 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DemoUserEmail } from '@foodshare/domain';
 import { freePort, waitFor } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
 import {
   FormBrowser,
   NavigatingBrowser,
@@ -148,16 +145,14 @@ async function startApacheOnce(issuer: string) {
   };
 }
 
-describe('Apache mod_auth_openidc as a relying party', () => {
-  let auth: AuthApp;
-  let issuer: string;
-  let apache: Awaited<ReturnType<typeof startApache>>;
-
-  beforeAll(async () => {
-    ({ app: auth, origin: issuer } = await listenTestApp());
-    apache = await startApache(issuer);
-    await registerTestClient(
-      auth,
+/** Apache on a port of its own, registered as a client of the listening server. */
+const test = base.extend(
+  'apache',
+  { scope: 'file' },
+  async ({ origin, registerClient }, { onCleanup }) => {
+    const apache = await startApache(origin);
+    onCleanup(() => apache.stop());
+    await registerClient(
       {
         clientId: CLIENT_ID,
         redirectUris: [`${apache.origin}/protected/redirect_uri`],
@@ -165,14 +160,18 @@ describe('Apache mod_auth_openidc as a relying party', () => {
       },
       SECRET,
     );
-  });
+    return apache;
+  },
+);
+const it = test;
 
-  afterAll(async () => {
-    await apache?.stop();
-    await auth?.close();
-  });
+test.override('listen', { scope: 'file' }, true);
 
-  it('protects a page with our sign-in, shows the claims, and logs out of our server too', async () => {
+describe('Apache mod_auth_openidc as a relying party', () => {
+  it('protects a page with our sign-in, shows the claims, and logs out of our server too', async ({
+    origin: issuer,
+    apache,
+  }) => {
     const site = new NavigatingBrowser(apache.origin);
     const ours = new FormBrowser(issuer);
     const claimsPage = `${apache.origin}/protected/claims.html`;
@@ -192,7 +191,7 @@ describe('Apache mod_auth_openidc as a relying party', () => {
       const page = await site.navigate(claimsPage);
       expect(page.status).toBe(200);
       const html = await page.text();
-      expect(html).toContain(`sub=${inject('demoIds').users.alice}<`);
+      expect(html).toContain(`sub=${ids.users.alice}<`);
       expect(html).toContain(`email=${DemoUserEmail.alice}<`);
 
       // mod_auth_openidc's logout URL ends its session and sends the user to our end_session

@@ -2,10 +2,7 @@ import { createRequire } from 'node:module';
 import { DemoUserEmail } from '@foodshare/domain';
 import { freePort } from '@foodshare/testing';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { FormBrowser, signInOnOurPages, within } from './relying-party-harness.ts';
 
 /**
@@ -92,29 +89,26 @@ class AppSchemeHandler extends appauth.AuthorizationRequestHandler {
   }
 }
 
+test.override('listen', { scope: 'file' }, true);
+
 describe('AppAuth-JS as a native app (public client)', () => {
-  let auth: AuthApp;
   let issuer: string;
   let port: number;
   let redirectUri: string;
 
-  beforeAll(async () => {
-    ({ app: auth, origin: issuer } = await listenTestApp());
+  test.beforeAll(async ({ origin, registerClient }) => {
+    issuer = origin;
     port = await freePort();
     redirectUri = `http://127.0.0.1:${port}/callback`;
-    await registerTestClient(auth, {
+    await registerClient({
       clientId: CLIENT_ID,
       // Registered without a port: the app listens where its OS put it (RFC 8252 §7.3).
       redirectUris: ['http://127.0.0.1/callback'],
     });
-    await registerTestClient(auth, {
+    await registerClient({
       clientId: APP_SCHEME_CLIENT_ID,
       redirectUris: [APP_SCHEME_REDIRECT],
     });
-  });
-
-  afterAll(async () => {
-    await auth?.close();
   });
 
   it('signs in through the loopback redirect, redeems the code with PKCE and refreshes', async () => {
@@ -184,7 +178,7 @@ describe('AppAuth-JS as a native app (public client)', () => {
         }),
       ),
     );
-    const subject = String(inject('demoIds').users.alice);
+    const subject = String(ids.users.alice);
     const { payload } = await jwtVerify(
       issued.idToken!,
       createRemoteJWKSet(new URL(`${issuer}/.well-known/jwks.json`)),

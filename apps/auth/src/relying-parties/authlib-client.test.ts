@@ -3,10 +3,7 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { DemoUserEmail } from '@foodshare/domain';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { FormBrowser, signInOnOurPages, within } from './relying-party-harness.ts';
 
 /**
@@ -62,22 +59,20 @@ function startAuthlibClient(issuer: string) {
   };
 }
 
+test.override('listen', { scope: 'file' }, true);
+
 describe('Python Authlib as a relying party', () => {
-  let auth: AuthApp;
-  let issuer: string;
   let script: ReturnType<typeof startAuthlibClient> | undefined;
 
-  beforeAll(async () => {
-    ({ app: auth, origin: issuer } = await listenTestApp());
-    await registerTestClient(auth, { clientId: CLIENT_ID, redirectUris: [REDIRECT_URI] }, SECRET);
+  test.beforeAll(async ({ registerClient }) => {
+    await registerClient({ clientId: CLIENT_ID, redirectUris: [REDIRECT_URI] }, SECRET);
   });
 
-  afterAll(async () => {
+  test.afterAll(() => {
     script?.kill();
-    await auth?.close();
   });
 
-  it('validates our ID token, reads userinfo and refreshes', async () => {
+  it('validates our ID token, reads userinfo and refreshes', async ({ origin: issuer }) => {
     script = startAuthlibClient(issuer);
     const { authorization_url } = await script.next<{ authorization_url: string }>(
       'the authorization URL',
@@ -96,7 +91,7 @@ describe('Python Authlib as a relying party', () => {
     expect(outcome.error).toBeUndefined();
     expect(await script.exited()).toBe(0);
 
-    const subject = String(inject('demoIds').users.alice);
+    const subject = String(ids.users.alice);
     expect(outcome.id_token_claims).toMatchObject({
       iss: issuer,
       aud: CLIENT_ID,

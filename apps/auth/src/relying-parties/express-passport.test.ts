@@ -7,10 +7,7 @@ import session from 'express-session';
 import * as client from 'openid-client';
 import { Strategy, type VerifyFunction } from 'openid-client/passport';
 import passport from 'passport';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
 import {
   FormBrowser,
   redirectTarget,
@@ -25,7 +22,6 @@ import {
  * sends the user to our end_session endpoint, which ends the session with us too.
  */
 
-const ids = inject('demoIds');
 const CLIENT_ID = 'express-passport-rp';
 const SECRET = `passport-secret-${randomBytes(8).toString('hex')}`;
 
@@ -115,17 +111,15 @@ async function startExpressApp(issuer: string) {
   };
 }
 
-describe('Express + passport with openid-client 6 as a relying party', () => {
-  let auth: AuthApp;
-  let issuer: string;
-  let rp: Awaited<ReturnType<typeof startExpressApp>>;
-
-  beforeAll(async () => {
-    ({ app: auth, origin: issuer } = await listenTestApp());
+/** The Express app on a socket of its own, registered as a client of the listening server. */
+const test = base.extend(
+  'rp',
+  { scope: 'file' },
+  async ({ origin, registerClient }, { onCleanup }) => {
+    const rp = await startExpressApp(origin);
+    onCleanup(() => rp.close());
     // The app's own port is known once it listens; the client is registered with it.
-    rp = await startExpressApp(issuer);
-    await registerTestClient(
-      auth,
+    await registerClient(
       {
         clientId: CLIENT_ID,
         redirectUris: [`${rp.origin}/auth/callback`],
@@ -133,14 +127,18 @@ describe('Express + passport with openid-client 6 as a relying party', () => {
       },
       SECRET,
     );
-  });
+    return rp;
+  },
+);
+const it = test;
 
-  afterAll(async () => {
-    await rp?.close();
-    await auth?.close();
-  });
+test.override('listen', { scope: 'file' }, true);
 
-  it('signs the user in with their claims in req.user, and logs out of our server too', async () => {
+describe('Express + passport with openid-client 6 as a relying party', () => {
+  it('signs the user in with their claims in req.user, and logs out of our server too', async ({
+    origin: issuer,
+    rp,
+  }) => {
     const app = new FormBrowser(rp.origin);
     const ours = new FormBrowser(issuer);
 

@@ -2,12 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { DEMO_PASSWORD, DemoUserEmail } from '@foodshare/domain';
-import { launchChromium } from '@foodshare/testing/browser';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import type { AuthApp } from '../app.ts';
-import { listenTestApp } from '../test-support/listening-test-app.ts';
-import { registerTestClient } from '../test-support/token-helpers.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
 import { listenLoopback } from './relying-party-harness.ts';
 
 /**
@@ -71,29 +67,23 @@ async function startBrowserApp(issuer: string) {
   });
 }
 
-describe('oidc-client-ts in Chromium as a single-page app on another origin', () => {
-  let auth: AuthApp;
-  let issuer: string;
-  let app: Awaited<ReturnType<typeof startBrowserApp>>;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    ({ app: auth, origin: issuer } = await listenTestApp());
-    app = await startBrowserApp(issuer);
-    await registerTestClient(auth, {
+const test = base
+  /** The single-page app on an origin of its own, registered as a client of the server. */
+  .extend('spa', { scope: 'file' }, async ({ origin, registerClient }, { onCleanup }) => {
+    const spa = await startBrowserApp(origin);
+    onCleanup(() => spa.close());
+    await registerClient({
       clientId: CLIENT_ID,
-      redirectUris: [`${app.origin}/callback.html`],
-      postLogoutRedirectUris: [`${app.origin}/signed-out.html`],
+      redirectUris: [`${spa.origin}/callback.html`],
+      postLogoutRedirectUris: [`${spa.origin}/signed-out.html`],
     });
-    browser = await launchChromium();
+    return spa;
   });
+const it = test;
 
-  afterAll(async () => {
-    await browser?.close();
-    await app?.close();
-    await auth?.close();
-  });
+test.override('listen', { scope: 'file' }, true);
 
+describe('oidc-client-ts in Chromium as a single-page app on another origin', () => {
   /** What the app shows once it is `kind`; the app's error, if it shows one instead. */
   async function shown(page: Page, kind: string): Promise<Record<string, unknown>> {
     await page.waitForSelector(`body[data-ready="${kind}"], body[data-ready="error"]`);
@@ -106,7 +96,7 @@ describe('oidc-client-ts in Chromium as a single-page app on another origin', ()
 
   it(
     'signs in with PKCE, reads userinfo across origins, refreshes silently and signs out',
-    async () => {
+    async ({ origin: issuer, spa: app, browser }) => {
       const context = await browser.newContext({ locale: 'en-US' });
       context.setDefaultTimeout(STEP_TIMEOUT_MS);
       const page = await context.newPage();
@@ -122,7 +112,7 @@ describe('oidc-client-ts in Chromium as a single-page app on another origin', ()
           authorizeRequests.push(url);
         }
       });
-      const subject = String(inject('demoIds').users.alice);
+      const subject = String(ids.users.alice);
 
       try {
         await page.goto(`${app.origin}/`);

@@ -1,21 +1,14 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import type { MikroORM } from '@foodshare/domain';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
-import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
+import { testLedger } from '../test-support/revocation-database.ts';
 import { AuthorizationCodeStore, ClientGrantCutoffs } from '@foodshare/server-kit/oauth-grants';
 
 const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['redis', () => new RedisKeyValueStore(workerRedis('codes')).connect()],
   ['memory', () => Promise.resolve(new MemoryKeyValueStore())],
 ];
-
-let orm: MikroORM;
-beforeAll(async () => {
-  orm = await openRevocationDatabase();
-});
-afterAll(() => orm.close());
 
 describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => {
   let kv: KeyValueStore;
@@ -35,11 +28,11 @@ describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => 
     accessTokenExpiresAt: Date.now() + 1000,
   });
 
-  beforeEach(async () => {
+  test.beforeEach(async () => {
     kv = await open();
     codes = new AuthorizationCodeStore(kv, 600_000);
   });
-  afterEach(() => kv.close());
+  test.afterEach(() => kv.close());
 
   it('issues 256-bit codes and keeps only their hash as key', async () => {
     const code = await codes.issue(grant);
@@ -51,7 +44,7 @@ describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => 
     });
   });
 
-  it('has no code issued before its client’s grants were ended', async () => {
+  it('has no code issued before its client’s grants were ended', async ({ revocationOrm: orm }) => {
     const code = await codes.issue(grant);
     const otherClients = await codes.issue({ ...grant, clientId: 'other-client' });
     await new ClientGrantCutoffs(testLedger(orm, kv), { ttlMs: 600_000, marginMs: 0 }).endGrants(
@@ -62,7 +55,7 @@ describe.each(implementations)('AuthorizationCodeStore on %s', (_name, open) => 
     expect(await codes.find(otherClients, 'other-client')).not.toBeNull();
   });
 
-  it('reads a code and its client’s cutoff in one round trip', async () => {
+  it('reads a code and its client’s cutoff in one round trip', async ({ revocationOrm: orm }) => {
     const code = await codes.issue(grant);
     const counting = countingKeyValueStore(kv);
     const counted = new AuthorizationCodeStore(counting.store, 600_000);

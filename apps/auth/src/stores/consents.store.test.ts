@@ -1,8 +1,7 @@
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import type { MikroORM } from '@foodshare/domain';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
+import { testLedger } from '../test-support/revocation-database.ts';
 import { ClientGrantCutoffs, ConsentStore } from '@foodshare/server-kit/oauth-grants';
 
 const implementations: [string, () => Promise<KeyValueStore>][] = [
@@ -10,25 +9,19 @@ const implementations: [string, () => Promise<KeyValueStore>][] = [
   ['memory', () => Promise.resolve(new MemoryKeyValueStore())],
 ];
 
-let orm: MikroORM;
-beforeAll(async () => {
-  orm = await openRevocationDatabase();
-});
-afterAll(() => orm.close());
-
 describe.each(implementations)('remembered consent on %s', (_name, open) => {
   let kv: KeyValueStore;
   let consents: ConsentStore;
   let cutoffs: ClientGrantCutoffs;
   let clock: number;
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ revocationOrm: orm }) => {
     kv = await open();
     clock = Date.now();
     consents = new ConsentStore(kv, undefined, () => clock);
     cutoffs = new ClientGrantCutoffs(testLedger(orm, kv), { ttlMs: 60_000, marginMs: 0 });
   });
-  afterEach(async () => {
+  test.afterEach(async () => {
     await kv.close();
   });
 

@@ -1,10 +1,9 @@
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { type KeyValueStore, MemoryKeyValueStore, RedisKeyValueStore } from '@foodshare/server-kit';
 import { workerRedis } from '@foodshare/testing';
-import type { MikroORM } from '@foodshare/domain';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { countingKeyValueStore } from '../test-support/counting-key-value-store.ts';
-import { openRevocationDatabase, testLedger } from '../test-support/revocation-database.ts';
+import { describe, expect, it, test } from '../test-support/fixtures.ts';
+import { testLedger } from '../test-support/revocation-database.ts';
 import {
   AccessTokenDenyList,
   ClientGrantCutoffs,
@@ -22,12 +21,6 @@ const implementations: [string, (clock: () => number) => Promise<KeyValueStore>]
   ['memory', (clock) => Promise.resolve(new MemoryKeyValueStore(clock))],
 ];
 
-let orm: MikroORM;
-beforeAll(async () => {
-  orm = await openRevocationDatabase();
-});
-afterAll(() => orm.close());
-
 describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   let now: number;
   let kv: KeyValueStore;
@@ -36,7 +29,7 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
   let families: RefreshFamilyStore;
   let cutoffs: ClientGrantCutoffs;
 
-  beforeEach(async () => {
+  test.beforeEach(async ({ revocationOrm: orm }) => {
     now = 1_800_000_000_000;
     const clock = () => now;
     kv = await open(clock);
@@ -53,7 +46,7 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
     });
     cutoffs = new ClientGrantCutoffs(ledger, { ttlMs: 120_000, marginMs: 0, now: clock });
   });
-  afterEach(() => kv.close());
+  test.afterEach(() => kv.close());
 
   const newFamily = (id = 'f1', userId = 7, clientId = 'client'): Promise<RefreshFamily> =>
     families.create({
@@ -234,7 +227,7 @@ describe.each(implementations)('RefreshFamilyStore on %s', (_name, open) => {
 });
 
 describe('AccessTokenDenyList', () => {
-  it('denies an access token only for its remaining lifetime', async () => {
+  it('denies an access token only for its remaining lifetime', async ({ revocationOrm: orm }) => {
     let now = 1_800_000_000_000;
     const clock = () => now;
     const kv = new MemoryKeyValueStore(clock);
@@ -251,7 +244,9 @@ describe('AccessTokenDenyList', () => {
     }
   });
 
-  it('refuses a denied token, a revoked family’s and an ended client’s again after the store lost everything', async () => {
+  it('refuses a denied token, a revoked family’s and an ended client’s again after the store lost everything', async ({
+    revocationOrm: orm,
+  }) => {
     await orm.em.fork().execute('delete from oauth_revocations');
     const now = Date.now();
     const iat = Math.floor(now / 1000) - 60;
@@ -294,7 +289,9 @@ describe('AccessTokenDenyList', () => {
 });
 
 describe('RefreshFamilyStore rotation lease', () => {
-  it('runs out, so that a rotation whose server died leaves the token usable again', async () => {
+  it('runs out, so that a rotation whose server died leaves the token usable again', async ({
+    revocationOrm: orm,
+  }) => {
     let now = 1_800_000_000_000;
     const clock = () => now;
     const kv = new MemoryKeyValueStore(clock);

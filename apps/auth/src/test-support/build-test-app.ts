@@ -35,11 +35,12 @@ export async function buildTestApp(
 ) {
   const { env, database, redis } = await testServiceEnv('auth');
   const app = await buildTestAuthServer(loadConfig({ ...env, ...overrides }), shared);
-  return { app, database, redis };
+  // The environment without the overrides, for a service beside the app on the same stores.
+  return { app, database, redis, env };
 }
 
 /** What a test may put in place of the app's own infrastructure: a log stream, a store. */
 export type TestAppShared = Pick<SharedInfrastructure, 'logStream' | 'kv'>;
 
-/** An app built for a test, with the database and Redis prefix it runs on. */
+/** An app built for a test, with the database, Redis prefix and environment it runs on. */
 export type TestApp = Awaited<ReturnType<typeof buildTestApp>>;

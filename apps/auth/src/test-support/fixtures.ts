@@ -1,11 +1,21 @@
-import { addMembership, createUser, type DemoUserName, type Role } from '@foodshare/domain';
+import {
+  addMembership,
+  createUser,
+  type DemoUserName,
+  type MikroORM,
+  type Role,
+} from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
 import { inject, test as base } from 'vitest';
+import type { ApiApp } from '@foodshare/api/app';
+import type { Browser } from 'playwright-core';
 import type { AuthApp } from '../app.ts';
 import type { AuthServices } from '../auth-services.ts';
+import { startCallbackServer, type CallbackServer } from './callback-server.ts';
 import { buildTestApp, servicesOf, type TestApp, type TestAppShared } from './build-test-app.ts';
 import { listenTestApp } from './listening-test-app.ts';
 import { signInNewUser } from './oauth-admin-helpers.ts';
+import { openRevocationDatabase } from './revocation-database.ts';
 import { registerTestClient } from './token-helpers.ts';
 
 /** Ids of the demo rows every test database starts with. */
@@ -120,6 +130,49 @@ export const test = base
     ({ app }) =>
       (role: Role, memberOf: readonly number[] = []): Promise<SignedInClient> =>
         signInNewUser(app, role, memberOf),
+  )
+  /**
+   * The REST service beside the app, on the same database and Redis prefix (one session store):
+   * a session ended at one is gone at the other. Imported here alone, so other files skip it.
+   */
+  .extend('restApi', { scope: 'file' }, async ({ testApp }, { onCleanup }): Promise<ApiApp> => {
+    const [{ buildApp }, { loadConfig }] = await Promise.all([
+      import('@foodshare/api/app'),
+      import('@foodshare/api/config'),
+    ]);
+    const api = await buildApp(loadConfig(testApp.env));
+    onCleanup(() => api.close());
+    await api.ready();
+    return api;
+  })
+  /** Headless Chromium (docs/design.md §8.5); imported here alone, so other files skip it. */
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  .extend('browser', { scope: 'file' }, async ({}, { onCleanup }): Promise<Browser> => {
+    const { launchChromium } = await import('@foodshare/testing/browser');
+    const browser = await launchChromium();
+    onCleanup(() => browser.close());
+    return browser;
+  })
+  /** A relying party's redirect URI on a real socket, for a browser to land on. */
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  .extend('callback', { scope: 'file' }, async ({}, { onCleanup }): Promise<CallbackServer> => {
+    const callback = await startCallbackServer();
+    onCleanup(() => new Promise<void>((resolve) => callback.server.close(() => resolve())));
+    return callback;
+  })
+  /**
+   * For store tests without an app: an ORM on this worker's own database, where the
+   * revocation ledger keeps its rows (`testLedger`).
+   */
+  .extend(
+    'revocationOrm',
+    { scope: 'file' },
+    // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+    async ({}, { onCleanup }): Promise<MikroORM> => {
+      const orm = await openRevocationDatabase();
+      onCleanup(() => orm.close());
+      return orm;
+    },
   );
 
 export const it = test;

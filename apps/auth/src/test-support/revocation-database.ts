@@ -5,7 +5,7 @@ import { RevocationLedger } from '@foodshare/server-kit/oauth-grants';
 
 /**
  * For store tests: this worker's own database (a copy of the migrated template), where the
- * revocation ledger keeps its rows. Open once per file (beforeAll), close in afterAll.
+ * revocation ledger keeps its rows. Tests take it as the `revocationOrm` fixture.
  */
 export async function openRevocationDatabase(): Promise<MikroORM> {
   const { url } = await workerDatabase('auth');

@@ -1,17 +1,13 @@
-import { buildTestAuthServer, servicesOf } from '../../test-support/build-test-app.ts';
-import { buildApp as buildApiApp } from '@foodshare/api/app';
-import { loadConfig as loadApiConfig } from '@foodshare/api/config';
+import { servicesOf } from '../../test-support/build-test-app.ts';
+import type { ApiApp } from '@foodshare/api/app';
 import { createOAuthClient, DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
 import { signInAs, type SignedInClient } from '@foodshare/server-kit/test-support';
-import { testServiceEnv } from '@foodshare/testing';
 import { generateKeyPair, SignJWT } from 'jose';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { AuthApp } from '../../app.ts';
-import { loadConfig } from '../../config.ts';
 import { formBody, hiddenField } from '../../test-support/authorization-helpers.ts';
+import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
 import { giveLegacyClientName } from '../../test-support/legacy-client-name.ts';
 
-const ids = inject('demoIds');
 const BYE = 'https://rp.example.org/logged-out';
 const OTHER_BYE = 'http://127.0.0.1:8400/bye?from=app';
 const HOSTILE_NAME = '<script>alert(1)</script>';
@@ -23,13 +19,12 @@ const HOSTILE_NAME = '<script>alert(1)</script>';
  */
 describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
   let app: AuthApp;
-  let api: Awaited<ReturnType<typeof buildApiApp>>;
+  let api: ApiApp;
 
-  beforeAll(async () => {
-    const { env } = await testServiceEnv('auth');
-    app = await buildTestAuthServer(loadConfig(env));
-    api = await buildApiApp(loadApiConfig(env));
-    await Promise.all([app.ready(), api.ready()]);
+  test.beforeAll(async ({ app: built, restApi }) => {
+    // The helpers below are the file's and use the one app of the file.
+    app = built;
+    api = restApi;
     const em = app.orm.em.fork();
     const common = {
       confidential: false,
@@ -53,9 +48,6 @@ describe('RP-Initiated Logout, GET and POST /oauth/logout', () => {
       { pepper: '' },
     );
     await giveLegacyClientName(em, 'hostile', HOSTILE_NAME);
-  });
-  afterAll(async () => {
-    await Promise.all([app.close(), api.close()]);
   });
 
   /** An ID token as the token endpoint signs it; `ageSeconds` back-dates it (expired when > 3600). */

@@ -1,8 +1,7 @@
 import { type DemoDataIds, openOrm, prepareDemoDatabase, type MikroORM } from '@foodshare/domain';
 import { type DisposablePostgres, startDisposablePostgres, waitFor } from '@foodshare/testing';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthApp } from '../../../app.ts';
-import { buildTestApp } from '../../../test-support/build-test-app.ts';
+import { describe, expect, test as base } from '../../../test-support/fixtures.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 import {
   DemoClientId,
@@ -26,23 +25,37 @@ async function closeWithin(orm: MikroORM | undefined, timeoutMs = 3_000): Promis
   ]);
 }
 
+/** This file's own PostgreSQL server with the demo data, which the tests stop and start. */
+const test = base.extend(
+  'disposable',
+  { scope: 'file' },
+  // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's needs from this pattern
+  async ({}, { onCleanup }): Promise<{ postgres: DisposablePostgres; demoIds: DemoDataIds }> => {
+    const postgres = await startDisposablePostgres();
+    onCleanup(() => postgres.dispose());
+    return { postgres, demoIds: await prepareDemoDatabase(postgres.url) };
+  },
+);
+const it = test;
+
+test.override('appEnv', { scope: 'file' }, ({ disposable }) => ({
+  DATABASE_URL: disposable.postgres.url,
+}));
+
 describe('refresh_token grant when the database fails mid-rotation', () => {
   let postgres: DisposablePostgres;
   let demoIds: DemoDataIds;
   let app: AuthApp;
   let control: MikroORM;
 
-  beforeAll(async () => {
-    postgres = await startDisposablePostgres();
-    demoIds = await prepareDemoDatabase(postgres.url);
-    ({ app } = await buildTestApp({ DATABASE_URL: postgres.url }));
-    await app.ready();
+  test.beforeAll(async ({ app: ready, disposable }) => {
+    // The helpers below are the file's and use its one app and server.
+    ({ postgres, demoIds } = disposable);
+    app = ready;
     control = await openOrm({ url: postgres.url, poolSize: 3 });
   }, 120_000);
-  afterAll(async () => {
-    await app?.close();
+  test.afterAll(async () => {
     await closeWithin(control);
-    await postgres?.dispose();
   });
 
   const bob = () => demoIds.users.bob;
