@@ -136,15 +136,25 @@ export const serverError = () =>
   new OAuthError({ error: 'server_error', description: 'Internal server error', status: 500 });
 
 /**
- * RFC 6750 3: `Bearer error="…", error_description="…"`. Only the characters the RFC allows
- * there (printable ASCII without `"` and `\\`) are kept: a description may quote what a
- * request sent, and a CR, LF or non-Latin-1 character would make the header unsendable.
+ * RFC 6750 3 and RFC 9449 7.1: `<scheme> error="…", error_description="…"` and any further
+ * parameters. Only the characters the RFCs allow in a quoted value (printable ASCII without `"`
+ * and `\\`) are kept: a description may quote what a request sent, and a CR, LF or non-Latin-1
+ * character would make the header unsendable.
  */
-export function bearerChallenge(error: string, description?: string): string {
+export function challenge(
+  scheme: 'Bearer' | 'DPoP',
+  parameters: Record<string, string | undefined>,
+): string {
   const clean = (value: string) => value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
-  const parts = [`error="${clean(error)}"`];
-  if (description) parts.push(`error_description="${clean(description)}"`);
-  return `Bearer realm="oauth", ${parts.join(', ')}`;
+  const parts = Object.entries(parameters)
+    .filter((entry): entry is [string, string] => Boolean(entry[1]))
+    .map(([name, value]) => `${name}="${clean(value)}"`);
+  return `${scheme} ${parts.join(', ')}`;
+}
+
+/** RFC 6750 3: the Bearer challenge of an error. */
+export function bearerChallenge(error: string, description?: string): string {
+  return challenge('Bearer', { realm: 'oauth', error, error_description: description });
 }
 
 /** RFC 6749 5.2 error body, also used by RFC 7009 and RFC 6750 answers. */

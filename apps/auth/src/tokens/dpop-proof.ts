@@ -8,7 +8,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { OAuthError } from '../errors/oauth-errors.ts';
+import { challenge, OAuthError } from '../errors/oauth-errors.ts';
 
 /** RFC 9449 5.1: the proof algorithms we accept, advertised in discovery. Asymmetric only. */
 export const DPOP_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA', 'Ed25519'];
@@ -53,11 +53,11 @@ export const invalidDpopProof = (description: string, status = 400) =>
 
 /** RFC 9449 7.1: a `DPoP` challenge naming the error and the algorithms we accept. */
 export function dpopChallenge(error: string, description?: string): string {
-  const clean = (value: string) => value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
-  const parts = [`error="${clean(error)}"`];
-  if (description) parts.push(`error_description="${clean(description)}"`);
-  parts.push(`algs="${DPOP_SIGNING_ALGORITHMS.join(' ')}"`);
-  return `DPoP ${parts.join(', ')}`;
+  return challenge('DPoP', {
+    error,
+    error_description: description,
+    algs: DPOP_SIGNING_ALGORITHMS.join(' '),
+  });
 }
 
 /** A proof whose signature and claims were checked: its key's thumbprint, not yet used up. */

@@ -18,6 +18,7 @@ import {
   callbackParams,
 } from '../test-support/authorization-helpers.ts';
 import { servicesOf } from '../test-support/build-test-app.ts';
+import { injectFetch, type SeenRequest } from '../test-support/inject-fetch.ts';
 import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import {
   confidentialBasic,
@@ -135,34 +136,16 @@ function userinfo(app: AuthApp, authorization: string, dpop?: string) {
 }
 
 describe('DPoP with openid-client (RFC 9449)', () => {
-  const fetchVia =
-    (app: AuthApp, seen: { status: number; url: string }[]): oidc.CustomFetch =>
-    async (url, options) => {
-      const { pathname, search } = new URL(url);
-      const body = options.body instanceof URLSearchParams ? options.body.toString() : options.body;
-      const response = await app.inject({
-        method: options.method as 'GET' | 'POST',
-        url: pathname + search,
-        headers: Object.fromEntries(new Headers(options.headers).entries()),
-        ...(typeof body === 'string' ? { payload: body } : {}),
-      });
-      seen.push({ status: response.statusCode, url: pathname });
-      return new Response(response.rawPayload.length > 0 ? response.rawPayload : null, {
-        status: response.statusCode,
-        headers: response.headers as Record<string, string>,
-      });
-    };
-
   it('binds a public client’s tokens to its key: exchange, userinfo and refresh with proofs', async ({
     app,
   }) => {
-    const seen: { status: number; url: string }[] = [];
+    const seen: SeenRequest[] = [];
     const config = await oidc.discovery(
       new URL(servicesOf(app).issuer),
       DemoClientId.public,
       undefined,
       oidc.None(),
-      { [oidc.customFetch]: fetchVia(app, seen), execute: [oidc.allowInsecureRequests] },
+      { [oidc.customFetch]: injectFetch(app, seen), execute: [oidc.allowInsecureRequests] },
     );
     const keyPair = await oidc.randomDPoPKeyPair('ES256');
     const DPoP = oidc.getDPoPHandle(config, keyPair);

@@ -1,6 +1,7 @@
 import { servicesOf } from '../../test-support/build-test-app.ts';
 import * as oidc from 'openid-client';
 import type { AuthApp } from '../../app.ts';
+import { injectFetch } from '../../test-support/inject-fetch.ts';
 import {
   DEMO_CLIENT_SECRET,
   DEMO_REDIRECT_URI,
@@ -16,27 +17,9 @@ import { describe, expect, ids, it } from '../../test-support/fixtures.ts';
  * the response shapes. The code comes straight from the store, as /oauth/authorize would issue it.
  */
 describe('token endpoint with openid-client', () => {
-  const fetchViaInject =
-    (app: AuthApp): oidc.CustomFetch =>
-    async (url, options) => {
-      const { pathname, search } = new URL(url);
-      // openid-client sends form bodies as URLSearchParams or strings.
-      const body = options.body instanceof URLSearchParams ? options.body.toString() : options.body;
-      const response = await app.inject({
-        method: options.method as 'GET' | 'POST',
-        url: pathname + search,
-        headers: Object.fromEntries(new Headers(options.headers).entries()),
-        ...(typeof body === 'string' ? { payload: body } : {}),
-      });
-      return new Response(response.rawPayload.length > 0 ? response.rawPayload : null, {
-        status: response.statusCode,
-        headers: response.headers as Record<string, string>,
-      });
-    };
-
   async function configure(app: AuthApp, clientId: string, auth: oidc.ClientAuth, secret?: string) {
     return oidc.discovery(new URL(servicesOf(app).issuer), clientId, secret, auth, {
-      [oidc.customFetch]: fetchViaInject(app),
+      [oidc.customFetch]: injectFetch(app),
       execute: [oidc.allowInsecureRequests],
     });
   }
