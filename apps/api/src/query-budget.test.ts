@@ -15,7 +15,7 @@ import {
  */
 const BUDGET: Record<number, number> = {
   1: 2, // GET forum post hide state: the account, the post facts
-  2: 6, // send a message: the account, the membership (403 before the body), begin, the locked conversation, one insert-and-mark statement, commit
+  2: 3, // send a message: the account, the membership (403 before the body), one statement that locks, stores and marks
   3: 2, // reports of a user
   4: 3, // decline a work-group application: the account, the group's facts, the delete
   5: 5, // confirm a passed quiz: the account, begin, the locked session, one statement that marks and raises, commit

@@ -1,7 +1,7 @@
 import { runSql } from '@foodshare/domain';
 import type { Actor, ConversationFacts, EntityManager } from '@foodshare/domain';
 import { Problem } from '@foodshare/server-kit';
-import { lockedMembershipQuery, membershipQuery } from './conversations.sql.ts';
+import { membershipQuery } from './conversations.sql.ts';
 
 /**
  * What the rules need to know about the caller. A conversation that does not exist has no members: the caller gets the same 403 as
@@ -14,22 +14,6 @@ export async function loadConversationFacts(
 ): Promise<ConversationFacts> {
   const query = membershipQuery(conversationId, actor.id);
   const rows = await runSql(em, query);
-  return { isConversationMember: rows[0]?.is_member ?? false };
-}
-
-/**
- * Inside a send's transaction: locks the conversation row against other senders, then answers
- * as loadConversationFacts, in the same statement. Every send to one conversation
- * updates the same member rows; taking this lock first makes them queue instead of locking
- * those rows in different orders and deadlocking each other.
- */
-export async function loadLockedConversationFacts(
-  tx: EntityManager,
-  actor: Actor,
-  conversationId: number,
-): Promise<ConversationFacts> {
-  const query = lockedMembershipQuery(conversationId, actor.id);
-  const rows = await runSql(tx, query);
   return { isConversationMember: rows[0]?.is_member ?? false };
 }
 

@@ -15,6 +15,7 @@ import {
   type Sql,
   test,
 } from '../../test-support/fixtures.ts';
+import { lockWaiters } from '../../test-support/sql.ts';
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
@@ -179,6 +180,33 @@ describe('conversations: messages, read status, conversation', () => {
       );
       expect(responses.map((response) => response.statusCode)).toEqual(Array(6).fill(200));
       expect(new Set(responses.map((response) => response.json<{ id: number }>().id)).size).toBe(1);
+      expect(await messageCount(sql, conversation)).toBe(1);
+    });
+
+    it('answers a send that waited for the lock behind one with the same clientKey with the stored message', async ({
+      app,
+      as,
+      sql,
+      factory,
+    }) => {
+      const conversation = await factory.conversation([ids.users.alice, ids.users.bob]);
+      const bob = await as('bob');
+      const payload = { body: 'Zweimal losgeschickt', clientKey: '0123456789ab' };
+      let sends: ReturnType<typeof send>[] = [];
+      // Both sends start their statement while the test holds the conversation: the one that
+      // gets the lock second began before the first committed, so its snapshot cannot see the
+      // stored message, and it must find it after the statement.
+      await app.orm.em.fork().transactional(async (tx) => {
+        await tx.execute('select id from conversations where id = ? for no key update', [
+          conversation,
+        ]);
+        sends = [send(bob, conversation, payload), send(bob, conversation, payload)];
+        await lockWaiters(sql, 2);
+      });
+      const responses = await Promise.all(sends);
+      expect(responses.map((response) => response.statusCode)).toEqual([200, 200]);
+      const [first, second] = responses.map((response) => response.json<{ id: number }>());
+      expect(second).toEqual(first);
       expect(await messageCount(sql, conversation)).toBe(1);
     });
 

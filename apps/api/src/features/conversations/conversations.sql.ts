@@ -21,25 +21,6 @@ export function membershipQuery(conversationId: number, userId: number): SqlQuer
   };
 }
 
-/**
- * As membershipQuery, locking the conversation row against other senders. `for no key update`
- * leaves the foreign-key checks of other writers (their `for key share`) unblocked. No row: no
- * conversation.
- */
-export function lockedMembershipQuery(
-  conversationId: number,
-  userId: number,
-): SqlQuery<MembershipRow> {
-  return {
-    sql: `select exists (select 1 from conversation_members m
-                          where m.conversation_id = c.id and m.user_id = ?) as is_member
-            from conversations c
-           where c.id = ?
-             for no key update of c`,
-    params: [userId, conversationId],
-  };
-}
-
 interface ConversationRow {
   id: number;
   name: string | null;
@@ -122,32 +103,74 @@ export function messageOf(row: MessageRow): Message {
 }
 
 /**
- * Stores the message and, in the same statement, marks the conversation read for the sender and
- * unread for the other members. clock_timestamp() (not the transaction's start, which may precede
- * a send that got the conversation's lock first) makes sent_at follow the order of the sends.
- * Only member rows that change are written: the sender's read time, and members not yet marked
- * unread.
+ * The message's columns are null for a non-member, and for a send that lost a race to a send
+ * with the same key.
+ */
+type SentMessageRow = { is_member: boolean } & (MessageRow | { [K in keyof MessageRow]: null });
+
+/**
+ * The whole send as one statement, committed as soon as it ends: the conversation's row is
+ * locked, so that sends to one conversation queue (their sent_at and ids then follow the order
+ * in which they are stored, and they update the same member rows one after another instead of
+ * deadlocking), and the lock is held for this statement alone, never across a round trip.
+ * Under the lock: the membership; the message this sender stored before under `clientKey` (a
+ * retry answers it); else the message stored and the conversation marked read for the sender
+ * and unread for the other members. Only member rows that change are written, decided on the
+ * rows as `members` locked them: the statement's snapshot predates the lock, so it may not
+ * show what the sends stored just before this one did to them, but a locked row is the latest.
+ * clock_timestamp(), taken after the lock, orders sent_at as the sends were stored.
+ * A send racing another with the same key sees neither message (the statement's snapshot
+ * predates the other's commit, and `on conflict` skips its insert).
  */
 export function sendMessageQuery(
   conversationId: number,
   authorId: number,
   body: string,
   clientKey: string | null,
-): SqlQuery<MessageRow> {
+): SqlQuery<SentMessageRow> {
   return {
-    sql: `with sent as (
+    sql: `with target as materialized (
+            select c.id, exists (select 1 from conversation_members m
+                                  where m.conversation_id = c.id and m.user_id = ?) as is_member
+              from conversations c
+             where c.id = ?
+               for no key update of c),
+          members as materialized (
+            select m.user_id, m.unread from conversation_members m, target t
+             where t.is_member and m.conversation_id = t.id
+               for no key update of m),
+          stored as (
+            select m.id, m.body, m.sent_at, m.author_id from messages m, target t
+             where t.is_member and m.conversation_id = t.id and m.author_id = ?
+               and m.client_key = ?),
+          sent as (
             insert into messages (conversation_id, author_id, body, client_key, sent_at)
-            values (?, ?, ?, ?, clock_timestamp())
+            select t.id, ?, ?, ?, clock_timestamp() from target t
+             where t.is_member and not exists (select 1 from stored)
+            on conflict (conversation_id, author_id, client_key) do nothing
             returning id, body, sent_at, author_id),
           marked as (
             update conversation_members m
                set unread = (m.user_id <> sent.author_id),
                    last_read_at = case when m.user_id = sent.author_id then sent.sent_at
                                        else m.last_read_at end
-              from sent
-             where m.conversation_id = ? and (m.user_id = sent.author_id or not m.unread))
-          select id, body, sent_at, author_id from sent`,
-    params: [conversationId, authorId, body, clientKey, conversationId],
+              from sent, members l
+             where m.conversation_id = ? and m.user_id = l.user_id
+               and (l.user_id = sent.author_id or not l.unread))
+          select t.is_member, x.id, x.body, x.sent_at, x.author_id
+            from target t
+            left join lateral (select * from sent union all select * from stored limit 1) x
+              on true`,
+    params: [
+      authorId,
+      conversationId,
+      authorId,
+      clientKey,
+      authorId,
+      body,
+      clientKey,
+      conversationId,
+    ],
   };
 }
 

@@ -11,11 +11,7 @@ import {
   type MessageBody,
   trimSpace,
 } from '@foodshare/schemas';
-import {
-  loadConversationFacts,
-  loadLockedConversationFacts,
-  notAMember,
-} from './conversation-access.ts';
+import { loadConversationFacts, notAMember } from './conversation-access.ts';
 import {
   messageOf,
   messagesOf,
@@ -41,31 +37,27 @@ export async function checkMessageSender(
 
 /**
  * Stores the message and marks the conversation unread for every other member and read for
- * the sender, in one transaction: a failure leaves neither a message nobody is told about nor
- * an unread mark without a message. A `clientKey` this sender used in this conversation before
- * names a message already stored: that message is the answer, whatever body came this time
- * (the client is retrying a send whose answer it lost).
+ * the sender, in one statement (`sendMessageQuery`): a failure leaves neither a message nobody
+ * is told about nor an unread mark without a message. A `clientKey` this sender used in this
+ * conversation before names a message already stored: that message is the answer, whatever body
+ * came this time (the client is retrying a send whose answer it lost).
  */
-export function sendMessage(
+export async function sendMessage(
   em: EntityManager,
   actor: Actor,
   conversationId: number,
   input: MessageBody,
 ): Promise<Message> {
-  return em.transactional(async (tx) => {
-    const facts = await loadLockedConversationFacts(tx, actor, conversationId);
-    if (!maySendMessage(actor, facts)) throw notAMember();
-    const clientKey = input.clientKey ?? null;
-    if (clientKey !== null) {
-      // Sends to this conversation are serialised by the lock above, so a repeated key cannot
-      // race past this look-up.
-      const [stored] = await runSql(tx, storedMessageQuery(conversationId, actor.id, clientKey));
-      if (stored) return messageOf(stored);
-    }
-    const query = sendMessageQuery(conversationId, actor.id, trimSpace(input.body), clientKey);
-    const [sent] = await runSql(tx, query);
-    return messageOf(sent!);
-  });
+  const clientKey = input.clientKey ?? null;
+  const query = sendMessageQuery(conversationId, actor.id, trimSpace(input.body), clientKey);
+  const [sent] = await runSql(em, query);
+  if (!sent || !maySendMessage(actor, { isConversationMember: sent.is_member })) {
+    throw notAMember();
+  }
+  if (sent.id !== null) return messageOf(sent);
+  // A send with the same key was stored while this one waited for the lock: it is the answer.
+  const [stored] = await runSql(em, storedMessageQuery(conversationId, actor.id, clientKey!));
+  return messageOf(stored!);
 }
 
 /**
