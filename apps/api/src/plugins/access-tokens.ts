@@ -1,6 +1,7 @@
 import fastifyJwt, { type TokenOrHeader } from '@fastify/jwt';
 import { apiAudienceOf, Problem, provideActor, readActor } from '@foodshare/server-kit';
 import {
+  accessTokenClaimsOf,
   AccessTokenDenyList,
   boundKeyOf,
   type CheckedDpopProof,
@@ -102,24 +103,6 @@ export function unauthenticated(): Problem {
   });
 }
 
-/** The claims of an access token this code relies on, checked for shape. */
-function callerOf(
-  claims: Record<string, unknown>,
-): (AccessTokenCaller & { jti: string; iat: number }) | null {
-  const { sub, client_id: clientId, scope, jti, iat } = claims;
-  if (
-    typeof sub !== 'string' ||
-    !/^[1-9][0-9]{0,9}$/.test(sub) ||
-    typeof clientId !== 'string' ||
-    typeof scope !== 'string' ||
-    typeof jti !== 'string' ||
-    typeof iat !== 'number'
-  ) {
-    return null;
-  }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, iat };
-}
-
 /** RFC 7519 4.1.3: `aud`, one string or several. */
 function audiencesOf(claims: Record<string, unknown>): unknown[] {
   return Array.isArray(claims.aud) ? claims.aud : [claims.aud];
@@ -165,7 +148,7 @@ async function authenticate(services: TokenServices, request: FastifyRequest): P
       expired ? 'The access token expired.' : 'The access token is invalid.',
     );
   }
-  const caller = callerOf(claims);
+  const caller = accessTokenClaimsOf(claims);
   if (!caller) throw invalidToken(scheme, 'The access token is invalid.');
 
   // RFC 9449 7: a bound token needs the DPoP scheme and a proof of its key; an unbound one the
@@ -194,7 +177,7 @@ async function authenticate(services: TokenServices, request: FastifyRequest): P
 
   // The deny list and the account in parallel: one Redis and one PostgreSQL round trip.
   const [state, actor] = await Promise.all([
-    services.denyList.stateOf({ jti: caller.jti, clientId: caller.clientId, iat: caller.iat }),
+    services.denyList.stateOf({ jti: caller.jti, clientId: caller.clientId, iat: caller.issuedAt }),
     readActor(request.em, caller.userId),
   ]);
   if (state === 'revoked') throw invalidToken(scheme, 'The access token was revoked.');

@@ -2,6 +2,8 @@ import type { AuthServices } from '../auth-services.ts';
 import { InvalidTokenError } from '../keys/key-ring.ts';
 import { bearerTokenMissing, invalidToken, OAuthError } from '../errors/oauth-errors.ts';
 import {
+  type AccessTokenClaims,
+  accessTokenClaimsOf,
   boundKeyOf,
   invalidDpopProofFailure,
   parsePresentedAccessToken,
@@ -10,13 +12,7 @@ import {
 } from '@foodshare/server-kit/oauth-grants';
 
 /** The parts of a verified access token a resource needs. */
-export interface AccessTokenGrant {
-  userId: number;
-  clientId: string;
-  scopes: string[];
-  jti: string;
-  /** `iat`, seconds since the epoch: compared with the client's grant cutoff. */
-  issuedAt: number;
+export interface AccessTokenGrant extends AccessTokenClaims {
   /** Every claim of the verified token, for introspection (RFC 7662 2.2) to repeat. */
   claims: Record<string, unknown>;
 }
@@ -96,18 +92,9 @@ export async function verifySignedAccessToken(
     if (error instanceof InvalidTokenError) throw invalidToken(error.message);
     throw error;
   }
-  const { sub, client_id: clientId, scope, jti, iat } = claims;
-  if (
-    typeof sub !== 'string' ||
-    !/^[1-9][0-9]{0,9}$/.test(sub) ||
-    typeof clientId !== 'string' ||
-    typeof scope !== 'string' ||
-    typeof jti !== 'string' ||
-    typeof iat !== 'number'
-  ) {
-    throw invalidToken('The token lacks the claims of an access token');
-  }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, issuedAt: iat, claims };
+  const grant = accessTokenClaimsOf(claims);
+  if (!grant) throw invalidToken('The token lacks the claims of an access token');
+  return { ...grant, claims };
 }
 
 /** The second half of `verifyAccessToken`: not revoked, its client's grants not ended since. */

@@ -24,3 +24,29 @@ export function parsePresentedAccessToken(authorization: string): PresentedAcces
   if (!match?.[1] || !match[2]) return null;
   return { scheme: match[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2] };
 }
+
+/** The claims of one of our access tokens (RFC 9068) that a resource relies on. */
+export interface AccessTokenClaims {
+  userId: number;
+  clientId: string;
+  scopes: string[];
+  jti: string;
+  /** `iat`, seconds since the epoch: compared with the client's grant cutoff. */
+  issuedAt: number;
+}
+
+/** The claims of a verified access token, or null when one lacks or has the wrong type. */
+export function accessTokenClaimsOf(claims: Record<string, unknown>): AccessTokenClaims | null {
+  const { sub, client_id: clientId, scope, jti, iat } = claims;
+  if (
+    typeof sub !== 'string' ||
+    !/^[1-9][0-9]{0,9}$/.test(sub) ||
+    typeof clientId !== 'string' ||
+    typeof scope !== 'string' ||
+    typeof jti !== 'string' ||
+    typeof iat !== 'number'
+  ) {
+    return null;
+  }
+  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, issuedAt: iat };
+}
