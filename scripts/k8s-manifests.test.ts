@@ -330,12 +330,17 @@ describe.each(OVERLAYS)('the $name overlay', (overlay) => {
         (p) => p.spec.policyTypes.includes('Ingress') && p.spec.ingress && selects(p, labels),
       );
       expect(ingressFrom.map((p) => p.metadata.name).sort(), name).toEqual([
+        // api fetches auth's published keys (docs/oauth.md §11).
+        ...(name === 'foodshare-auth' ? ['foodshare-allow-auth-keys-from-api'] : []),
         'foodshare-allow-from-ingress-controller',
         'foodshare-allow-metrics-scrape',
       ]);
     }
-    // api calls nothing outside; auth also posts back-channel logout tokens over https.
-    expect(egressPorts({ 'app.kubernetes.io/name': 'foodshare-api' })).not.toContain('TCP/443');
+    // api calls nothing outside but auth's keys; auth also posts back-channel logout tokens over
+    // https.
+    const api = { 'app.kubernetes.io/name': 'foodshare-api' };
+    expect(egressPorts(api)).not.toContain('TCP/443');
+    expect(egressPorts(api)).toContain('TCP/3002');
   });
 });
 

@@ -22,6 +22,7 @@ import { storeRequestsRoutes } from './features/stores/store-requests.routes.ts'
 import { uploadsRoutes } from './features/uploads/uploads.routes.ts';
 import { workGroupsRoutes } from './features/work-groups/work-groups.routes.ts';
 import { openApiPlugin } from './plugins/openapi.ts';
+import { accessTokensPlugin } from './plugins/access-tokens.ts';
 import { callerPlugin } from './plugins/caller.ts';
 import { platformWireFormat } from './plugins/platform-wire-format.ts';
 
@@ -60,6 +61,7 @@ export async function buildApp(config: ApiConfig, shared: SharedInfrastructure =
   // health checks stay outside.
   await app.register(async (api) => {
     callerPlugin(api);
+    await accessTokensPlugin(api, config);
     platformWireFormat(api, config.BASE_URL);
     for (const feature of features) await api.register(feature, { prefix: '/api' });
   });

@@ -10,6 +10,7 @@ import {
   AccessTokenDenyList,
   AuthorizationCodeStore,
   ConsentStore,
+  DpopProofs,
   RefreshFamilyStore,
   RefreshTokenCodec,
   RevocationLedger,
@@ -21,12 +22,12 @@ import {
   takeEndedSessionsWhileRunning,
 } from './backchannel-logout/backchannel-logout.ts';
 import type { AuthConfig } from './config.ts';
+import { OAuthError } from './errors/oauth-errors.ts';
 import { KeyRing } from './keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from './observability/audit.ts';
 import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
 import { PushedAuthorizationRequestStore } from './stores/pushed-authorization-requests.store.ts';
-import { DpopProofs } from './tokens/dpop-proof.ts';
 import { GrantRevocation } from './tokens/grant-revocation.ts';
 
 export interface OAuthSecrets {
@@ -150,7 +151,10 @@ export function buildAuthServices(
     families,
     denyList,
     refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),
-    dpop: new DpopProofs(kv, secrets.keyEncryptionKey),
+    dpop: new DpopProofs(kv, {
+      nonceSecret: secrets.keyEncryptionKey,
+      fail: (failure) => new OAuthError(failure),
+    }),
     grantRevocation,
     backchannelLogout: new BackchannelLogout({
       config,

@@ -2,7 +2,13 @@ import { type Static, Type } from 'typebox';
 import { DateTime, Id, Nullable } from './common.schemas.ts';
 
 export const OAuthScopeSchema = Type.Union(
-  [Type.Literal('openid'), Type.Literal('profile'), Type.Literal('email'), Type.Literal('regions')],
+  [
+    Type.Literal('openid'),
+    Type.Literal('profile'),
+    Type.Literal('email'),
+    Type.Literal('regions'),
+    Type.Literal('api'),
+  ],
   { title: 'OAuthScope' },
 );
 export type OAuthScope = Static<typeof OAuthScopeSchema>;

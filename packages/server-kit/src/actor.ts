@@ -1,4 +1,10 @@
-import { type Actor, type Role, runSql, type SqlQuery } from '@foodshare/domain';
+import {
+  type Actor,
+  type EntityManager,
+  type Role,
+  runSql,
+  type SqlQuery,
+} from '@foodshare/domain';
 import type { FastifyRequest } from 'fastify';
 import { Problem } from './problem.ts';
 import type { Session } from './session/session-store.ts';
@@ -25,8 +31,11 @@ export function requireSession(request: FastifyRequest): Session {
  * (a role raised or an account deactivated takes effect at once), 401 without a session.
  */
 export async function requireActor(request: FastifyRequest): Promise<Actor> {
-  const session = requireSession(request);
-  const actor = await (request[REQUEST_ACTOR] ??= loadActor(request, session.userId));
+  // A token caller's account was read when its token was checked (provideActor).
+  const actor = await (request[REQUEST_ACTOR] ??= readActor(
+    request.em,
+    requireSession(request).userId,
+  ));
   if (!actor) throw Problem.accountInactive();
   return actor;
 }
@@ -46,8 +55,9 @@ function actorQuery(userId: number): SqlQuery<{ id: number; role: number; verifi
   };
 }
 
-async function loadActor(request: FastifyRequest, userId: number): Promise<Actor | null> {
-  const rows = await runSql(request.em, actorQuery(userId));
+/** The account's id, role and verified flag, or null when it is not active. */
+export async function readActor(em: EntityManager, userId: number): Promise<Actor | null> {
+  const rows = await runSql(em, actorQuery(userId));
   const row = rows[0];
   return row ? { id: row.id, role: row.role as Role, verified: row.verified } : null;
 }

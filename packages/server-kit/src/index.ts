@@ -1,5 +1,5 @@
 // REQUEST_ACTOR stays inside the kit: a route sets the caller's account through provideActor.
-export { provideActor, requireActor, requireSession } from './actor.ts';
+export { provideActor, readActor, requireActor, requireSession } from './actor.ts';
 export * from './config/load-config.ts';
 export * from './kv/index.ts';
 export * from './logging.ts';

@@ -1,6 +1,7 @@
 import type { Actor } from '@foodshare/domain';
-import { Problem, requireActor as readActor, type Session } from '@foodshare/server-kit';
+import { requireActor as readActor } from '@foodshare/server-kit';
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import { unauthenticated } from './access-tokens.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -14,12 +15,12 @@ declare module 'fastify' {
 }
 
 /**
- * onRequest: 401 unless the request carries a live session. No I/O: the session plugin has
- * read it already. It runs before the body is parsed and before any path check, so an
+ * onRequest: 401 unless the request carries a live session or a valid access token. No I/O:
+ * the session plugin and the access-token hook (access-tokens.ts) have read them already. It runs before the body is parsed and before any path check, so an
  * anonymous call gets 401 whatever it sends, never a 400 or a 404 that tells it about the route.
  */
 export async function requireSession(request: FastifyRequest): Promise<void> {
-  if (!request.session) throw Problem.unauthorized();
+  if (!request.session && !request.accessToken) throw unauthenticated();
 }
 
 /**
@@ -31,10 +32,11 @@ export async function requireActor(request: FastifyRequest): Promise<void> {
   request.actor = await readActor(request);
 }
 
-/** The session of a route that needs no account read (its `onRequest` is `requireSession`). */
-export function sessionOf(request: FastifyRequest): Session {
-  if (!request.session) throw Problem.unauthorized();
-  return request.session;
+/** The caller's id, of its session or token, for a route that needs no account read. */
+export function callerIdOf(request: FastifyRequest): number {
+  const userId = request.session?.userId ?? request.accessToken?.userId;
+  if (userId === undefined) throw unauthenticated();
+  return userId;
 }
 
 function hooksOf(hooks: RouteOptions['onRequest'] | RouteOptions['preValidation']): unknown[] {

@@ -3,6 +3,8 @@ import type { RouteOptions } from 'fastify';
 /** The security schemes' names in the document. `api_key` is the name docs/spec.md §5.1 gives. */
 export const SESSION_SCHEME = 'session';
 export const CSRF_SCHEME = 'api_key';
+/** An access token with the scope `api` (plugins/access-tokens.ts, docs/oauth.md §11). */
+export const BEARER_SCHEME = 'bearer';
 
 /** One tag per feature folder: the documentation page groups the operations by them. */
 export const OPERATION_TAGS = [
@@ -59,17 +61,19 @@ function onlyReads(route: RouteOptions): boolean {
 }
 
 /**
- * What an operation asks of the caller, as the session and CSRF plugins enforce it:
+ * What an operation asks of the caller, as the session, CSRF and access-token hooks enforce it:
  * - login starts the session, so it needs nothing (`[]`);
  * - logout answers anyone, but with a session it is a write like any other;
  * - every other route needs the session cookie (plugins/caller.ts, `requireSession`), and a write the CSRF
  *   token too (csrf.ts). docs/spec.md §4 names `api_key` on every endpoint: a read accepts the
- *   header, but the session alone is enough, so it lists both ways.
+ *   header, but the session alone is enough, so it lists both ways. Or, instead of the session,
+ *   an access token with the scope `api`, which needs no CSRF token (access-tokens.ts).
  */
 export function securityOf(route: RouteOptions): SecurityRequirement[] {
   const withToken = { [SESSION_SCHEME]: [], [CSRF_SCHEME]: [] };
   if (route.config?.public === true) {
     return route.config.csrf === false ? [] : [{}, withToken];
   }
-  return onlyReads(route) ? [withToken, { [SESSION_SCHEME]: [] }] : [withToken];
+  const bySession = onlyReads(route) ? [withToken, { [SESSION_SCHEME]: [] }] : [withToken];
+  return [...bySession, { [BEARER_SCHEME]: [] }];
 }

@@ -48,10 +48,12 @@ function hasBody(route: RouteOptions): boolean {
 /**
  * The answers any operation may give besides its own, whatever its handler does: a lost
  * dependency (503; every route reads the session from Redis), a request that did not arrive in
- * time (408), and on a method that carries a body, one too large or of another type (413, 415).
+ * time (408), on a method that carries a body, one too large or of another type (413, 415), and
+ * where a caller is needed, a refused access token (401, or 403 without the scope `api`).
  */
 function genericResponses(route: RouteOptions): ResponseMap {
   return {
+    ...(route.config?.public === true ? {} : { '401': PROBLEM_REF, '403': PROBLEM_REF }),
     // Answered by the HTTP server before any route runs, with the connection closed: its body
     // is the server's own and not part of the contract.
     '408': {

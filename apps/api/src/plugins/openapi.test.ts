@@ -32,8 +32,9 @@ interface OpenApiDocument {
 
 /** What each kind of operation asks of the caller (plugins/openapi-operations.ts). */
 const withToken = { session: [], api_key: [] };
-const needsSessionAndToken = [withToken];
-const needsSession = [withToken, { session: [] }];
+const byAccessToken = { bearer: [] };
+const needsSessionAndToken = [withToken, byAccessToken];
+const needsSession = [withToken, { session: [] }, byAccessToken];
 
 function operationsOf(document: OpenApiDocument) {
   return Object.entries(document.paths).flatMap(([path, operations]) =>
@@ -236,6 +237,15 @@ describe('the OpenAPI document and its documentation page', () => {
     });
   });
 
+  it('declares the access token as a scheme beside the session (docs/oauth.md §11)', () => {
+    expect(document.components.securitySchemes.bearer).toEqual({
+      type: 'http',
+      scheme: 'bearer',
+      bearerFormat: 'JWT',
+      description: expect.stringContaining('the scope `api`'),
+    });
+  });
+
   it('declares the session cookie as a scheme, by the name the app sets it', ({ app }) => {
     expect(document.components.securitySchemes.session).toEqual({
       type: 'apiKey',
@@ -255,7 +265,7 @@ describe('the OpenAPI document and its documentation page', () => {
     expect(document.paths).not.toHaveProperty('/api/openapi.json');
   });
 
-  it('asks the session of every operation but login and logout, and the token of every write', () => {
+  it('asks the session or an access token of every operation but login and logout, and the CSRF token of every write by session', () => {
     for (const { path, method, operation } of operationsOf(document)) {
       const expected =
         path === '/api/login'

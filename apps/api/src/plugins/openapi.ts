@@ -8,6 +8,7 @@ import {
   CSRF_SCHEME,
   OPERATION_TAGS,
   requireOperationNaming,
+  BEARER_SCHEME,
   securityOf,
   SESSION_SCHEME,
 } from './openapi-operations.ts';
@@ -24,6 +25,13 @@ const CSRF_DESCRIPTION =
   'over HTTPS) that login sets next to the HttpOnly session cookie. Every request that changes ' +
   'data (POST, PATCH, DELETE) must send it in this header, or gets 403 CSRF_FAILED. GET ' +
   'requests need only the session cookie and may leave the header out.';
+
+const BEARER_DESCRIPTION =
+  'An access token of the authorization server with the scope `api`, which an admin allows an ' +
+  'application (docs/oauth.md §11): `Authorization: Bearer <token>`, or `Authorization: DPoP ' +
+  '<token>` with a `DPoP` proof for a token bound to a key. It stands in for the session: no ' +
+  'cookie and no X-CSRF-Token header. A bad token answers 401 and a token without `api` 403, ' +
+  'each with a `WWW-Authenticate` challenge (RFC 6750 §3); login and logout take no token.';
 
 const SESSION_DESCRIPTION =
   'The HttpOnly session cookie that POST /api/login sets. Without a live session every ' +
@@ -50,7 +58,8 @@ export const openApiPlugin = fp(
           description:
             'Log in with POST /api/login; the session lives in an HttpOnly cookie. ' +
             'Every state-changing request must echo the CSRF token (the readable `CSRF_TOKEN` ' +
-            'cookie) in the X-CSRF-Token header. Errors are application/problem+json with a ' +
+            'cookie) in the X-CSRF-Token header. An application calls it with an access token ' +
+            'with the scope `api` instead (the `bearer` scheme), which needs no CSRF token. Errors are application/problem+json with a ' +
             'stable `code`. A method a path does not have is answered 405 with an `Allow` ' +
             'header that lists the methods it has. Every success answers 200. A request body may be JSON or a form ' +
             '(`application/x-www-form-urlencoded`, PHP-style brackets such as `kams[0]=1` or ' +
@@ -74,6 +83,12 @@ export const openApiPlugin = fp(
               in: 'header',
               name: 'X-CSRF-Token',
               description: CSRF_DESCRIPTION,
+            },
+            [BEARER_SCHEME]: {
+              type: 'http',
+              scheme: 'bearer',
+              bearerFormat: 'JWT',
+              description: BEARER_DESCRIPTION,
             },
           },
         },

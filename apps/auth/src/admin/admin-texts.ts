@@ -194,6 +194,7 @@ const de: AdminTexts = {
     profile: 'profile – Name, Profilbild, Sprache',
     email: 'email – E-Mail-Adresse',
     regions: 'regions – Bezirke und Botschafter*innen-Rollen',
+    api: 'api – die REST-API im Namen der Nutzer*in aufrufen (lesen und schreiben, mit ihren Rechten)',
   },
   grantDescriptions: {
     authorization_code: 'authorization_code (immer erforderlich)',
@@ -390,6 +391,7 @@ const en: AdminTexts = {
     profile: 'profile – name, picture, language',
     email: 'email – email address',
     regions: 'regions – regions and ambassador roles',
+    api: 'api – call the REST API on the user’s behalf (read and write, with their permissions)',
   },
   grantDescriptions: {
     authorization_code: 'authorization_code (always required)',

@@ -1,3 +1,4 @@
+import { challenge } from '@foodshare/server-kit/oauth-grants';
 import { Type, type Static } from 'typebox';
 
 /** RFC 6749 5.2, RFC 6750 3.1 and OIDC Core 3.1.2.6 error codes this server answers with. */
@@ -134,23 +135,6 @@ export const tooManyRequestsUntil = (ttlMs: number) =>
 
 export const serverError = () =>
   new OAuthError({ error: 'server_error', description: 'Internal server error', status: 500 });
-
-/**
- * RFC 6750 3 and RFC 9449 7.1: `<scheme> error="…", error_description="…"` and any further
- * parameters. Only the characters the RFCs allow in a quoted value (printable ASCII without `"`
- * and `\\`) are kept: a description may quote what a request sent, and a CR, LF or non-Latin-1
- * character would make the header unsendable.
- */
-export function challenge(
-  scheme: 'Bearer' | 'DPoP',
-  parameters: Record<string, string | undefined>,
-): string {
-  const clean = (value: string) => value.replace(/[^\x20-\x21\x23-\x5b\x5d-\x7e]/g, '');
-  const parts = Object.entries(parameters)
-    .filter((entry): entry is [string, string] => Boolean(entry[1]))
-    .map(([name, value]) => `${name}="${clean(value)}"`);
-  return `${scheme} ${parts.join(', ')}`;
-}
 
 /** RFC 6750 3: the Bearer challenge of an error. */
 export function bearerChallenge(error: string, description?: string): string {

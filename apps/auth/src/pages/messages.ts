@@ -85,6 +85,7 @@ const de: Messages = {
     profile: 'Deinen Namen, dein Profilbild und deine Sprache',
     email: 'Deine E-Mail-Adresse',
     regions: 'Die Bezirke, in denen du Mitglied bist, und die, die du als Botschafter*in betreust',
+    api: 'In deinem Namen auf der Plattform lesen und handeln, mit deinen Rechten: Nachrichten, Bezirke, Betriebe und mehr',
     offline_access:
       'Zugriff auf diese Angaben auch nach deiner Abmeldung, bis du ihn unter „Verbundene Anwendungen“ widerrufst',
   },
@@ -181,6 +182,7 @@ const en: Messages = {
     profile: 'Your name, profile picture and language',
     email: 'Your email address',
     regions: 'The regions you are a member of, and those you look after as an ambassador',
+    api: 'Read and act on the platform in your name, with your permissions: messages, regions, stores and more',
     offline_access:
       'Access to this information even after you sign out, until you revoke it under “Connected apps”',
   },

@@ -1,28 +1,20 @@
 import type { AuthServices } from '../auth-services.ts';
 import { InvalidTokenError } from '../keys/key-ring.ts';
-import { bearerTokenMissing, invalidToken } from '../errors/oauth-errors.ts';
-import { invalidDpopProof } from './dpop-proof.ts';
+import { bearerTokenMissing, invalidToken, OAuthError } from '../errors/oauth-errors.ts';
+import {
+  type AccessTokenClaims,
+  accessTokenClaimsOf,
+  boundKeyOf,
+  invalidDpopProofFailure,
+  parsePresentedAccessToken,
+  type PresentedAccessToken,
+  presentsAccessToken,
+} from '@foodshare/server-kit/oauth-grants';
 
 /** The parts of a verified access token a resource needs. */
-export interface AccessTokenGrant {
-  userId: number;
-  clientId: string;
-  scopes: string[];
-  jti: string;
-  /** `iat`, seconds since the epoch: compared with the client's grant cutoff. */
-  issuedAt: number;
+export interface AccessTokenGrant extends AccessTokenClaims {
   /** Every claim of the verified token, for introspection (RFC 7662 2.2) to repeat. */
   claims: Record<string, unknown>;
-}
-
-// RFC 6750 2.1 and RFC 9449 7.1: b64token after the scheme; scheme names are case-insensitive.
-const PRESENTED = /^(Bearer|DPoP) +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-/** An access token as the Authorization header presented it. */
-export interface PresentedAccessToken {
-  /** `DPoP` for a token presented with a proof of its key (RFC 9449 7.1). */
-  scheme: 'Bearer' | 'DPoP';
-  token: string;
 }
 
 /**
@@ -31,21 +23,15 @@ export interface PresentedAccessToken {
  * not offered either: a token there is ignored, and the request counts as one without a token.
  */
 export function presentedAccessToken(authorization: string | undefined): PresentedAccessToken {
-  if (authorization === undefined || !/^(Bearer|DPoP)\b/i.test(authorization)) {
-    throw bearerTokenMissing();
-  }
-  const match = PRESENTED.exec(authorization);
-  if (!match?.[1] || !match[2]) throw invalidToken('Malformed Authorization header');
-  return { scheme: match[1].toLowerCase() === 'dpop' ? 'DPoP' : 'Bearer', token: match[2] };
+  if (!presentsAccessToken(authorization)) throw bearerTokenMissing();
+  const presented = parsePresentedAccessToken(authorization);
+  if (!presented) throw invalidToken('Malformed Authorization header');
+  return presented;
 }
 
-/** RFC 9449 6.1: the thumbprint of the key a token is bound to (`cnf.jkt`), if any. */
-export function boundKeyOf(claims: Record<string, unknown>): string | undefined {
-  const { cnf } = claims;
-  if (typeof cnf !== 'object' || cnf === null) return undefined;
-  const { jkt } = cnf as { jkt?: unknown };
-  return typeof jkt === 'string' ? jkt : undefined;
-}
+/** RFC 9449 7.1: a resource's 401 with the `DPoP` challenge. */
+const invalidDpopProof = (description: string) =>
+  new OAuthError(invalidDpopProofFailure(description, 401));
 
 /**
  * RFC 9449 7: a token bound to a key (`cnf.jkt`) needs the DPoP scheme and a proof of that key
@@ -67,13 +53,13 @@ export async function assertProofOfPossession(
     return;
   }
   if (boundTo === undefined) throw invalidToken('The token is not bound to a DPoP key');
-  if (request.proof === undefined) throw invalidDpopProof('A DPoP proof is required', 401);
+  if (request.proof === undefined) throw invalidDpopProof('A DPoP proof is required');
   const proof = await dpop.check(
     request.proof,
     { method: request.method, url: request.url, accessToken: presented.token, requireNonce: false },
     401,
   );
-  if (proof?.jkt !== boundTo) throw invalidDpopProof('The proof is signed by another key', 401);
+  if (proof?.jkt !== boundTo) throw invalidDpopProof('The proof is signed by another key');
   await dpop.consume(proof, 401);
 }
 
@@ -106,18 +92,9 @@ export async function verifySignedAccessToken(
     if (error instanceof InvalidTokenError) throw invalidToken(error.message);
     throw error;
   }
-  const { sub, client_id: clientId, scope, jti, iat } = claims;
-  if (
-    typeof sub !== 'string' ||
-    !/^[1-9][0-9]{0,9}$/.test(sub) ||
-    typeof clientId !== 'string' ||
-    typeof scope !== 'string' ||
-    typeof jti !== 'string' ||
-    typeof iat !== 'number'
-  ) {
-    throw invalidToken('The token lacks the claims of an access token');
-  }
-  return { userId: Number(sub), clientId, scopes: scope.split(' '), jti, issuedAt: iat, claims };
+  const grant = accessTokenClaimsOf(claims);
+  if (!grant) throw invalidToken('The token lacks the claims of an access token');
+  return { ...grant, claims };
 }
 
 /** The second half of `verifyAccessToken`: not revoked, its client's grants not ended since. */

@@ -48,7 +48,7 @@ export const OAuthClientEntity = defineEntity({
     { name: 'oauth_clients_scopes_include_openid', expression: "'openid' = any (scopes)" },
     {
       name: 'oauth_clients_scopes_known',
-      expression: "scopes <@ array['openid', 'profile', 'email', 'regions']::text[]",
+      expression: "scopes <@ array['openid', 'profile', 'email', 'regions', 'api']::text[]",
     },
     {
       name: 'oauth_clients_grant_types_include_code',

@@ -12,7 +12,8 @@ import {
 import { generateClientSecret, hashClientSecret } from './client-secrets.ts';
 import { sharedUriProblems, uriTextProblemCode } from './uri-text.ts';
 
-export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions'] as const;
+/** `api`: tokens for the REST API (docs/oauth.md §11), only where an admin allowed it. */
+export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions', 'api'] as const;
 // Not exported: packages/schemas owns the names OAuthScope and OAuthGrantType (docs/design.md §7.2).
 type OAuthScope = (typeof OAUTH_SCOPES)[number];
 

@@ -14,6 +14,12 @@ export const CommonEnvProperties = {
     default: 'http://localhost:8080',
     pattern: '^https?://[^/\\s]+$',
   }),
+  /**
+   * The REST API's identifier as an OAuth resource (docs/oauth.md §11): the audience of access
+   * tokens with the scope `api`, which the API accepts. Both services must agree on it; by
+   * default `<BASE_URL>/api` (apiAudienceOf).
+   */
+  API_AUDIENCE: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$', maxLength: 500 })),
   DATABASE_URL: Type.String({ pattern: '^postgres(ql)?://' }),
   /**
    * PostgreSQL connections this instance opens at most. Every instance of both services holds up
@@ -82,6 +88,11 @@ export const CommonEnvProperties = {
 };
 
 export const CommonEnvSchema = Type.Object(CommonEnvProperties);
+
+/** The audience of access tokens for the REST API: API_AUDIENCE, or `<BASE_URL>/api`. */
+export function apiAudienceOf(config: Pick<CommonEnv, 'API_AUDIENCE' | 'BASE_URL'>): string {
+  return config.API_AUDIENCE ?? `${config.BASE_URL}/api`;
+}
 /** The settings every service shares (a subset of each service's validated config). */
 export type CommonEnv = Static<typeof CommonEnvSchema>;
 

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fp from 'fastify-plugin';
 import { REQUEST_ACTOR } from '../actor.ts';
+import { presentsAccessToken } from '../oauth-grants/presented-access-token.ts';
 import { EndedSessions } from '../session/ended-sessions.ts';
 import { LoginThrottle, type LoginThrottleLimits } from '../session/login-throttle.ts';
 import {
@@ -85,6 +86,9 @@ export const sessionPlugin = fp(
     app.decorateRequest('session', null);
     app.decorateRequest(REQUEST_ACTOR, null);
     app.addHook('onRequest', async (request, reply) => {
+      // A request with an access token is a token caller (docs/oauth.md §11): its cookie is
+      // ignored entirely, so it has no session, and no CSRF token is asked of it.
+      if (presentsAccessToken(request.headers.authorization)) return;
       const id = request.cookies[names.session];
       if (!id) return;
       request.session = await sessions.find(id);

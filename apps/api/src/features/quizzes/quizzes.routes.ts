@@ -10,7 +10,7 @@ import {
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
-import { requireActor, requireSession, sessionOf } from '../../plugins/caller.ts';
+import { requireActor, requireSession } from '../../plugins/caller.ts';
 import { idFromPath, resourceProblems } from '../../plugins/platform-wire-format.ts';
 
 const problems = resourceProblems;
@@ -31,12 +31,12 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const { actor } = request;
-      const session = sessionOf(request);
       const quizId = idFromPath(request, 'quizId');
       const confirmed = await confirmPassedQuiz(request.em, actor, quizId);
       // After the commit: the other sessions must not outlive the role they were opened with,
       // and a retry after a failure here confirms again harmlessly and ends them then.
-      const endedSessionCount = await app.sessions.destroyOthers(actor.id, session.id);
+      // A token caller has no session to keep: every session of the account ends.
+      const endedSessionCount = await app.sessions.destroyOthers(actor.id, request.session?.id);
       request.log.info(
         {
           userId: actor.id,

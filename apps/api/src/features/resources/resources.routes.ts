@@ -1,6 +1,6 @@
 import { OwnResourcesSchema, ProblemSchema } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireSession, sessionOf } from '../../plugins/caller.ts';
+import { callerIdOf, requireSession } from '../../plugins/caller.ts';
 import { listOwnResources } from './own-resources.service.ts';
 
 export const resourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -16,6 +16,6 @@ export const resourcesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     // The session alone suffices: the one query checks the account itself (no actor lookup).
-    async (request) => listOwnResources(request.em, sessionOf(request).userId),
+    async (request) => listOwnResources(request.em, callerIdOf(request)),
   );
 };

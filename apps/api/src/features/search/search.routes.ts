@@ -1,7 +1,7 @@
 import { ProblemSchema, SearchIndexSchema } from '@foodshare/schemas';
 import { provideActor, requireActor as readActor } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requireSession, sessionOf } from '../../plugins/caller.ts';
+import { callerIdOf, requireSession } from '../../plugins/caller.ts';
 import { Type } from 'typebox';
 import { builtFor, SearchIndexCache } from './search-index-cache.ts';
 import { currentSearchIndexVersion, loadSearchIndex } from './search-index.service.ts';
@@ -42,7 +42,7 @@ export const searchRoutes: FastifyPluginAsyncTypebox = async (app) => {
     // requireActor would (docs/design.md §3.12), so a kept index is never sent to an account
     // that is no longer active, and a stale one is rebuilt with no further look-up.
     async (request, reply) => {
-      const { userId } = sessionOf(request);
+      const userId = callerIdOf(request);
       const cached = await cache.get(userId);
       const current = cached ? await currentSearchIndexVersion(request.em, userId) : null;
       // The version row read the account: readActor answers from it (401 when inactive).

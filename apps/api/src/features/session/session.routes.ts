@@ -7,7 +7,7 @@ import {
 import { authenticate } from '@foodshare/server-kit';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { loadCurrentUser } from './current-user.ts';
-import { requireSession, sessionOf } from '../../plugins/caller.ts';
+import { callerIdOf, requireSession } from '../../plugins/caller.ts';
 
 const problems = {
   400: ProblemSchema,
@@ -22,7 +22,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/login',
     {
       // Login starts a session; there is no token to echo yet.
-      config: { csrf: false, public: true },
+      config: { csrf: false, public: true, sessionOnly: true },
       schema: {
         tags: ['session'],
         operationId: 'login',
@@ -50,7 +50,7 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/logout',
     {
       // Ending a session that is gone already is no error.
-      config: { public: true },
+      config: { public: true, sessionOnly: true },
       schema: {
         tags: ['session'],
         operationId: 'logout',
@@ -82,6 +82,6 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: CurrentUserSchema, 401: ProblemSchema },
       },
     },
-    async (request) => loadCurrentUser(request.em, sessionOf(request).userId),
+    async (request) => loadCurrentUser(request.em, callerIdOf(request)),
   );
 };

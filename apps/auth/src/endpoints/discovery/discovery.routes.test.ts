@@ -40,7 +40,7 @@ describe('provider metadata', () => {
       grant_types_supported: ['authorization_code', 'refresh_token'],
       subject_types_supported: ['public'],
       id_token_signing_alg_values_supported: ['RS256'],
-      scopes_supported: ['openid', 'profile', 'email', 'regions', 'offline_access'],
+      scopes_supported: ['openid', 'profile', 'email', 'regions', 'api', 'offline_access'],
       claims_supported: [
         'sub',
         'preferred_username',

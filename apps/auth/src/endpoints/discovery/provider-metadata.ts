@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { DPOP_SIGNING_ALGORITHMS } from '../../tokens/dpop-proof.ts';
+import { DPOP_SIGNING_ALGORITHMS } from '@foodshare/server-kit/oauth-grants';
 
 const Strings = Type.Array(Type.String());
 
@@ -74,8 +74,8 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     grant_types_supported: ['authorization_code', 'refresh_token'],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
-    // offline_access: OIDC Core 11 (docs/oauth.md §3.8).
-    scopes_supported: ['openid', 'profile', 'email', 'regions', 'offline_access'],
+    // offline_access: OIDC Core 11 (docs/oauth.md §3.8); api: the REST API (§11).
+    scopes_supported: ['openid', 'profile', 'email', 'regions', 'api', 'offline_access'],
     claims_supported: [
       'sub',
       'preferred_username',

@@ -1,4 +1,5 @@
 import { hash } from 'node:crypto';
+import { apiAudienceOf } from '@foodshare/server-kit';
 import type { TokenServices } from './grants/grant.ts';
 import { userClaims, type UserClaimsRow } from '../../claims/user-claims.ts';
 import {
@@ -78,7 +79,9 @@ export async function signTokens(
   const access = await keys.signJwt(
     {
       sub: subject,
-      aud: family.clientId,
+      // docs/oauth.md §11: a token for the REST API names the API as its audience, beside the
+      // client, as before, for userinfo and the relying parties that read it.
+      aud: scopes.includes('api') ? [family.clientId, apiAudienceOf(config)] : family.clientId,
       client_id: family.clientId,
       scope,
       // docs/oauth.md §5.4: for relying parties that read groups from the access token.

@@ -209,6 +209,22 @@ describe('the consent screen, GET and POST /oauth/consent', () => {
     expect(de.page.body).not.toContain('offline_access');
   });
 
+  it('says in plain words, in both languages, what the scope api lets an app do (docs/oauth.md §11)', async ({
+    app,
+    registerClient,
+  }) => {
+    await registerClient({ clientId: 'calls-the-api', scopes: ['openid', 'api'] });
+    const request = { client_id: 'calls-the-api', scope: 'openid api' };
+    const en = await consentPage(app, request, { 'accept-language': 'en' });
+    expect(en.page.body).toContain(
+      'Read and act on the platform in your name, with your permissions: messages, regions, stores and more',
+    );
+    const de = await consentPage(app, request, { 'accept-language': 'de' });
+    expect(de.page.body).toContain(
+      'In deinem Namen auf der Plattform lesen und handeln, mit deinen Rechten: Nachrichten, Bezirke, Betriebe und mehr',
+    );
+  });
+
   it('allow answers 303 with code, state and iss', async ({ app, services }) => {
     const { requestId } = await consentPage(app);
     const before = await auditCount(app, 'consent_granted');

@@ -102,7 +102,7 @@ export function createClientLeaf(runtime: CliRuntime): Command {
   )
     .option(
       '--scope <scope>',
-      'openid (required), profile, email, regions; repeatable (default: openid)',
+      'openid (required), profile, email, regions, api (the REST API); repeatable (default: openid)',
       collectList,
     )
     .option(

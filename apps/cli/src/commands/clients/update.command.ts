@@ -147,7 +147,7 @@ export function updateClientLeaf(runtime: CliRuntime): Command {
       .option('--clear-post-logout-redirect-uris', 'remove every post-logout redirect URI')
       .option(
         '--scope <scope>',
-        'openid (required), profile, email, regions; repeatable',
+        'openid (required), profile, email, regions, api (the REST API); repeatable',
         collectList,
       )
       .option(

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomUUID } from 'node:crypto';
-import { MemoryKeyValueStore } from '@foodshare/server-kit';
+import { MemoryKeyValueStore } from '../kv/index.ts';
 import { exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { DpopProofs } from './dpop-proof.ts';
+import { DpopProofs } from './dpop-proofs.ts';
 
 const URL_ = 'https://id.example.org/oauth/token';
 const NOW = Date.UTC(2026, 10, 27, 12, 0, 0);
@@ -31,7 +31,10 @@ function sign(
 
 function proofs(now = NOW) {
   const kv = new MemoryKeyValueStore();
-  return { kv, dpop: new DpopProofs(kv, new Uint8Array(32).fill(7), () => now) };
+  return {
+    kv,
+    dpop: new DpopProofs(kv, { nonceSecret: new Uint8Array(32).fill(7), now: () => now }),
+  };
 }
 
 const target = { method: 'POST', url: URL_, requireNonce: false };

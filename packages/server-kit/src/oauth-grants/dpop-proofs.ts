@@ -1,5 +1,5 @@
 import { createHmac, hash, hkdfSync, timingSafeEqual } from 'node:crypto';
-import type { KeyValueStore } from '@foodshare/server-kit';
+import type { KeyValueStore } from '../kv/index.ts';
 import {
   calculateJwkThumbprint,
   decodeProtectedHeader,
@@ -8,7 +8,7 @@ import {
   type JWK,
   type JWTPayload,
 } from 'jose';
-import { challenge, OAuthError } from '../errors/oauth-errors.ts';
+import { challenge } from './www-authenticate.ts';
 
 /** RFC 9449 5.1: the proof algorithms we accept, advertised in discovery. Asymmetric only. */
 export const DPOP_SIGNING_ALGORITHMS = ['ES256', 'ES384', 'PS256', 'RS256', 'EdDSA', 'Ed25519'];
@@ -40,16 +40,46 @@ export interface DpopProofTarget {
   requireNonce: boolean;
 }
 
-/** RFC 9449 7.1: a proof that fails its checks. Answered 400 at the token endpoint. */
-export const invalidDpopProof = (description: string, status = 400) =>
-  new OAuthError({
+/**
+ * Why a request's proof was refused, in the terms of RFC 9449 7.1: 400 at the token endpoint,
+ * 401 with a `DPoP` challenge at a resource. Each service answers it in its own format.
+ */
+export interface DpopProofFailure {
+  error: 'invalid_dpop_proof' | 'use_dpop_nonce';
+  description: string;
+  status: number;
+  headers: Record<string, string>;
+}
+
+/** The error `DpopProofs` throws unless its owner makes its own (`DpopProofsOptions.fail`). */
+export class DpopProofError extends Error implements DpopProofFailure {
+  readonly error: DpopProofFailure['error'];
+  readonly description: string;
+  readonly status: number;
+  readonly headers: Record<string, string>;
+
+  constructor(failure: DpopProofFailure) {
+    super(failure.description);
+    this.name = 'DpopProofError';
+    this.error = failure.error;
+    this.description = failure.description;
+    this.status = failure.status;
+    this.headers = failure.headers;
+  }
+}
+
+/** RFC 9449 7.1: a proof that fails its checks; a 401 carries the `DPoP` challenge. */
+export function invalidDpopProofFailure(description: string, status = 400): DpopProofFailure {
+  return {
     error: 'invalid_dpop_proof',
     description,
     status,
-    ...(status === 401
-      ? { headers: { 'www-authenticate': dpopChallenge('invalid_dpop_proof', description) } }
-      : {}),
-  });
+    headers:
+      status === 401
+        ? { 'www-authenticate': dpopChallenge('invalid_dpop_proof', description) }
+        : {},
+  };
+}
 
 /** RFC 9449 7.1: a `DPoP` challenge naming the error and the algorithms we accept. */
 export function dpopChallenge(error: string, description?: string): string {
@@ -60,6 +90,14 @@ export function dpopChallenge(error: string, description?: string): string {
   });
 }
 
+/** RFC 9449 6.1: the thumbprint of the key a token is bound to (`cnf.jkt`), if any. */
+export function boundKeyOf(claims: Record<string, unknown>): string | undefined {
+  const { cnf } = claims;
+  if (typeof cnf !== 'object' || cnf === null) return undefined;
+  const { jkt } = cnf as { jkt?: unknown };
+  return typeof jkt === 'string' ? jkt : undefined;
+}
+
 /** A proof whose signature and claims were checked: its key's thumbprint, not yet used up. */
 export interface CheckedDpopProof {
   /** The RFC 7638 thumbprint of the proof's key, what `cnf.jkt` holds. */
@@ -67,24 +105,39 @@ export interface CheckedDpopProof {
   jti: string;
 }
 
+export interface DpopProofsOptions {
+  /**
+   * The secret the nonces are made from (the authorization server's key-encryption key).
+   * Without it the checker hands out and accepts no nonces: a resource server needs none.
+   */
+  nonceSecret?: Uint8Array;
+  now?: () => number;
+  /** The error a refused proof is thrown as, in the service's own format. */
+  fail?: (failure: DpopProofFailure) => Error;
+}
+
 /**
  * Checks DPoP proofs (RFC 9449 4.3) and hands out the server's nonces (RFC 9449 8). A nonce is
  * made from the time window and an HMAC of it, so every instance that shares the key-encryption
  * key accepts it, and nothing is stored for it. Checking stores nothing either: the caller uses
  * a proof up (`consume`) only once the request is authenticated, so an anonymous caller cannot
- * fill the store with proofs.
+ * fill the store with proofs. Shared by the authorization server and the REST API.
  */
 export class DpopProofs {
   readonly #kv: KeyValueStore;
-  readonly #nonceKey: Buffer;
+  readonly #nonceKey: Buffer | null;
   readonly #now: () => number;
+  readonly #fail: (failure: DpopProofFailure) => Error;
 
-  constructor(kv: KeyValueStore, keyEncryptionKey: Uint8Array, now: () => number = Date.now) {
+  constructor(kv: KeyValueStore, options: DpopProofsOptions = {}) {
     this.#kv = kv;
-    this.#nonceKey = Buffer.from(
-      hkdfSync('sha256', keyEncryptionKey, Buffer.alloc(0), 'dpop-nonce', 32),
-    );
-    this.#now = now;
+    const { nonceSecret } = options;
+    this.#nonceKey =
+      nonceSecret === undefined
+        ? null
+        : Buffer.from(hkdfSync('sha256', nonceSecret, Buffer.alloc(0), 'dpop-nonce', 32));
+    this.#now = options.now ?? Date.now;
+    this.#fail = options.fail ?? ((failure) => new DpopProofError(failure));
   }
 
   /** The nonce a client sends in its next proof (the `DPoP-Nonce` header). */
@@ -105,29 +158,29 @@ export class DpopProofs {
     if (header === undefined) return null;
     // Node joins repeated headers with ", "; a compact JWT has neither character.
     if (Array.isArray(header) || header.includes(',')) {
-      throw invalidDpopProof('Exactly one DPoP header is allowed', status);
+      throw this.#invalid('Exactly one DPoP header is allowed', status);
     }
-    if (header.length > MAX_PROOF_LENGTH) throw invalidDpopProof('The proof is too long', status);
+    if (header.length > MAX_PROOF_LENGTH) throw this.#invalid('The proof is too long', status);
     const { jwk, payload } = await this.#verifiedProof(header, status);
     const nowSeconds = Math.floor(this.#now() / 1000);
     const { jti, htm, htu, iat, ath, nonce } = payload;
     if (typeof jti !== 'string' || jti.length === 0 || jti.length > 256) {
-      throw invalidDpopProof('The proof needs a jti', status);
+      throw this.#invalid('The proof needs a jti', status);
     }
-    if (htm !== target.method) throw invalidDpopProof('htm does not match the request', status);
+    if (htm !== target.method) throw this.#invalid('htm does not match the request', status);
     if (typeof htu !== 'string' || !sameResource(htu, target.url)) {
-      throw invalidDpopProof('htu does not match the request', status);
+      throw this.#invalid('htu does not match the request', status);
     }
     if (
       typeof iat !== 'number' ||
       iat > nowSeconds + CLOCK_SKEW_SECONDS ||
       iat < nowSeconds - PROOF_LIFETIME_SECONDS
     ) {
-      throw invalidDpopProof('The proof is not fresh (iat)', status);
+      throw this.#invalid('The proof is not fresh (iat)', status);
     }
     if (target.accessToken !== undefined) {
       const expected = hash('sha256', target.accessToken, 'base64url');
-      if (ath !== expected) throw invalidDpopProof('ath does not match the access token', status);
+      if (ath !== expected) throw this.#invalid('ath does not match the access token', status);
     }
     if (target.requireNonce && !this.#nonceIsCurrent(nonce)) throw this.#useNonce(status);
     return { jkt: await calculateJwkThumbprint(jwk, 'sha256'), jti };
@@ -140,7 +193,11 @@ export class DpopProofs {
       '1',
       JTI_MEMORY_MS,
     );
-    if (!fresh) throw invalidDpopProof('The proof was used before', status);
+    if (!fresh) throw this.#invalid('The proof was used before', status);
+  }
+
+  #invalid(description: string, status: number): Error {
+    return this.#fail(invalidDpopProofFailure(description, status));
   }
 
   async #verifiedProof(proof: string, status: number): Promise<{ jwk: JWK; payload: JWTPayload }> {
@@ -148,11 +205,11 @@ export class DpopProofs {
     try {
       header = decodeProtectedHeader(proof);
     } catch {
-      throw invalidDpopProof('The proof is not a JWT', status);
+      throw this.#invalid('The proof is not a JWT', status);
     }
-    if (header.typ !== 'dpop+jwt') throw invalidDpopProof('The proof must be typ dpop+jwt', status);
+    if (header.typ !== 'dpop+jwt') throw this.#invalid('The proof must be typ dpop+jwt', status);
     if (typeof header.alg !== 'string' || !DPOP_SIGNING_ALGORITHMS.includes(header.alg)) {
-      throw invalidDpopProof('The proof algorithm is not supported', status);
+      throw this.#invalid('The proof algorithm is not supported', status);
     }
     const { jwk } = header;
     if (
@@ -161,17 +218,14 @@ export class DpopProofs {
       !['EC', 'RSA', 'OKP'].includes(String(jwk.kty)) ||
       PRIVATE_MEMBERS.some((member) => member in jwk)
     ) {
-      throw invalidDpopProof('The proof must carry a public key (jwk)', status);
+      throw this.#invalid('The proof must carry a public key (jwk)', status);
     }
     // RSA with the usual exponent and at most 4096 bits: anything else only costs us time.
     if (
       jwk.kty === 'RSA' &&
       (jwk.e !== 'AQAB' || Buffer.from(String(jwk.n), 'base64url').length > MAX_RSA_MODULUS_BYTES)
     ) {
-      throw invalidDpopProof(
-        'The proof key must be RSA with e=65537 and at most 4096 bits',
-        status,
-      );
+      throw this.#invalid('The proof key must be RSA with e=65537 and at most 4096 bits', status);
     }
     try {
       const key = await importJWK(jwk, header.alg);
@@ -181,7 +235,7 @@ export class DpopProofs {
       });
       return { jwk, payload };
     } catch {
-      throw invalidDpopProof('The proof signature does not verify', status);
+      throw this.#invalid('The proof signature does not verify', status);
     }
   }
 
@@ -190,6 +244,7 @@ export class DpopProofs {
   }
 
   #nonceFor(window: number): string {
+    if (this.#nonceKey === null) throw new Error('DpopProofs: no nonceSecret, so no nonces');
     const mac = createHmac('sha256', this.#nonceKey).update(String(window)).digest();
     return `${window.toString(36)}.${mac.subarray(0, 16).toString('base64url')}`;
   }
@@ -204,9 +259,9 @@ export class DpopProofs {
     });
   }
 
-  #useNonce(status: number): OAuthError {
+  #useNonce(status: number): Error {
     const description = 'Resend the request with the nonce in DPoP-Nonce';
-    return new OAuthError({
+    return this.#fail({
       error: 'use_dpop_nonce',
       description,
       status,
