@@ -35,7 +35,7 @@ export function namedStatement(sql: string): NamedStatement {
   if (known) return known;
   let position = 0;
   const text = sql.replace(/\?/g, () => `$${++position}`);
-  const statement = { name: `q_${hash('sha256', text, 'hex').slice(0, 12)}`, text };
+  const statement = Object.freeze({ name: `q_${hash('sha256', text, 'hex').slice(0, 12)}`, text });
   if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
   statements.set(sql, statement);
   return statement;
