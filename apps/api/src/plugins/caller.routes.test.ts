@@ -100,7 +100,7 @@ describe('reads that check the account first', () => {
 });
 
 /**
- * Writes whose route reads the caller's account first (requireActor), with a body that would be
+ * Writes whose route knows the caller's account first (requireActor), with a body that would be
  * accepted from an active account of the role: an account that is gone gets the 401 and changes
  * nothing.
  */
