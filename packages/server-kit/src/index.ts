@@ -1,5 +1,11 @@
 // REQUEST_ACTOR stays inside the kit: a route sets the caller's account through provideActor.
-export { provideActor, readActor, requireActor, requireSession } from './actor.ts';
+export {
+  ACCOUNT_FACTS_MAX_AGE_MS,
+  provideActor,
+  readAccount,
+  requireActor,
+  requireSession,
+} from './actor.ts';
 export * from './config/load-config.ts';
 export * from './kv/index.ts';
 export * from './logging.ts';
@@ -18,6 +24,7 @@ export * from './session/ended-sessions.ts';
 export * from './session/login-throttle.ts';
 export * from './session/session-store.ts';
 export * from './session/authenticate.ts';
+export * from './session/account-changes.ts';
 export * from './config/common-env.ts';
 export * from './service.ts';
 export * from './run-server.ts';

@@ -1,5 +1,5 @@
 import fastifyJwt, { type TokenOrHeader } from '@fastify/jwt';
-import { apiAudienceOf, Problem, provideActor, readActor } from '@foodshare/server-kit';
+import { apiAudienceOf, Problem, provideActor, readAccount } from '@foodshare/server-kit';
 import {
   accessTokenClaimsOf,
   AccessTokenDenyList,
@@ -183,7 +183,7 @@ async function authenticate(services: TokenServices, request: FastifyRequest): P
   // The deny list and the account in parallel: one Redis and one PostgreSQL round trip.
   const [state, actor] = await Promise.all([
     services.denyList.stateOf({ jti: caller.jti, clientId: caller.clientId, iat: caller.issuedAt }),
-    readActor(request.em, caller.userId),
+    readAccount(request.em, caller.userId),
   ]);
   if (state === 'revoked') throw invalidToken(scheme, 'The access token was revoked.');
   if (state === 'client_grants_ended') {

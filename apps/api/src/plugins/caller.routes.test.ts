@@ -17,25 +17,26 @@ const storeRequests = `/api/stores/${ids.storeId}/requests`;
 const storeLog = `/api/stores/${ids.storeId}/log/${monthAgo}/${now}/actions/1,2,3`;
 
 /**
- * Reads whose route reads the caller's account first (requireActor), with a demo user who may
- * read it and the statements it sends them: the account's read, then the feature's own.
+ * Reads whose route knows the caller's account first (requireActor), with a demo user who may
+ * read it and the statements it sends them: the feature's own (the account comes with the
+ * session, docs/design.md §3.11).
  */
 const reads: [url: string, who: DemoUserName, statements: number][] = [
-  [`/api/chains/${ids.chainId}`, 'kim', 2],
-  [`/api/chains/${ids.chainId}/kams`, 'kim', 2],
-  [`/api/regions/${DemoRegionId.Musterstadt}`, 'orga', 2],
-  [`/api/region/${DemoRegionId.Musterstadt}/options`, 'dana', 2],
-  [`/api/region/${DemoRegionId.Musterstadt}/options/permissions`, 'dana', 3],
-  [`/api/conversations/${ids.conversationId}`, 'alice', 2],
-  [`/api/conversations/${ids.conversationId}/messages`, 'alice', 3],
-  [storeRequests, 'alice', 3],
-  [storeLog, 'alice', 3],
-  [`/api/forum/post/${ids.hiddenPostId}/hide`, 'dana', 2],
-  [`/api/forum/threads/${ids.forumThreadId}/posts`, 'dana', 3],
-  [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 3],
-  ['/api/user/current/passport/generations', 'alice', 2],
-  [`/api/users/${ids.users.bob}/bananas`, 'carla', 2],
-  [`/api/uploads/${ids.avatarUploadId}`, 'bob', 2],
+  [`/api/chains/${ids.chainId}`, 'kim', 1],
+  [`/api/chains/${ids.chainId}/kams`, 'kim', 1],
+  [`/api/regions/${DemoRegionId.Musterstadt}`, 'orga', 1],
+  [`/api/region/${DemoRegionId.Musterstadt}/options`, 'dana', 1],
+  [`/api/region/${DemoRegionId.Musterstadt}/options/permissions`, 'dana', 2],
+  [`/api/conversations/${ids.conversationId}`, 'alice', 1],
+  [`/api/conversations/${ids.conversationId}/messages`, 'alice', 2],
+  [storeRequests, 'alice', 2],
+  [storeLog, 'alice', 2],
+  [`/api/forum/post/${ids.hiddenPostId}/hide`, 'dana', 1],
+  [`/api/forum/threads/${ids.forumThreadId}/posts`, 'dana', 2],
+  [`/api/groups/${DemoRegionId.MusterstadtWorkGroup}/applications`, 'alice', 2],
+  ['/api/user/current/passport/generations', 'alice', 1],
+  [`/api/users/${ids.users.bob}/bananas`, 'carla', 1],
+  [`/api/uploads/${ids.avatarUploadId}`, 'bob', 1],
 ];
 
 describe('reads that check the account first', () => {
@@ -43,8 +44,9 @@ describe('reads that check the account first', () => {
 
   test.beforeAll(async ({ as, factory, sql }) => {
     const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
-    gone = await as(user);
-    // The session outlives the account: requireActor finds no active account.
+    // A session without account facts (as a previous release wrote it) outlives the account,
+    // deactivated behind its back: requireActor reads the account and finds it not active.
+    gone = await as(user, { accountFacts: false });
     await sql('update users set activated = false where id = ?', [user]);
   });
 
@@ -64,7 +66,7 @@ describe('reads that check the account first', () => {
     },
   );
 
-  it('reads a question’s answers in three statements, and answers 401 to an account that is gone', async ({
+  it('reads a question’s answers in two statements, and answers 401 to an account that is gone', async ({
     app,
     as,
     sql,
@@ -76,7 +78,7 @@ describe('reads that check the account first', () => {
     const orga = await as('orga');
     const { result, queries } = await countQueries(app.orm, () => orga.get(url));
     expect(result.statusCode).toBe(200);
-    expect(queries).toBe(3);
+    expect(queries).toBe(2);
     expect((await gone.get(url)).statusCode).toBe(401);
   });
 
@@ -92,13 +94,13 @@ describe('reads that check the account first', () => {
     for (const url of [storeRequests, storeLog]) {
       const { result, queries } = await countQueries(app.orm, () => bob.get(url));
       expect(result.statusCode).toBe(403);
-      expect(queries).toBe(2);
+      expect(queries).toBe(1);
     }
   });
 });
 
 /**
- * Writes whose route reads the caller's account first (requireActor), with a body that would be
+ * Writes whose route knows the caller's account first (requireActor), with a body that would be
  * accepted from an active account of the role: an account that is gone gets the 401 and changes
  * nothing.
  */
@@ -140,7 +142,7 @@ describe('writes that check the account first', () => {
     '%s %s answers 401 to an account that is gone and changes nothing',
     async ([method, url, body], { as, factory, sql }) => {
       const user = await factory.user({ role: 4, firstName: 'Gone', lastName: 'Away' });
-      const gone = await as(user);
+      const gone = await as(user, { accountFacts: false });
       await sql('update users set activated = false where id = ?', [user]);
       const before = await digests(sql);
       const response =

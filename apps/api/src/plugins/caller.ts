@@ -24,9 +24,10 @@ export async function requireSession(request: FastifyRequest): Promise<void> {
 }
 
 /**
- * preValidation: reads the caller's account (401 `accountInactive` when it is no longer
- * active) and sets `request.actor`. It comes first in the route's preValidation list, so the
- * permission hooks after it (403) and the schema validation (400) see a known caller.
+ * preValidation: gets the caller's account, from the session or PostgreSQL (docs/design.md
+ * §3.11; 401 `accountInactive` when it is no longer active), and sets `request.actor`. It
+ * comes first in the route's preValidation list, so the permission hooks after it (403) and
+ * the schema validation (400) see a known caller.
  */
 export async function requireActor(request: FastifyRequest): Promise<void> {
   request.actor = await readActor(request);

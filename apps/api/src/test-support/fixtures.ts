@@ -1,5 +1,5 @@
 import type { DemoUserName } from '@foodshare/domain';
-import { signInAs } from '@foodshare/server-kit/test-support';
+import { signInAs, type SignInOptions } from '@foodshare/server-kit/test-support';
 import { inject, test as base } from 'vitest';
 import { anonymousClient, userClient, type UserClient } from './api-client.ts';
 import { buildTestApp } from './build-test-app.ts';
@@ -10,7 +10,7 @@ import { sqlThrough } from './sql.ts';
 export const ids = inject('demoIds');
 
 /** Signs in as a demo user (by name) or any user (by id), with a session of its own. */
-export type SignIn = (user: DemoUserName | number) => Promise<UserClient>;
+export type SignIn = (user: DemoUserName | number, options?: SignInOptions) => Promise<UserClient>;
 
 /**
  * The api test: `it('…', async ({ as, sql, factory }) => …)`. Every fixture lives as long as
@@ -34,8 +34,11 @@ export const test = base
     'as',
     { scope: 'file' },
     ({ app }): SignIn =>
-      async (user) =>
-        userClient(app, await signInAs(app, typeof user === 'number' ? user : ids.users[user])),
+      async (user, options) =>
+        userClient(
+          app,
+          await signInAs(app, typeof user === 'number' ? user : ids.users[user], options),
+        ),
   )
   .extend('anonymous', { scope: 'file' }, ({ app }) => anonymousClient(app));
 

@@ -46,6 +46,12 @@ describe('runSql', () => {
     expect(changed.name).not.toBe(USER_NAMES.name);
   });
 
+  it('names a text from its cache after the first time, also once the cache was emptied', () => {
+    expect(namedStatement(USER_NAMES_SQL)).toBe(USER_NAMES);
+    for (let i = 0; i <= 1000; i++) namedStatement(`select ${i}`);
+    expect(namedStatement(USER_NAMES_SQL)).toEqual(USER_NAMES);
+  });
+
   it('binds the values, so that a quote in one is data, not SQL', async ({ orm }) => {
     const rows = await runSql(orm.em.fork(), userNames([9001, 9002, 9003], 'A%'));
     expect(rows).toEqual([{ first_name: 'Ada' }, { first_name: 'Alan' }]);

@@ -25,10 +25,20 @@ export interface NamedStatement {
   text: string;
 }
 
+// Features build few distinct texts; the bound keeps a builder that made many from growing it
+// without end. Why it pays: docs/benchmarks.md §3.
+const STATEMENT_CACHE_LIMIT = 1000;
+const statements = new Map<string, NamedStatement>();
+
 export function namedStatement(sql: string): NamedStatement {
+  const known = statements.get(sql);
+  if (known) return known;
   let position = 0;
   const text = sql.replace(/\?/g, () => `$${++position}`);
-  return { name: `q_${hash('sha256', text, 'hex').slice(0, 12)}`, text };
+  const statement = Object.freeze({ name: `q_${hash('sha256', text, 'hex').slice(0, 12)}`, text });
+  if (statements.size >= STATEMENT_CACHE_LIMIT) statements.clear();
+  statements.set(sql, statement);
+  return statement;
 }
 
 /**

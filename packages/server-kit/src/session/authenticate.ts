@@ -1,7 +1,9 @@
 import {
+  type Actor,
   decoyPasswordHash,
   type EntityManager,
   normalizeEmail,
+  type Role,
   verifyPassword,
 } from '@foodshare/domain';
 import { Problem } from '../problem.ts';
@@ -18,6 +20,8 @@ interface AccountRow {
   id: number;
   password_hash: string;
   activated: boolean;
+  role: Role;
+  verified: boolean;
 }
 
 function invalidCredentials(): Problem {
@@ -44,7 +48,7 @@ function loginUnavailable(cause: unknown): Problem {
 }
 
 /**
- * Checks a login and returns the user's id. An unknown email and a wrong password get
+ * Checks a login and returns the user's account (the session keeps it, docs/design.md §3.11). An unknown email and a wrong password get
  * the same answer after the same work (a decoy hash is verified), so the answer does not
  * tell which addresses have accounts. Shared by the REST login and the OAuth login page.
  */
@@ -52,7 +56,7 @@ export async function authenticate(
   em: EntityManager,
   throttle: LoginThrottle,
   credentials: Credentials,
-): Promise<number> {
+): Promise<Actor> {
   const email = normalizeEmail(credentials.email);
   const admission = await throttle.admit(credentials.ip, email);
   if (!admission.admitted) throw Problem.tooManyRequests(Math.ceil(admission.waitMs / 1000));
@@ -67,7 +71,7 @@ export async function authenticate(
     throw Problem.conflict('ACCOUNT_NOT_ACTIVATED', 'This account has not been activated yet.');
   }
   await em.execute('update users set last_login_at = now() where id = ?', [user.id]);
-  return user.id;
+  return { id: user.id, role: user.role, verified: user.verified };
 }
 
 /** The account when the password is right, else null; a check that cannot be made counts nothing. */
@@ -79,7 +83,7 @@ async function checkPassword(
 ): Promise<AccountRow | null> {
   try {
     const rows = await em.execute<AccountRow[]>(
-      'select id, password_hash, activated from users where email = ?',
+      'select id, password_hash, activated, role, verified from users where email = ?',
       [email],
     );
     const user = rows[0];

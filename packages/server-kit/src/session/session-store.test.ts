@@ -1,5 +1,6 @@
 import { hash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
+import { Role } from '@foodshare/domain';
 import { MemoryKeyValueStore } from '../kv/memory-store.ts';
 import { MAX_SESSIONS_PER_USER, SessionStore } from './session-store.ts';
 
@@ -167,5 +168,70 @@ describe('SessionStore', () => {
     expect(await sessions.find('../../etc/passwd')).toBeNull();
     expect(await sessions.find('')).toBeNull();
     expect(lookups).toBe(0);
+  });
+});
+
+describe('SessionStore: the account facts a session carries', () => {
+  const foodsaver = { role: Role.Foodsaver, verified: true };
+  const ambassador = { role: Role.Ambassador, verified: true };
+
+  it('keeps the account read at login, with when it was read', async () => {
+    const { time, sessions } = setup();
+    const session = await sessions.create(1, { rememberMe: false, account: foodsaver });
+    expect((await sessions.find(session.id))?.account).toEqual({
+      ...foodsaver,
+      readAt: time.now(),
+    });
+    const unread = await sessions.create(1, { rememberMe: false });
+    expect((await sessions.find(unread.id))?.account).toBeUndefined();
+  });
+
+  it('rewrites one session’s account with its lifetime and token, never bringing it back', async () => {
+    const { time, store, sessions } = setup();
+    const session = await sessions.create(2, { rememberMe: false, account: foodsaver });
+    const key = `session:${hash('sha256', session.id, 'base64url')}`;
+    time.advance(3_000);
+    const ttl = await store.ttlMs(key);
+    await sessions.rememberAccount(session.id, ambassador);
+    expect(await store.ttlMs(key)).toBe(ttl);
+    expect(await sessions.find(session.id)).toMatchObject({
+      csrfToken: session.csrfToken,
+      account: { ...ambassador, readAt: time.now() },
+    });
+    await sessions.destroy(session);
+    await sessions.rememberAccount(session.id, ambassador);
+    expect(await store.get(key)).toBeNull();
+  });
+
+  it('gives every live session of the user a changed account, and ends them when it is gone', async () => {
+    const { sessions } = setup();
+    const phone = await sessions.create(3, { rememberMe: true, account: foodsaver });
+    const laptop = await sessions.create(3, { rememberMe: false });
+    const someoneElse = await sessions.create(4, { rememberMe: false, account: foodsaver });
+    await sessions.accountChanged(3, ambassador);
+    for (const session of [phone, laptop]) {
+      expect((await sessions.find(session.id))?.account).toMatchObject(ambassador);
+    }
+    expect((await sessions.find(someoneElse.id))?.account).toMatchObject(foodsaver);
+    await sessions.accountChanged(3, null);
+    expect(await sessions.find(phone.id)).toBeNull();
+    expect(await sessions.find(laptop.id)).toBeNull();
+    expect(await sessions.find(someoneElse.id)).not.toBeNull();
+  });
+
+  it('reads a record of the release before the facts, and keeps a later release’s fields', async () => {
+    const { store, sessions } = setup();
+    const session = await sessions.create(5, { rememberMe: false });
+    const key = `session:${hash('sha256', session.id, 'base64url')}`;
+    const stored = JSON.parse((await store.get(key))!) as Record<string, unknown>;
+    // As the previous release wrote it: format 1, no account.
+    expect(stored).not.toHaveProperty('account');
+    await store.set(key, JSON.stringify({ ...stored, later: 'kept' }), 10_000);
+    await sessions.rememberAccount(session.id, foodsaver);
+    expect(JSON.parse((await store.get(key))!)).toMatchObject({
+      later: 'kept',
+      v: 1,
+      account: foodsaver,
+    });
   });
 });

@@ -1,4 +1,5 @@
 import { hash, randomBytes } from 'node:crypto';
+import type { Role } from '@foodshare/domain';
 import type { KeyValueStore } from '../kv/key-value-store.ts';
 import { readRecord, RecordFormats, writeRecord } from '../kv/record-format.ts';
 
@@ -9,7 +10,22 @@ export interface SessionRecord {
   rememberMe: boolean;
   /** When the user last proved who they are (seconds since the epoch, as OIDC's auth_time). */
   authTime: number;
+  /**
+   * The account as last read from PostgreSQL, so that a request needs no statement to know its
+   * caller (docs/design.md §3.11). Absent in a record of a release before it.
+   */
+  account?: AccountFacts;
 }
+
+/** What `requireActor` needs of an account that is active, and when it was read. */
+export interface AccountFacts {
+  role: Role;
+  verified: boolean;
+  /** ms since the epoch. */
+  readAt: number;
+}
+
+export type Account = Omit<AccountFacts, 'readAt'>;
 
 /**
  * What the store holds: the record and when it ends (ms since the epoch), so that a look-up
@@ -65,7 +81,11 @@ export class SessionStore {
     return rememberMe ? this.lifetimes.rememberMeMs : this.lifetimes.defaultMs;
   }
 
-  async create(userId: number, options: { rememberMe: boolean }): Promise<Session> {
+  /** A new session; `account` as the login just read it (without: the first request reads it). */
+  async create(
+    userId: number,
+    options: { rememberMe: boolean; account?: Account | undefined },
+  ): Promise<Session> {
     const id = randomBytes(32).toString('base64url');
     const idHash = hashId(id);
     const now = this.now();
@@ -74,6 +94,7 @@ export class SessionStore {
       csrfToken: randomBytes(16).toString('hex'),
       rememberMe: options.rememberMe,
       authTime: Math.floor(now / 1000),
+      ...(options.account ? { account: factsOf(options.account, now) } : {}),
     };
     const ttl = this.lifetimeMs(options.rememberMe);
     // Indexed first: a crash in between leaves an index entry that expires, never a
@@ -128,6 +149,34 @@ export class SessionStore {
     return others.length;
   }
 
+  /** Keeps `account`, read from PostgreSQL just now, in the session (if it still lives). */
+  async rememberAccount(sessionId: string, account: Account): Promise<void> {
+    await this.rewriteAccount(hashId(sessionId), account);
+  }
+
+  /**
+   * After a write to a user's role, verification or activation: every live session of the user
+   * carries the account as it is now, or ends when it is no longer active (`null`).
+   */
+  async accountChanged(userId: number, account: Account | null): Promise<void> {
+    if (!account) {
+      await this.destroyOthers(userId);
+      return;
+    }
+    const live = await this.store.indexMembers(indexKey(userId), this.now());
+    await Promise.all(live.map(({ member }) => this.rewriteAccount(member, account)));
+  }
+
+  /** The record is rewritten as it is, with its lifetime; a session ended meanwhile stays ended. */
+  private async rewriteAccount(idHash: string, account: Account): Promise<void> {
+    const key = sessionKey(idHash);
+    const found = await this.store.getWithTtl(key);
+    if (!found || found.ttlMs <= 0) return;
+    const stored = readRecord<StoredSession>(RecordFormats.session, found.value);
+    const rewritten: StoredSession = { ...stored, account: factsOf(account, this.now()) };
+    await this.store.setIfPresent(key, writeRecord(RecordFormats.session, rewritten), found.ttlMs);
+  }
+
   private async index(userId: number, idHash: string, expiresAt: number): Promise<void> {
     await this.store.addToIndex(indexKey(userId), idHash, expiresAt, {
       ttlMs: expiresAt - this.now(),
@@ -156,6 +205,10 @@ export class SessionStore {
     await this.store.delete(...hashes.map(sessionKey));
     await this.store.removeFromIndex(indexKey(userId), ...hashes);
   }
+}
+
+function factsOf(account: Account, readAt: number): AccountFacts {
+  return { role: account.role, verified: account.verified, readAt };
 }
 
 function hashId(id: string): string {

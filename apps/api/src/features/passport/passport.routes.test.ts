@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { mayCreatePassport, Role, runSql } from '@foodshare/domain';
 import { PassportGenerationListSchema, type PassportGenerationList } from '@foodshare/schemas';
+import { deactivateAccount } from '@foodshare/server-kit';
 import jsQRModule from 'jsqr';
 import { PNG } from 'pngjs';
 import { Value } from 'typebox/value';
@@ -331,14 +332,14 @@ describe('passport: POST /api/user/current/passport', () => {
     });
 
     it('answers 401 once the account is deactivated, as the POST does', async ({
+      app,
       as,
-      sql,
       factory,
     }) => {
       const userId = await createUser(factory, 'gone', Role.Foodsaver, true);
       const client = await as(userId);
       expect((await generations(client)).statusCode).toBe(200);
-      await sql('update users set activated = false where id = ?', [userId]);
+      await deactivateAccount(app.orm.em.fork(), app.sessions, userId);
       const response = await generations(client);
       expect(response.statusCode).toBe(401);
       expect((await create(client)).statusCode).toBe(401);

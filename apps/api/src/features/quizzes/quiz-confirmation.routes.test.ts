@@ -76,6 +76,7 @@ const current = (client: ApiClient) => client.get('/api/users/current');
 
 describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
   it('raises carla to foodsaver, ends her other sessions and keeps this one', async ({
+    app,
     as,
     sql,
   }) => {
@@ -95,6 +96,9 @@ describe('POST /api/users/current/quiz-sessions/{quizId}/confirmation', () => {
     const still = await current(laptop);
     expect(still.statusCode).toBe(200);
     expect(still.json()).toMatchObject({ id: ids.users.carla, role: 1 });
+    // The kept session carries the new role: its next request's caller is a foodsaver.
+    const kept = await app.sessions.find(laptop.cookies.fs_session ?? '');
+    expect(kept?.account).toMatchObject({ role: 1 });
 
     const sessions = await sql<{ status: number; confirmed: boolean }[]>(
       `select status, confirmed_at is not null as confirmed from quiz_sessions

@@ -8,6 +8,7 @@ import {
   QuizQuestionParamsSchema,
 } from '@foodshare/schemas';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { updateSessionsOfAccount } from '@foodshare/server-kit';
 import { deleteQuizAnswer, listQuizAnswers } from './quiz-answers.service.ts';
 import { confirmPassedQuiz } from './quiz-confirmation.service.ts';
 import { requireActor, requireSession } from '../../plugins/caller.ts';
@@ -34,9 +35,11 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const quizId = idFromPath(request, 'quizId');
       const confirmed = await confirmPassedQuiz(request.em, actor, quizId);
       // After the commit: the other sessions must not outlive the role they were opened with,
-      // and a retry after a failure here confirms again harmlessly and ends them then.
-      // A token caller has no session to keep: every session of the account ends.
+      // this one carries the new role, and a retry after a failure here confirms again
+      // harmlessly and does both then. A token caller has no session to keep: every session of
+      // the account ends.
       const endedSessionCount = await app.sessions.destroyOthers(actor.id, request.session?.id);
+      await updateSessionsOfAccount(request.em, app.sessions, actor.id);
       request.log.info(
         {
           userId: actor.id,

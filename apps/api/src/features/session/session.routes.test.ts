@@ -1,6 +1,12 @@
 import { hash } from 'node:crypto';
 import { createUser } from '@foodshare/domain';
-import { RedisKeyValueStore, requireActor } from '@foodshare/server-kit';
+import {
+  ACCOUNT_FACTS_MAX_AGE_MS,
+  deactivateAccount,
+  RedisKeyValueStore,
+  requireActor,
+} from '@foodshare/server-kit';
+import { countQueries } from '@foodshare/server-kit/test-support';
 import { afterAll } from 'vitest';
 import type { ApiApp } from '../../app.ts';
 import { buildAppBeside } from '../../test-support/build-test-app.ts';
@@ -269,12 +275,44 @@ describe('sessions: POST /api/login, POST /api/logout, GET /api/users/current', 
     const cookies = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
     const actor = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
     expect(actor.json()).toMatchObject({ role: 2, verified: true });
-    await sql("update users set activated = false where email = 'ada@example.org'");
+    const ada = (await app.sessions.find(cookies.fs_session ?? ''))!.userId;
+    await deactivateAccount(app.orm.em.fork(), app.sessions, ada);
     try {
       const refused = await app.inject({ method: 'GET', url: '/api/test-actor', cookies });
       expect(refused.statusCode).toBe(401);
     } finally {
-      await sql("update users set activated = true where email = 'ada@example.org'");
+      await sql('update users set activated = true where id = ?', [ada]);
+    }
+  });
+
+  it('knows the caller from the session’s account facts, and reads them again once they are old', async ({
+    app,
+    sql,
+  }) => {
+    const cookies = cookiesOf(await login(app, { email: 'ada@example.org', password: PASSWORD }));
+    const key = `session:${hash('sha256', cookies.fs_session ?? '', 'base64url')}`;
+    const stored = async () =>
+      JSON.parse((await redis.get(key)) ?? 'null') as { account?: { role: number } };
+    const whoAmI = () => app.inject({ method: 'GET', url: '/api/test-actor', cookies });
+    // The login read the account: the request needs no statement to know its caller.
+    expect((await stored()).account).toMatchObject({ role: 2, verified: true });
+    const { result, queries } = await countQueries(app.orm, whoAmI);
+    expect(result.json()).toMatchObject({ role: 2 });
+    expect(queries).toBe(0);
+
+    // A change behind the sessions' back (SQL, or a release before the facts): it shows once
+    // the facts are older than their bound, and the session then keeps what was read.
+    await sql("update users set role = 3 where email = 'ada@example.org'");
+    try {
+      const record = await redis.getWithTtl(key);
+      const aged = JSON.parse(record!.value) as { account: { readAt: number } };
+      aged.account.readAt -= ACCOUNT_FACTS_MAX_AGE_MS;
+      await redis.set(key, JSON.stringify(aged), record!.ttlMs);
+      expect((await whoAmI()).json()).toMatchObject({ role: 3 });
+      expect((await stored()).account).toMatchObject({ role: 3 });
+      expect((await countQueries(app.orm, whoAmI)).queries).toBe(0);
+    } finally {
+      await sql("update users set role = 2 where email = 'ada@example.org'");
     }
   });
 

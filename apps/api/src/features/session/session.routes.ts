@@ -33,16 +33,16 @@ export const sessionRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { email, password, rememberMe = false } = request.body;
-      const userId = await authenticate(request.em, app.loginThrottle, {
+      const account = await authenticate(request.em, app.loginThrottle, {
         email,
         password,
         ip: request.ip,
       });
       // A fresh id at every login: a session id planted before login is worthless after it.
       if (request.session) await app.sessions.destroy(request.session);
-      const session = await app.sessions.create(userId, { rememberMe });
+      const session = await app.sessions.create(account.id, { rememberMe, account });
       app.sessionCookies.set(reply, session);
-      return loadCurrentUser(request.em, userId);
+      return loadCurrentUser(request.em, account.id);
     },
   );
 

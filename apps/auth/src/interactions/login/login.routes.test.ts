@@ -5,6 +5,7 @@ import {
   DEMO_PASSWORD,
   DemoClientId,
   DemoUserEmail,
+  Role,
   UserEntity,
 } from '@foodshare/domain';
 import type { AuthApp } from '../../app.ts';
@@ -87,7 +88,10 @@ describe('the login page, GET and POST /login, and POST /logout', () => {
     const sessionCookie = response.cookies.find((c) => c.name === 'fs_session');
     expect(sessionCookie).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
     expect(sessionCookie?.value).not.toBe(old.cookies.fs_session);
-    expect((await app.sessions.find(sessionCookie?.value ?? ''))?.userId).toBe(ids.users.alice);
+    const session = await app.sessions.find(sessionCookie?.value ?? '');
+    expect(session?.userId).toBe(ids.users.alice);
+    // With the account the login read, as the REST login keeps it (docs/design.md §3.11).
+    expect(session?.account).toMatchObject({ role: Role.StoreManager, verified: true });
     expect(await app.sessions.find(old.cookies.fs_session ?? '')).toBeNull();
     expect(response.cookies.find((c) => c.name === 'CSRF_TOKEN')?.httpOnly).toBeFalsy();
     expect(await auditCount(app, 'login_succeeded')).toBe(before + 1);

@@ -1,6 +1,7 @@
 import type { AuthServices } from '../../auth-services.ts';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { authenticate, Problem } from '@foodshare/server-kit';
+import type { Actor } from '@foodshare/domain';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { advance, clientOfPending } from '../../authorization/authorization-flow.ts';
@@ -143,9 +144,9 @@ export const loginRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, 
         });
       }
 
-      let userId: number;
+      let account: Actor;
       try {
-        userId = await authenticate(request.em, app.loginThrottle, {
+        account = await authenticate(request.em, app.loginThrottle, {
           email,
           password,
           ip: request.ip,
@@ -169,8 +170,10 @@ export const loginRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, 
 
       // A fresh session id at every login: an id planted before login is worthless after it.
       if (request.session) await app.sessions.destroy(request.session);
+      const userId = account.id;
       const session = await app.sessions.create(userId, {
         rememberMe: request.body.rememberMe !== undefined,
+        account,
       });
       app.sessionCookies.set(reply, session);
       services.audit(request, 'login_succeeded', {

@@ -4,7 +4,11 @@ import { deactivateUserCommand } from './deactivate.command.ts';
 import { listUsersCommand } from './list.command.ts';
 
 describe('users list', () => {
-  it('pages through users by id, filtered by role and by deactivation', async ({ db, newUser }) => {
+  it('pages through users by id, filtered by role and by deactivation', async ({
+    db,
+    store,
+    newUser,
+  }) => {
     const orga = await newUser({ role: Role.Orga });
     const other = await newUser({ role: Role.Orga });
     await newUser({ role: Role.Foodsaver });
@@ -21,7 +25,7 @@ describe('users list', () => {
     });
     expect(second.map((item) => item.id)).toEqual([other.id]);
 
-    await deactivateUserCommand(db.em(), { id: orga.id });
+    await deactivateUserCommand(db.em(), store, { id: orga.id });
     const deactivated = await listUsersCommand(db.em(), {
       limit: 1000,
       offset: 0,
