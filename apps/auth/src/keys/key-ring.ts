@@ -9,7 +9,8 @@ import {
   type StoredSigningKey,
 } from '@foodshare/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { decodeProtectedHeader, errors as joseErrors, jwtVerify } from 'jose';
+import { encodeProtectedHeader, signCompactRs256 } from './compact-jws.ts';
 
 /** Why a token was refused; endpoints answer `invalid_token` whatever the reason. */
 export type InvalidTokenReason =
@@ -82,6 +83,7 @@ export class KeyRing {
   #loadedAt = Number.NEGATIVE_INFINITY;
   #loading: Promise<void> | null = null;
   readonly #privateKeys = new Map<string, KeyObject>();
+  readonly #headers = new Map<string, string>();
 
   constructor(options: KeyRingOptions) {
     this.#options = options;
@@ -93,18 +95,27 @@ export class KeyRing {
    * issuer and `iat` defaults to now; the caller sets `exp`, `aud`, `sub` and the rest.
    */
   async signJwt(payload: Record<string, unknown>, options: { typ?: string } = {}): Promise<string> {
-    await this.#fresh();
+    if (this.#stale()) await this.#fresh();
     const now = this.#now();
     const key = currentSigningKey(this.#keys, new Date(now));
     if (!key) throw new NoSigningKeyError();
     const claims = { iat: Math.floor(now / 1000), ...payload, iss: this.#options.issuer };
-    return new SignJWT(claims)
-      .setProtectedHeader({
+    return signCompactRs256(this.#header(key.kid, options.typ), claims, this.#privateKey(key));
+  }
+
+  /** The encoded protected header of a key and token type, made once. */
+  #header(kid: string, typ: string | undefined): string {
+    const name = `${kid} ${typ ?? ''}`;
+    let header = this.#headers.get(name);
+    if (header === undefined) {
+      header = encodeProtectedHeader({
         alg: SIGNING_KEY_ALGORITHM,
-        kid: key.kid,
-        ...(options.typ ? { typ: options.typ } : {}),
-      })
-      .sign(this.#privateKey(key));
+        kid,
+        ...(typ ? { typ } : {}),
+      });
+      this.#headers.set(name, header);
+    }
+    return header;
   }
 
   /**
@@ -187,8 +198,12 @@ export class KeyRing {
     this.#privateKey(key);
   }
 
+  #stale(): boolean {
+    return this.#now() - this.#loadedAt >= this.#options.refreshMs;
+  }
+
   async #fresh(): Promise<void> {
-    if (this.#now() - this.#loadedAt < this.#options.refreshMs) return;
+    if (!this.#stale()) return;
     try {
       await this.reload();
     } catch (error) {
@@ -208,6 +223,7 @@ export class KeyRing {
     }));
     const known = new Set(rows.map((row) => row.kid));
     for (const kid of this.#privateKeys.keys()) if (!known.has(kid)) this.#privateKeys.delete(kid);
+    this.#headers.clear();
     this.#loadedAt = startedAt;
   }
 
