@@ -1,4 +1,4 @@
-import { sign, type KeyObject } from 'node:crypto';
+import { sign, verify, type KeyObject } from 'node:crypto';
 
 const base64url = (json: unknown) => Buffer.from(JSON.stringify(json)).toString('base64url');
 
@@ -20,3 +20,47 @@ export function signCompactRs256(
   const input = `${encodedHeader}.${base64url(payload)}`;
   return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
 }
+
+const BASE64URL = /^[A-Za-z0-9_-]+$/;
+
+function decodeObject(part: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(part, 'base64url').toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
+  } catch {
+    return null;
+  }
+}
+
+/** A compact JWS taken apart, its payload still encoded: it is decoded once the signature holds. */
+export interface CompactJws {
+  header: Record<string, unknown>;
+  signingInput: string;
+  encodedPayload: string;
+  signature: Buffer;
+}
+
+/** The parts of a compact JWS (RFC 7515 7.1) with a JSON object header; null for anything else. */
+export function parseCompactJws(token: string): CompactJws | null {
+  const parts = token.split('.');
+  if (parts.length !== 3 || !parts.every((part) => BASE64URL.test(part))) return null;
+  const [encodedHeader, encodedPayload, signature] = parts as [string, string, string];
+  const header = decodeObject(encodedHeader);
+  if (!header) return null;
+  return {
+    header,
+    signingInput: `${encodedHeader}.${encodedPayload}`,
+    encodedPayload,
+    signature: Buffer.from(signature, 'base64url'),
+  };
+}
+
+/** Whether the RS256 signature of the JWS verifies with the public key. */
+export const rs256Verifies = (jws: CompactJws, key: KeyObject): boolean =>
+  verify('sha256', Buffer.from(jws.signingInput), key, jws.signature);
+
+/** The JWS's payload as a JSON object, or null when it is not one. */
+export const payloadOf = (jws: CompactJws): Record<string, unknown> | null =>
+  decodeObject(jws.encodedPayload);
