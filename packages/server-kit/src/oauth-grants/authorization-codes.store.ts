@@ -44,13 +44,17 @@ export interface CodeRedemption {
 
 const hashOf = (code: string) => hash('sha256', code, 'base64url');
 
+// The keys of a code by its hash, for a caller that hashed it once for both.
+const codeKeyOf = (hashed: string) => `oauth:code:${hashed}`;
+const redemptionKeyOf = (hashed: string) => `oauth:code-redeemed:${hashed}`;
+
 /** Codes are stored under a hash: a leaked Redis dump names no redeemable code. */
 export function codeKey(code: string): string {
-  return `oauth:code:${hashOf(code)}`;
+  return codeKeyOf(hashOf(code));
 }
 
 function redemptionKey(code: string): string {
-  return `oauth:code-redeemed:${hashOf(code)}`;
+  return redemptionKeyOf(hashOf(code));
 }
 
 /** Codes of the user for the client issued up to the time it holds (ms) are void. */
@@ -93,9 +97,10 @@ export class AuthorizationCodeStore {
    * A code issued to another client is returned as it is, for the caller to refuse.
    */
   async find(code: string, clientId: string): Promise<AuthorizationCodeGrant | null> {
+    const hashed = hashOf(code);
     const [raw, redeemed, cutoff] = await this.store.getMany(
-      codeKey(code),
-      redemptionKey(code),
+      codeKeyOf(hashed),
+      redemptionKeyOf(hashed),
       clientGrantCutoffKey(clientId),
     );
     if (raw == null || redeemed != null) return null;
