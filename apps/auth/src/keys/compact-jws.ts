@@ -7,18 +7,23 @@ export const encodeProtectedHeader = (header: Record<string, string>): string =>
 
 /**
  * An RS256 compact JWS (RFC 7515 7.1; RSASSA-PKCS1-v1_5 with SHA-256, RFC 7518 3.3) signed by
- * node:crypto in this thread. jose's SignJWT does the same through WebCrypto: it clones the
- * claims (structuredClone), re-encodes the header, and runs every signature as an asynchronous
- * job; the token endpoint signs twice per answer (docs/benchmarks.md §2.1). Tokens stay
- * byte-compatible: any JOSE library verifies them.
+ * node:crypto on the thread pool, as WebCrypto's jobs run, so that the signature does not hold
+ * the event loop: the token endpoint signs twice per answer. jose's SignJWT cloned the claims
+ * (structuredClone), re-encoded the header and imported the key into WebCrypto for each one
+ * (docs/benchmarks.md §2.2). Any JOSE library verifies these tokens.
  */
 export function signCompactRs256(
   encodedHeader: string,
   payload: Record<string, unknown>,
   key: KeyObject,
-): string {
+): Promise<string> {
   const input = `${encodedHeader}.${base64url(payload)}`;
-  return `${input}.${sign('sha256', Buffer.from(input), key).toString('base64url')}`;
+  return new Promise((resolve, reject) => {
+    sign('sha256', Buffer.from(input), key, (error, signature) => {
+      if (error) reject(error);
+      else resolve(`${input}.${signature.toString('base64url')}`);
+    });
+  });
 }
 
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
