@@ -76,12 +76,12 @@ const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
  * is decided at each use from the rows' activation times, so a published next key starts
  * signing on time.
  *
- * Signing and verification use node:crypto with KeyObjects imported once per reload, in the
- * request's thread (compact-jws.ts), with the checks jose's jwtVerify made (`assertClaims`):
- * jose's WebCrypto path cost about three times the CPU of the RSA operation itself. The key is
- * looked up by kid among several published keys. A result cache such as fast-jwt's would save
- * only the RSA check, and revocation needs a deny-list look-up per request anyway
- * (docs/benchmarks.md §2.1).
+ * Signing (on the thread pool) and verification (in the request's thread) use node:crypto with
+ * KeyObjects imported once per reload (compact-jws.ts); verification makes the checks jose's
+ * jwtVerify made (`assertClaims`), whose WebCrypto path cost three times the CPU of the RSA check
+ * (docs/benchmarks.md §2.2). The key is looked up by kid among several published keys. A result
+ * cache such as fast-jwt's would save only the RSA check, and revocation needs a deny-list
+ * look-up per request anyway (§2.1).
  */
 export class KeyRing {
   readonly #options: KeyRingOptions;

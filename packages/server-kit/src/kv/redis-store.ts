@@ -135,7 +135,7 @@ export class RedisKeyValueStore implements KeyValueStore {
    * in one socket write: the socket is corked at the first of them and uncorked on the next tick.
    * ioredis writes each command on its own otherwise, a system call each, which the token
    * endpoint's profile showed as its largest cost after the RSA signatures
-   * (docs/benchmarks.md §3). Unlike ioredis's auto-pipelining, every command keeps its own
+   * (docs/benchmarks.md §2.2). Unlike ioredis's auto-pipelining, every command keeps its own
    * timeout and order: only the write is shared.
    */
   private coalesce(): void {
