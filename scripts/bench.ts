@@ -32,6 +32,7 @@
 //                each in turn, --rounds times, and compared round by round (CPU per request
 //                and req/s, here over there), which a shared machine's drift does not blur
 //   DATABASE_URL server the fs_bench_* databases are made on (default 127.0.0.1:5432)
+//   BENCH_DATABASE_PREFIX  another name than fs_bench for them, for runs at the same time
 //   REDIS_URL    Redis for sessions and OAuth state (default 127.0.0.1:6379), under a bench: prefix
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -164,6 +165,11 @@ const sizes = (args.sizes ?? (args.against ? 'small' : 'small,large'))
   .split(',')
   .filter((size) => size === 'small' || size === 'large');
 const serverUrl = process.env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+// Runs on one server at the same time need databases of their own: each drops and remakes its.
+const databasePrefix = process.env.BENCH_DATABASE_PREFIX ?? 'fs_bench';
+if (!/^[a-z_][a-z0-9_]{0,40}$/.test(databasePrefix)) {
+  throw new Error(`BENCH_DATABASE_PREFIX must be a plain lower-case name, got ${databasePrefix}`);
+}
 const redisUrl = process.env.REDIS_URL ?? DEFAULT_REDIS_URL;
 const outputDir = path.resolve(import.meta.dirname, '..', '.data', 'bench');
 const stamp = new Date().toISOString().replace(/[:.]/g, '-');
@@ -183,7 +189,7 @@ async function adminQuery<T extends pg.QueryResultRow>(sql: string): Promise<T[]
 
 /** A fresh database with the demo data, grown for the large size; kept with --reuse. */
 async function prepareDatabase(size: string): Promise<string> {
-  const name = `fs_bench_${size}`;
+  const name = `${databasePrefix}_${size}`;
   const url = withDatabaseName(serverUrl, name);
   const exists = await adminQuery(`select 1 from pg_database where datname = '${name}'`);
   if (args.reuse && exists.length > 0 && size === 'large') {

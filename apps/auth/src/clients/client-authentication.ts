@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto';
 import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
-import { addressBucket, type KeyValueStore } from '@foodshare/server-kit';
+import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
 import { findActiveClientWithSecrets, type RegisteredClient } from './registered-clients.ts';
@@ -8,7 +8,6 @@ import {
   invalidClient,
   invalidRequest,
   OAuthError,
-  tooManyRequests,
   tooManyRequestsUntil,
 } from '../errors/oauth-errors.ts';
 
@@ -88,32 +87,6 @@ function presentedCredentials(input: ClientCredentialsInput): PresentedCredentia
 }
 
 /**
- * The client_id a request claims, before anything is checked; undefined when the credentials
- * are malformed or name no client. For counting failed authentications per claimed client.
- */
-export function claimedClientId(input: ClientCredentialsInput): string | undefined {
-  try {
-    return presentedCredentials(input).clientId;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
- * Whether the request presents a secret that authentication would check: only such a request
- * is a guess. None is checked without a non-empty secret (the empty one is the same guess each
- * time, and how some libraries say that a public client has none), nor for malformed credentials.
- */
-export function presentsSecret(input: ClientCredentialsInput): boolean {
-  try {
-    const { secret } = presentedCredentials(input);
-    return secret !== null && secret !== '';
-  } catch {
-    return false;
-  }
-}
-
-/**
  * RFC 6749 2.3 and 3.2.1: confidential clients authenticate with their secret
  * (client_secret_basic or client_secret_post), public clients identify themselves by client_id
  * and prove possession of the code by PKCE. Any failure is 401 invalid_client, with a Basic
@@ -125,7 +98,15 @@ export async function authenticateClient(
   pepper: string,
   now = Date.now(),
 ): Promise<AuthenticatedClient> {
-  const presented = presentedCredentials(input);
+  return authenticatePresented(em, presentedCredentials(input), pepper, now);
+}
+
+async function authenticatePresented(
+  em: EntityManager,
+  presented: PresentedCredentials,
+  pepper: string,
+  now = Date.now(),
+): Promise<AuthenticatedClient> {
   const viaBasic = presented.method === 'client_secret_basic';
   const failed = () => invalidClient('Client authentication failed', viaBasic);
   const found = await findActiveClientWithSecrets(em, presented.clientId);
@@ -152,136 +133,85 @@ export type ClientLimitServices = Pick<AuthServices, 'config' | 'secrets' | 'kv'
 // Client ids in keys are hashed: the claimed one is whatever the request sent, of any length.
 const digest = (value: string) => hash('sha256', value, 'base64url');
 
-const failureKeys = {
-  /** Failed authentications claiming one client id from one address. */
-  failures: (clientId: string | undefined, address: string) =>
-    `oauth:client-auth-failures:${digest(clientId ?? '')}:${addressBucket(address)}`,
+/** Failed authentications claiming one client id from one address. */
+const failuresKey = (clientId: string | undefined, address: string) =>
+  `oauth:client-auth-failures:${digest(clientId ?? '')}:${addressBucket(address)}`;
+
+/** A budget an authenticated request spends from (`tokenBudget` in client-endpoint.ts). */
+export interface Budget {
+  key: string;
+  limit: number;
+  windowMs: number;
+}
+
+export interface ClientLimitOptions {
+  /** The budget the request spends once its client authenticated, in the guard's own step. */
+  budget?: (client: AuthenticatedClient) => Budget;
   /**
-   * Secret checks of one claimed client id from one address that are in flight or failed: the
-   * places under the failure limit, of which a check must hold one.
+   * Sent right behind the guard's step, before anything awaits: the request's first reads travel
+   * in the same round trip (the token endpoint's code or refresh family). Their answers must not
+   * be used unless authentication succeeds.
    */
-  checks: (clientId: string | undefined, address: string) =>
-    `oauth:client-auth-checks:${digest(clientId ?? '')}:${addressBucket(address)}`,
-};
+  alongside?: (client: AuthenticatedClient) => void;
+}
 
 /**
  * RFC 6749 2.3 client authentication that counts failures per claimed client_id and address
- * (RFC 6749 2.3.1: endpoints taking client passwords MUST resist brute force). Past the limit a
- * request is refused with 429 before its secret is checked, so even a right guess is not
- * confirmed (as at login, server-kit login-throttle.ts). Keyed by address too, so a stranger's
- * failures do not lock out the client itself (unless the stranger shares its address); the
- * window is a minute, so no lockout lasts.
+ * (RFC 6749 2.3.1: endpoints taking client passwords MUST resist brute force). The secret is
+ * checked in the process (one indexed read and an HMAC), and its outcome is then answered only
+ * through one atomic step in the key-value store, which reads the failure count first:
+ * - past the limit, any request is refused with 429, so even a right guess is not confirmed (as
+ *   at login, server-kit login-throttle.ts);
+ * - a failure below it is counted in the same step, so of any number of parallel guesses at most
+ *   the limit are answered 401, and none of them can read "below the limit" for another;
+ * - a success spends the client's budget in the same step (`budget`), so that a correct request
+ *   pays one round trip for both, and parallel correct requests never wait for each other.
+ * Keyed by address too, so a stranger's failures do not lock out the client itself (unless the
+ * stranger shares its address); the window is a minute, so no lockout lasts.
  */
 export async function authenticateClientWithinLimits(
   services: ClientLimitServices,
   request: FastifyRequest,
   input: ClientCredentialsInput,
-  spend?: SpendOnceAuthenticated,
+  options: ClientLimitOptions = {},
 ): Promise<AuthenticatedClient> {
   const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
-  const clientId = claimedClientId(input);
-  const keys = {
-    failures: failureKeys.failures(clientId, request.ip),
-    checks: failureKeys.checks(clientId, request.ip),
-  };
-  const authenticate = () =>
-    authenticateClient(request.em, input, services.secrets.clientSecretPepper);
-  return presentsSecret(input)
-    ? authenticateWithAGuessPlace(services.kv, keys, limit, authenticate, spend)
-    : authenticateCountingFailures(services.kv, keys.failures, limit, authenticate, spend);
-}
-
-/**
- * What an authenticated request spends from its client's budget (`enforceTokenRateLimit` in
- * client-endpoint.ts). It is called right after the check's place is given back, so both travel
- * in one round trip.
- */
-export type SpendOnceAuthenticated = (client: AuthenticatedClient) => Promise<void>;
-
-/** Waits for both, sent together; the first one's failure wins, as if they ran in turn. */
-async function bothSettled(first: Promise<unknown>, second: Promise<unknown>): Promise<void> {
-  const [a, b] = await Promise.allSettled([first, second]);
-  if (a.status === 'rejected') throw a.reason;
-  if (b.status === 'rejected') throw b.reason;
+  const { kv } = services;
+  // Malformed credentials claim no client id: their failures count under the empty one.
+  let claimed: string | undefined;
+  const guard = () => ({ key: failuresKey(claimed, request.ip), limit });
+  let client: AuthenticatedClient;
+  try {
+    const presented = presentedCredentials(input);
+    claimed = presented.clientId;
+    client = await authenticatePresented(
+      request.em,
+      presented,
+      services.secrets.clientSecretPepper,
+    );
+  } catch (error) {
+    if (!isAuthenticationFailure(error)) throw error;
+    const failures = guard();
+    const failure = await kv.incrementUnlessReached(failures.key, FAILURE_WINDOW_MS, failures);
+    if (failure.reached) throw tooManyRequestsUntil(failure.ttlMs);
+    throw error;
+  }
+  const budget = options.budget?.(client);
+  const failures = guard();
+  const step = budget
+    ? kv.incrementUnlessReached(budget.key, budget.windowMs, failures)
+    : kv.getWithTtl(failures.key);
+  options.alongside?.(client);
+  const outcome = await step;
+  if (outcome === null) return client;
+  if ('value' in outcome) {
+    if (Number(outcome.value) >= limit) throw tooManyRequestsUntil(outcome.ttlMs);
+    return client;
+  }
+  if (outcome.reached) throw tooManyRequestsUntil(outcome.ttlMs);
+  if (budget && outcome.count > budget.limit) throw tooManyRequestsUntil(outcome.ttlMs);
+  return client;
 }
 
 const isAuthenticationFailure = (error: unknown) =>
   error instanceof OAuthError && error.error === 'invalid_client';
-
-/**
- * How long a request with a secret waits for a place while other checks are in flight. A check
- * is two indexed reads and an HMAC, so places free up within milliseconds; a longer wait means
- * checks are stuck (a database in trouble), and the request is sent away to try again.
- */
-const MAX_WAIT_FOR_A_PLACE_MS = 5_000;
-const waitBeforeTryingAgain = () =>
-  new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 15));
-
-/**
- * A request with a secret is a guess, and only `limit` guesses may be checked per window.
- * Each check holds one of `limit` places, taken by one atomic increment, so that parallel
- * guesses cannot all read "below the limit". A failure keeps its place and counts as a
- * failure. Anything else gives back exactly its own increment; a reset would wipe out the
- * counts of concurrent guesses. When every place is held only by checks in flight, the request
- * waits for a place instead of being refused. So a busy client's correct parallel requests are
- * delayed by milliseconds, never answered 429. Only `limit` failures refuse.
- */
-async function authenticateWithAGuessPlace(
-  kv: KeyValueStore,
-  keys: { failures: string; checks: string },
-  limit: number,
-  authenticate: () => Promise<AuthenticatedClient>,
-  spend: SpendOnceAuthenticated | undefined,
-): Promise<AuthenticatedClient> {
-  const giveBack = () => kv.increment(keys.checks, FAILURE_WINDOW_MS, -1);
-  const deadline = Date.now() + MAX_WAIT_FOR_A_PLACE_MS;
-  for (;;) {
-    // The failures read and the place taken in one atomic step: none is taken past the limit.
-    const place = await kv.incrementUnlessReached(keys.checks, FAILURE_WINDOW_MS, {
-      key: keys.failures,
-      limit,
-    });
-    if (place.reached) throw tooManyRequestsUntil(place.ttlMs);
-    if (place.count <= limit) break;
-    await giveBack();
-    if (Date.now() >= deadline) throw tooManyRequests(1);
-    await waitBeforeTryingAgain();
-  }
-  let client: AuthenticatedClient;
-  try {
-    client = await authenticate();
-  } catch (error) {
-    if (isAuthenticationFailure(error)) await kv.increment(keys.failures, FAILURE_WINDOW_MS);
-    else await giveBack();
-    throw error;
-  }
-  await bothSettled(giveBack(), spend?.(client) ?? Promise.resolve());
-  return client;
-}
-
-/**
- * A request without a secret guesses nothing, so a race of parallel ones confirms nothing either:
- * its failure is counted afterwards, and the parallel requests of a public client from one
- * address (many users behind one NAT) are not refused for being in flight together.
- */
-async function authenticateCountingFailures(
-  kv: KeyValueStore,
-  key: string,
-  limit: number,
-  authenticate: () => Promise<AuthenticatedClient>,
-  spend: SpendOnceAuthenticated | undefined,
-): Promise<AuthenticatedClient> {
-  const failures = await kv.getWithTtl(key);
-  if (failures !== null && Number(failures.value) >= limit) {
-    throw tooManyRequestsUntil(failures.ttlMs);
-  }
-  let client: AuthenticatedClient;
-  try {
-    client = await authenticate();
-  } catch (error) {
-    if (isAuthenticationFailure(error)) await kv.increment(key, FAILURE_WINDOW_MS);
-    throw error;
-  }
-  await spend?.(client);
-  return client;
-}

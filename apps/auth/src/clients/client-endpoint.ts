@@ -1,4 +1,4 @@
-import { addressBucket, type KeyValueStore, NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
+import { addressBucket, NUL_CHARACTER_KEYWORD } from '@foodshare/server-kit';
 import type { FastifyRequest, FastifySchemaValidationError } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
 import {
@@ -10,6 +10,7 @@ import {
 import {
   authenticateClientWithinLimits,
   type AuthenticatedClient,
+  type Budget,
   type ClientLimitServices,
 } from './client-authentication.ts';
 
@@ -120,14 +121,15 @@ export const clientBudgetKeys = {
  * authorization requests (`par`) have the same limits in budgets of their own. A
  * confidential client's budget is its own: only a holder of its secret reaches this point. A
  * public client proves nothing by its id, so its budget is per address: one sender's flood
- * spends only that sender's budget, not that of every user of the app.
+ * spends only that sender's budget, not that of every user of the app. Spent by client
+ * authentication in the step that ends it (`authenticateClientWithinLimits`).
  */
-export async function enforceTokenRateLimit(
-  { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
+export function tokenBudget(
+  { config }: Pick<AuthServices, 'config'>,
   request: FastifyRequest,
   client: AuthenticatedClient,
   endpoint: 'token' | 'par' = 'token',
-): Promise<void> {
+): Budget {
   const keys =
     endpoint === 'token'
       ? { confidential: clientBudgetKeys.client, public: clientBudgetKeys.publicClientAtAddress }
@@ -135,13 +137,17 @@ export async function enforceTokenRateLimit(
           confidential: clientBudgetKeys.pushed,
           public: clientBudgetKeys.publicClientPushedAtAddress,
         };
-  const [key, limit] = client.confidential
-    ? [keys.confidential(client.clientId), config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE]
-    : [
-        keys.public(client.clientId, request.ip),
-        config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
-      ];
-  await spendFromBudget(kv, key, limit);
+  return client.confidential
+    ? {
+        key: keys.confidential(client.clientId),
+        limit: config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
+        windowMs: BUDGET_WINDOW_MS,
+      }
+    : {
+        key: keys.public(client.clientId, request.ip),
+        limit: config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
+        windowMs: BUDGET_WINDOW_MS,
+      };
 }
 
 /**
@@ -153,14 +159,9 @@ export async function enforceIntrospectionRateLimit(
   { config, kv }: Pick<AuthServices, 'config' | 'kv'>,
   client: AuthenticatedClient,
 ): Promise<void> {
-  await spendFromBudget(
-    kv,
+  const { count, ttlMs } = await kv.increment(
     clientBudgetKeys.introspection(client.clientId),
-    config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE,
+    BUDGET_WINDOW_MS,
   );
-}
-
-async function spendFromBudget(kv: KeyValueStore, key: string, limit: number): Promise<void> {
-  const { count, ttlMs } = await kv.increment(key, BUDGET_WINDOW_MS);
-  if (count > limit) throw tooManyRequestsUntil(ttlMs);
+  if (count > config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE) throw tooManyRequestsUntil(ttlMs);
 }

@@ -9,7 +9,13 @@ import {
   type StoredSigningKey,
 } from '@foodshare/domain';
 import type { FastifyBaseLogger } from 'fastify';
-import { decodeProtectedHeader, errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import {
+  encodeProtectedHeader,
+  parseCompactJws,
+  payloadOf,
+  rs256Verifies,
+  signCompactRs256,
+} from './compact-jws.ts';
 
 /** Why a token was refused; endpoints answer `invalid_token` whatever the reason. */
 export type InvalidTokenReason =
@@ -70,10 +76,12 @@ const UNKNOWN_KID_RELOAD_INTERVAL_MS = 1000;
  * is decided at each use from the rows' activation times, so a published next key starts
  * signing on time.
  *
- * Verification uses jose with KeyObjects imported once per reload, not @fastify/jwt. The key
- * is looked up by kid among several published keys, which jose's key resolver expresses
- * directly. A result cache such as fast-jwt's would save only the RSA check, and revocation
- * needs a deny-list look-up per request anyway (docs/benchmarks.md §2.1).
+ * Signing (on the thread pool) and verification (in the request's thread) use node:crypto with
+ * KeyObjects imported once per reload (compact-jws.ts); verification makes the checks jose's
+ * jwtVerify made (`assertClaims`), whose WebCrypto path cost three times the CPU of the RSA check
+ * (docs/benchmarks.md §2.2). The key is looked up by kid among several published keys. A result
+ * cache such as fast-jwt's would save only the RSA check, and revocation needs a deny-list
+ * look-up per request anyway (§2.1).
  */
 export class KeyRing {
   readonly #options: KeyRingOptions;
@@ -82,6 +90,7 @@ export class KeyRing {
   #loadedAt = Number.NEGATIVE_INFINITY;
   #loading: Promise<void> | null = null;
   readonly #privateKeys = new Map<string, KeyObject>();
+  readonly #headers = new Map<string, string>();
 
   constructor(options: KeyRingOptions) {
     this.#options = options;
@@ -93,18 +102,27 @@ export class KeyRing {
    * issuer and `iat` defaults to now; the caller sets `exp`, `aud`, `sub` and the rest.
    */
   async signJwt(payload: Record<string, unknown>, options: { typ?: string } = {}): Promise<string> {
-    await this.#fresh();
+    if (this.#stale()) await this.#fresh();
     const now = this.#now();
     const key = currentSigningKey(this.#keys, new Date(now));
     if (!key) throw new NoSigningKeyError();
     const claims = { iat: Math.floor(now / 1000), ...payload, iss: this.#options.issuer };
-    return new SignJWT(claims)
-      .setProtectedHeader({
+    return signCompactRs256(this.#header(key.kid, options.typ), claims, this.#privateKey(key));
+  }
+
+  /** The encoded protected header of a key and token type, made once. */
+  #header(kid: string, typ: string | undefined): string {
+    const name = `${kid} ${typ ?? ''}`;
+    let header = this.#headers.get(name);
+    if (header === undefined) {
+      header = encodeProtectedHeader({
         alg: SIGNING_KEY_ALGORITHM,
-        kid: key.kid,
-        ...(options.typ ? { typ: options.typ } : {}),
-      })
-      .sign(this.#privateKey(key));
+        kid,
+        ...(typ ? { typ } : {}),
+      });
+      this.#headers.set(name, header);
+    }
+    return header;
   }
 
   /**
@@ -118,36 +136,31 @@ export class KeyRing {
     token: string,
     options: { typ?: string; audience?: string; acceptExpired?: boolean },
   ): Promise<Record<string, unknown>> {
-    let kid: string | undefined;
-    let alg: string | undefined;
-    try {
-      ({ kid, alg } = decodeProtectedHeader(token));
-    } catch {
-      throw new InvalidTokenError('malformed', 'The token is not a JWS');
-    }
+    const jws = parseCompactJws(token);
+    if (!jws) throw new InvalidTokenError('malformed', 'The token is not a valid JWT');
+    const { alg, kid, crit, b64 } = jws.header;
+    // Nothing a reader would have to understand (crit) or an unencoded payload (b64, RFC 7797).
     if (alg !== SIGNING_KEY_ALGORITHM || typeof kid !== 'string') {
       throw new InvalidTokenError('malformed', 'The token is not RS256 with a kid');
     }
-    const key = await this.#publishedKey(kid);
-    if (!key) throw new InvalidTokenError('unknown_key', 'No published key has this kid');
-    try {
-      const { payload } = await jwtVerify(token, key.publicKey, {
-        algorithms: [SIGNING_KEY_ALGORITHM],
-        issuer: this.#options.issuer,
-        requiredClaims: ['exp'],
-        currentDate: new Date(this.#now()),
-        ...(options.typ !== undefined ? { typ: options.typ } : {}),
-        ...(options.audience !== undefined ? { audience: options.audience } : {}),
-      });
-      return payload;
-    } catch (error) {
-      // jose checks `exp` after the signature and every other claim, so an expired token that
-      // reaches this point has passed all of them; its payload is the verified one.
-      if (options.acceptExpired === true && error instanceof joseErrors.JWTExpired) {
-        if (error.claim === 'exp') return error.payload;
-      }
-      throw toInvalidTokenError(error);
+    if (crit !== undefined || b64 !== undefined) {
+      throw new InvalidTokenError('malformed', 'The token is not a valid JWT');
     }
+    const published =
+      (this.#stale() ? undefined : this.#loadedPublishedKey(kid)) ??
+      (await this.#publishedKey(kid));
+    if (!published) throw new InvalidTokenError('unknown_key', 'No published key has this kid');
+    if (!rs256Verifies(jws, published.publicKey)) {
+      throw new InvalidTokenError('signature', 'The token signature does not verify');
+    }
+    const payload = payloadOf(jws);
+    if (!payload) throw new InvalidTokenError('malformed', 'The token is not a valid JWT');
+    assertClaims(jws.header, payload, {
+      ...options,
+      issuer: this.#options.issuer,
+      now: Math.floor(this.#now() / 1000),
+    });
+    return payload;
   }
 
   /** The JWKS: every published key (pending, active and retired-but-not-expired), public parts. */
@@ -187,8 +200,12 @@ export class KeyRing {
     this.#privateKey(key);
   }
 
+  #stale(): boolean {
+    return this.#now() - this.#loadedAt >= this.#options.refreshMs;
+  }
+
   async #fresh(): Promise<void> {
-    if (this.#now() - this.#loadedAt < this.#options.refreshMs) return;
+    if (!this.#stale()) return;
     try {
       await this.reload();
     } catch (error) {
@@ -208,7 +225,13 @@ export class KeyRing {
     }));
     const known = new Set(rows.map((row) => row.kid));
     for (const kid of this.#privateKeys.keys()) if (!known.has(kid)) this.#privateKeys.delete(kid);
+    this.#headers.clear();
     this.#loadedAt = startedAt;
+  }
+
+  /** A published key among those loaded, without a reload (the hot path of `verifyJwt`). */
+  #loadedPublishedKey(kid: string): LoadedKey | undefined {
+    return this.#keys.find((key) => key.kid === kid && isPublished(key, new Date(this.#now())));
   }
 
   async #publishedKey(kid: string): Promise<LoadedKey | undefined> {
@@ -236,19 +259,59 @@ export class KeyRing {
   }
 }
 
-function toInvalidTokenError(error: unknown): InvalidTokenError {
-  if (error instanceof joseErrors.JWTExpired) {
-    return new InvalidTokenError('expired', 'The token has expired');
+// RFC 8725 3.11 as jose compares them: case-insensitive, with or without "application/".
+const normalizedTyp = (typ: string) => typ.toLowerCase().replace(/^application\//, '');
+
+/**
+ * The claim checks jose's jwtVerify made, in its order (RFC 7519 4.1, RFC 9068 4): `typ` when
+ * asked for; `iss` and `exp` present, and `aud` when an audience is asked for; `iss` the issuer,
+ * `aud` naming the audience; `iat`, `nbf` and `exp` numbers; `nbf` reached; `exp` not passed
+ * (the last check, which `acceptExpired` lets through).
+ */
+function assertClaims(
+  header: Record<string, unknown>,
+  payload: Record<string, unknown>,
+  options: {
+    typ?: string;
+    audience?: string;
+    acceptExpired?: boolean;
+    issuer: string;
+    now: number;
+  },
+): void {
+  if (
+    options.typ !== undefined &&
+    (typeof header.typ !== 'string' || normalizedTyp(header.typ) !== normalizedTyp(options.typ))
+  ) {
+    throw new InvalidTokenError('type', 'The token has the wrong typ');
   }
-  if (error instanceof joseErrors.JWTClaimValidationFailed) {
-    if (error.claim === 'nbf' || error.claim === 'iat') {
-      return new InvalidTokenError('not_yet_valid', `The token is not valid yet (${error.claim})`);
+  const required = ['iss', ...(options.audience === undefined ? [] : ['aud']), 'exp'];
+  for (const claim of required) {
+    if (!Object.hasOwn(payload, claim)) {
+      throw new InvalidTokenError('claims', `The token's ${claim} claim is not acceptable`);
     }
-    if (error.claim === 'typ') return new InvalidTokenError('type', 'The token has the wrong typ');
-    return new InvalidTokenError('claims', `The token's ${error.claim} claim is not acceptable`);
   }
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) {
-    return new InvalidTokenError('signature', 'The token signature does not verify');
+  if (payload.iss !== options.issuer) {
+    throw new InvalidTokenError('claims', "The token's iss claim is not acceptable");
   }
-  return new InvalidTokenError('malformed', 'The token is not a valid JWT');
+  const { aud } = payload;
+  if (
+    options.audience !== undefined &&
+    !(aud === options.audience || (Array.isArray(aud) && aud.includes(options.audience)))
+  ) {
+    throw new InvalidTokenError('claims', "The token's aud claim is not acceptable");
+  }
+  const { iat, nbf, exp } = payload;
+  if (iat !== undefined && typeof iat !== 'number') {
+    throw new InvalidTokenError('not_yet_valid', 'The token is not valid yet (iat)');
+  }
+  if (nbf !== undefined && (typeof nbf !== 'number' || nbf > options.now)) {
+    throw new InvalidTokenError('not_yet_valid', 'The token is not valid yet (nbf)');
+  }
+  if (typeof exp !== 'number') {
+    throw new InvalidTokenError('claims', "The token's exp claim is not acceptable");
+  }
+  if (exp <= options.now && options.acceptExpired !== true) {
+    throw new InvalidTokenError('expired', 'The token has expired');
+  }
 }

@@ -127,8 +127,31 @@ export class RedisKeyValueStore implements KeyValueStore {
   /** Commands that failed because Redis could not be reached, did not answer, or refused. */
   unavailableFailures = 0;
 
+  /** Whether this tick's commands are being gathered into one socket write (`coalesce`). */
+  private gathering = false;
+
+  /**
+   * The commands sent in one synchronous stretch (one round trip, KeyValueStore's ordering) leave
+   * in one socket write: the socket is corked at the first of them and uncorked on the next tick.
+   * ioredis writes each command on its own otherwise, a system call each, which the token
+   * endpoint's profile showed as its largest cost after the RSA signatures
+   * (docs/benchmarks.md §2.2). Unlike ioredis's auto-pipelining, every command keeps its own
+   * timeout and order: only the write is shared.
+   */
+  private coalesce(): void {
+    if (this.gathering || this.client.status !== 'ready') return;
+    const { stream } = this.client;
+    stream.cork();
+    this.gathering = true;
+    process.nextTick(() => {
+      this.gathering = false;
+      stream.uncork();
+    });
+  }
+
   /** Every command goes through here, so that a lost or refusing Redis is one kind of error. */
   private run<T>(command: () => Promise<T>): Promise<T> {
+    this.coalesce();
     return command().catch((error: unknown) => {
       if (isBugReply(error)) throw error;
       this.unavailableFailures += 1;

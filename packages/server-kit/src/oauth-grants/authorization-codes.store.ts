@@ -44,13 +44,17 @@ export interface CodeRedemption {
 
 const hashOf = (code: string) => hash('sha256', code, 'base64url');
 
+// The keys of a code by its hash, for a caller that hashed it once for both.
+const codeKeyOf = (hashed: string) => `oauth:code:${hashed}`;
+const redemptionKeyOf = (hashed: string) => `oauth:code-redeemed:${hashed}`;
+
 /** Codes are stored under a hash: a leaked Redis dump names no redeemable code. */
 export function codeKey(code: string): string {
-  return `oauth:code:${hashOf(code)}`;
+  return codeKeyOf(hashOf(code));
 }
 
 function redemptionKey(code: string): string {
-  return `oauth:code-redeemed:${hashOf(code)}`;
+  return redemptionKeyOf(hashOf(code));
 }
 
 /** Codes of the user for the client issued up to the time it holds (ms) are void. */
@@ -89,12 +93,17 @@ export class AuthorizationCodeStore {
   /**
    * The grant of an unredeemed code presented by `clientId`, or null (unknown, redeemed or past
    * its key's lifetime, or issued before the client's grants were ended: ClientGrantCutoffs).
-   * One round trip: the code and the cutoff of the client presenting it. A code issued to
-   * another client is returned as it is, for the caller to refuse.
+   * One round trip: the code, its redemption marker and the cutoff of the client presenting it.
+   * A code issued to another client is returned as it is, for the caller to refuse.
    */
   async find(code: string, clientId: string): Promise<AuthorizationCodeGrant | null> {
-    const [raw, cutoff] = await this.store.getMany(codeKey(code), clientGrantCutoffKey(clientId));
-    if (raw == null) return null;
+    const hashed = hashOf(code);
+    const [raw, redeemed, cutoff] = await this.store.getMany(
+      codeKeyOf(hashed),
+      redemptionKeyOf(hashed),
+      clientGrantCutoffKey(clientId),
+    );
+    if (raw == null || redeemed != null) return null;
     const grant = readRecord<AuthorizationCodeGrant>(RecordFormats.authorizationCode, raw);
     if (grant.clientId !== clientId) return grant;
     return issuedBeforeCutoff(grant.issuedAt, parseCutoff(cutoff ?? null)) ? null : grant;
@@ -110,17 +119,16 @@ export class AuthorizationCodeStore {
   /**
    * Marks the code redeemed, atomically: of concurrent callers exactly one gets true. The marker
    * (what the redemption produced) outlives the code by a code lifetime, so that a second use
-   * finds the tokens to revoke (RFC 6749 4.1.2). The code is deleted only once the marker
-   * stands: a marker Redis refused (out of memory) leaves the code for the client's retry.
+   * finds the tokens to revoke (RFC 6749 4.1.2). The marker alone ends the code (`find` reads it):
+   * the code's own key runs out on its own, which spares every exchange a command. A marker
+   * Redis refused (out of memory) leaves the code for the client's retry.
    */
-  async redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
-    const won = await this.store.setIfAbsent(
+  redeem(code: string, redemption: CodeRedemption): Promise<boolean> {
+    return this.store.setIfAbsent(
       redemptionKey(code),
       writeRecord(RecordFormats.codeRedemption, redemption),
       this.ttlMs,
     );
-    if (won) await this.store.delete(codeKey(code));
-    return won;
   }
 
   /**

@@ -556,10 +556,11 @@ export class RefreshTokenCodec {
 
   /** The claims of a refresh token this server issued and that has not expired, or null. */
   open(token: string): Promise<RefreshTokenClaims | null> {
-    return Promise.resolve(this.#open(token));
+    return Promise.resolve(this.openNow(token));
   }
 
-  #open(token: string): RefreshTokenClaims | null {
+  /** `open` without the promise: for a caller that must send its next read before it awaits. */
+  openNow(token: string): RefreshTokenClaims | null {
     const parts = token.split('.');
     if (parts.length !== 5 || !parts.every((part) => BASE64URL.test(part))) return null;
     const [header, encryptedKey, ivPart, ciphertextPart, tagPart] = parts as [

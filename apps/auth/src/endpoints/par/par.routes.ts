@@ -13,7 +13,7 @@ import { authenticateClientWithinLimits } from '../../clients/client-authenticat
 import {
   assertFormEncoded,
   clientEndpointErrorResponses,
-  enforceTokenRateLimit,
+  tokenBudget,
   invalidForm,
   NO_STORE,
 } from '../../clients/client-endpoint.ts';
@@ -98,7 +98,7 @@ export const parRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app, se
             clientId: credential('client_id'),
             clientSecret: credential('client_secret'),
           },
-          (authenticated) => enforceTokenRateLimit(services, request, authenticated, 'par'),
+          { budget: (authenticated) => tokenBudget(services, request, authenticated, 'par') },
         );
         // RFC 9126 2.1: a pushed request cannot itself point at another.
         if (body.request_uri !== undefined) {

@@ -20,23 +20,19 @@ import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts'
  * round trip, its calls in the order Redis runs them: the reads that must see the response's
  * writes (the tombstone, the code's void mark) come after them.
  */
-const CLIENT_CHECKS = [
-  ['incrementUnlessReached'], // a place to check the secret in, unless this address failed enough
-  ['increment', 'increment'], // the place given back, then the client's budget of token requests
-];
+// The client's failure guard read and its token budget spent in one atomic step (the secret was
+// checked in the process), with the grant's first reads behind it.
+const CLIENT_CHECK = 'incrementUnlessReached';
 const REDIS_ROUND_TRIPS = {
   authorization_code: [
-    ...CLIENT_CHECKS,
-    ['getMany'], // the code and its client's cutoff
-    ['setIfAbsent'], // the redemption marker
-    ['delete'], // the code, once the marker stands
+    [CLIENT_CHECK, 'getMany'], // the code, its redemption marker and its client's cutoff
+    ['setIfAbsent'], // the redemption marker: the code is used up
     // the family, its refresh generation, the grant indexes, the access token, the tombstone,
     // then the code's void marks (for its client, and for every client after a password reset)
     ['set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
   ],
   refresh_token: [
-    ...CLIENT_CHECKS,
-    ['getMany'], // the family, its tombstone and its client's cutoff
+    [CLIENT_CHECK, 'getMany'], // the family, its tombstone and its client's cutoff
     ['setIfAbsent', 'get'], // the rotation lease, then the generation
     // the next generation, the family's lifetime, the grant indexes, the access token, the
     // tombstone

@@ -10,9 +10,9 @@ import { authenticateClientWithinLimits } from '../../clients/client-authenticat
 import {
   assertFormEncoded,
   clientEndpointErrorResponses,
-  enforceTokenRateLimit,
   invalidForm,
   NO_STORE,
+  tokenBudget,
 } from '../../clients/client-endpoint.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant, TokenRequestParams, TokenServices } from './grants/grant.ts';
@@ -23,15 +23,18 @@ const GRANTS: ReadonlyMap<string, Grant> = new Map(
   [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
 );
 
-/** Refuses a request without a parameter its grant requires (empty counts as missing). */
+/** The first parameter its grant requires that the request lacks (empty counts as missing). */
+function missingParam(params: TokenRequestParams, grant: Grant): string | undefined {
+  return grant.requiredParams.find((name) => params[name] === undefined || params[name] === '');
+}
+
+/** Refuses a request without a parameter its grant requires. */
 function assertRequiredParams(
   params: TokenRequestParams,
   grant: Grant,
 ): asserts params is Required<TokenRequestParams> {
-  for (const name of grant.requiredParams) {
-    const value = params[name];
-    if (value === undefined || value === '') throw invalidRequest(`${name} is required`);
-  }
+  const missing = missingParam(params, grant);
+  if (missing !== undefined) throw invalidRequest(`${missing} is required`);
 }
 
 /**
@@ -82,7 +85,9 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
           url: `${services.issuer}/oauth/token`,
           requireNonce: true,
         });
-        // The client's token budget is spent in the round trip that ends its secret check.
+        // One round trip ends the client's authentication: its failure guard, its token budget
+        // and the grant's first reads.
+        let ahead: Promise<unknown> | null = null;
         const client = await authenticateClientWithinLimits(
           services,
           request,
@@ -91,7 +96,19 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
             clientId: params.client_id,
             clientSecret: params.client_secret,
           },
-          (authenticated) => enforceTokenRateLimit(services, request, authenticated),
+          {
+            budget: (authenticated) => tokenBudget(services, request, authenticated),
+            alongside: (authenticated) => {
+              if (!grant.readAhead || missingParam(params, grant) !== undefined) return;
+              ahead = grant.readAhead(
+                services,
+                params as Required<TokenRequestParams>,
+                authenticated.clientId,
+              );
+              // Awaited by the grant; a request refused before must not leave it unhandled.
+              ahead.catch(() => undefined);
+            },
+          },
         );
         if (!client.grantTypes.includes(grant.grantType)) {
           throw unauthorizedClient(`The client may not use the ${grant.grantType} grant`);
@@ -108,6 +125,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
           params,
           requestStartedAt,
           dpopJkt,
+          ahead,
         });
         services.metrics.tokensIssued(grant.grantType, client.clientId);
         // RFC 9449 8.2: the nonce for the client's next proof.

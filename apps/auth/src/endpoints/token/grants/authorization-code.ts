@@ -65,101 +65,104 @@ async function revokeWhatTheCodeIssued(
 }
 
 /** RFC 6749 4.1.3: exchanges an authorization code for tokens, once. */
-export const authorizationCodeGrant: Grant<'code' | 'redirect_uri'> = {
-  grantType: 'authorization_code',
-  requiredParams: ['code', 'redirect_uri'],
+export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', AuthorizationCodeGrant | null> =
+  {
+    grantType: 'authorization_code',
+    requiredParams: ['code', 'redirect_uri'],
 
-  async handle(services, grantRequest) {
-    const { request, client, params } = grantRequest;
-    const { code, redirect_uri: redirectUri } = params;
-    const { codes, families, audit } = services;
+    readAhead: ({ codes }, { code }, clientId) => codes.find(code, clientId),
 
-    const grant = await codes.find(code, client.clientId);
-    if (!grant) {
-      await revokeWhatTheCodeIssued(services, grantRequest, code);
-      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-    }
-    if (grant.clientId !== client.clientId)
-      throw invalidGrant('The code was issued to another client');
-    if (codes.isExpired(grant)) throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-    // RFC 6749 4.1.3: identical to the redirect_uri of the authorization request.
-    if (redirectUri !== grant.redirectUri) {
-      throw invalidGrant('redirect_uri differs from the authorization request');
-    }
-    verifyPkce(grant, params.code_verifier, client);
-    // RFC 9449 10: a code bound by dpop_jkt is redeemed only with a proof of that key.
-    if (grant.dpopJkt !== undefined && grant.dpopJkt !== grantRequest.dpopJkt) {
-      throw invalidGrant('The code is bound to another DPoP key');
-    }
-    // The consented scopes the client is still registered for: an administrator may have taken
-    // one from the client since the code was issued.
-    const scopes = grant.scopes.filter((scope) => mayHoldScope(client, scope));
-    if (scopes.length === 0) {
-      throw invalidGrant('The client is no longer registered for the granted scopes');
-    }
-    const subject = await loadTokenSubject(request.em, grant.userId, scopes);
-    if (!subject?.active) throw invalidGrant('The user account is not active');
+    async handle(services, grantRequest) {
+      const { request, client, params } = grantRequest;
+      const { code, redirect_uri: redirectUri } = params;
+      const { codes, families, audit } = services;
 
-    const familyId = newTokenId();
-    const accessToken = planAccessToken(services);
-    const won = await codes.redeem(code, {
-      familyId,
-      accessTokenJti: accessToken.jti,
-      accessTokenExpiresAt: accessToken.expiresAt,
-    });
-    if (!won) {
-      await revokeWhatTheCodeIssued(services, grantRequest, code);
-      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-    }
-    audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
+      const grant = await (grantRequest.ahead ?? codes.find(code, client.clientId));
+      if (!grant) {
+        await revokeWhatTheCodeIssued(services, grantRequest, code);
+        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      }
+      if (grant.clientId !== client.clientId)
+        throw invalidGrant('The code was issued to another client');
+      if (codes.isExpired(grant)) throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      // RFC 6749 4.1.3: identical to the redirect_uri of the authorization request.
+      if (redirectUri !== grant.redirectUri) {
+        throw invalidGrant('redirect_uri differs from the authorization request');
+      }
+      verifyPkce(grant, params.code_verifier, client);
+      // RFC 9449 10: a code bound by dpop_jkt is redeemed only with a proof of that key.
+      if (grant.dpopJkt !== undefined && grant.dpopJkt !== grantRequest.dpopJkt) {
+        throw invalidGrant('The code is bound to another DPoP key');
+      }
+      // The consented scopes the client is still registered for: an administrator may have taken
+      // one from the client since the code was issued.
+      const scopes = grant.scopes.filter((scope) => mayHoldScope(client, scope));
+      if (scopes.length === 0) {
+        throw invalidGrant('The client is no longer registered for the granted scopes');
+      }
+      const subject = await loadTokenSubject(request.em, grant.userId, scopes);
+      if (!subject?.active) throw invalidGrant('The user account is not active');
 
-    const family = families.begin({
-      id: familyId,
-      userId: grant.userId,
-      clientId: client.clientId,
-      scopes: grant.scopes,
-      authTime: grant.authTime,
-      databaseCreatedAt: subject.databaseNow,
-      codeIssuedAt: grant.issuedAt,
-      ...(grant.sid === undefined ? {} : { sid: grant.sid }),
-      // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key.
-      ...(grantRequest.dpopJkt !== null && !client.confidential
-        ? { jkt: grantRequest.dpopJkt }
-        : {}),
-    });
-    const signed = await signTokens(services, {
-      family,
-      begins: true,
-      scopes,
-      accessToken,
-      nonce: grant.nonce,
-      withRefreshToken: client.grantTypes.includes('refresh_token'),
-      user: subject.claims,
-      dpopJkt: grantRequest.dpopJkt,
-    });
-    // The user revoked the app after the code was issued: whether the revocation came before
-    // this exchange or while it ran, the code is void. Read after the family joined the user's
-    // grant index, in the same round trip (storeTokens sends its writes first): a revocation
-    // that listed the index before that has set this mark before too.
-    const [tokens, voided] = await Promise.all([
-      storeTokens(services, signed),
-      codes.wasVoided(grant),
-    ]);
-    if (voided) {
-      await families.revoke(familyId, family);
-      throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-    }
-    // A second use of the code that ran while this family was being stored has revoked it by id:
-    // its tombstone stands and the access token is denied, so the tokens are dead in any order.
-    // storeTokens() may have written the family's record and its entry in the user's grant
-    // index after that revocation: it revokes the family again then, from the tombstone check
-    // it makes last anyway (no read of its own here).
-    audit(request, 'tokens_issued', {
-      clientId: client.clientId,
-      userId: grant.userId,
-      familyId,
-      scope: tokens.scope,
-    });
-    return tokens;
-  },
-};
+      const familyId = newTokenId();
+      const accessToken = planAccessToken(services);
+      const won = await codes.redeem(code, {
+        familyId,
+        accessTokenJti: accessToken.jti,
+        accessTokenExpiresAt: accessToken.expiresAt,
+      });
+      if (!won) {
+        await revokeWhatTheCodeIssued(services, grantRequest, code);
+        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      }
+      audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
+
+      const family = families.begin({
+        id: familyId,
+        userId: grant.userId,
+        clientId: client.clientId,
+        scopes: grant.scopes,
+        authTime: grant.authTime,
+        databaseCreatedAt: subject.databaseNow,
+        codeIssuedAt: grant.issuedAt,
+        ...(grant.sid === undefined ? {} : { sid: grant.sid }),
+        // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key.
+        ...(grantRequest.dpopJkt !== null && !client.confidential
+          ? { jkt: grantRequest.dpopJkt }
+          : {}),
+      });
+      const signed = await signTokens(services, {
+        family,
+        begins: true,
+        scopes,
+        accessToken,
+        nonce: grant.nonce,
+        withRefreshToken: client.grantTypes.includes('refresh_token'),
+        user: subject.claims,
+        dpopJkt: grantRequest.dpopJkt,
+      });
+      // The user revoked the app after the code was issued: whether the revocation came before
+      // this exchange or while it ran, the code is void. Read after the family joined the user's
+      // grant index, in the same round trip (storeTokens sends its writes first): a revocation
+      // that listed the index before that has set this mark before too.
+      const [tokens, voided] = await Promise.all([
+        storeTokens(services, signed),
+        codes.wasVoided(grant),
+      ]);
+      if (voided) {
+        await families.revoke(familyId, family);
+        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      }
+      // A second use of the code that ran while this family was being stored has revoked it by id:
+      // its tombstone stands and the access token is denied, so the tokens are dead in any order.
+      // storeTokens() may have written the family's record and its entry in the user's grant
+      // index after that revocation: it revokes the family again then, from the tombstone check
+      // it makes last anyway (no read of its own here).
+      audit(request, 'tokens_issued', {
+        clientId: client.clientId,
+        userId: grant.userId,
+        familyId,
+        scope: tokens.scope,
+      });
+      return tokens;
+    },
+  };

@@ -33,7 +33,7 @@ export type TokenServices = Pick<
 >;
 
 /** One token request, after its client authenticated and sent what its grant requires. */
-export interface GrantRequest<Required extends keyof TokenRequestParams = never> {
+export interface GrantRequest<Required extends keyof TokenRequestParams = never, Ahead = unknown> {
   request: FastifyRequest;
   client: AuthenticatedClient;
   params: TokenRequestParams & { [name in Required]: string };
@@ -41,14 +41,32 @@ export interface GrantRequest<Required extends keyof TokenRequestParams = never>
   requestStartedAt: number;
   /** The thumbprint of the key of the request's DPoP proof (RFC 9449), or null without one. */
   dpopJkt: string | null;
+  /** The grant's `readAhead`, sent with the client's authentication; null when it has none. */
+  ahead: Promise<Ahead> | null;
 }
 
 /**
  * One grant type of the token endpoint (RFC 6749 4.1.3, 6). The route checks that each of its
  * `requiredParams` is sent and not empty, in their order, before it calls `handle`.
  */
-export interface Grant<Required extends keyof TokenRequestParams = keyof TokenRequestParams> {
+export interface Grant<
+  Required extends keyof TokenRequestParams = keyof TokenRequestParams,
+  Ahead = unknown,
+> {
   grantType: 'authorization_code' | 'refresh_token';
   requiredParams: readonly Required[];
-  handle(services: TokenServices, grantRequest: GrantRequest<Required>): Promise<TokenResponse>;
+  /**
+   * The grant's first reads, started in the round trip that ends the client's authentication
+   * (sent before anything awaits), when every required parameter is there; `clientId` has
+   * authenticated, and `handle` uses the answer only if the failure guard lets the request on.
+   */
+  readAhead?(
+    services: TokenServices,
+    params: TokenRequestParams & { [name in Required]: string },
+    clientId: string,
+  ): Promise<Ahead>;
+  handle(
+    services: TokenServices,
+    grantRequest: GrantRequest<Required, Ahead>,
+  ): Promise<TokenResponse>;
 }

@@ -2,7 +2,7 @@ import { mayHoldScope, type RegisteredClient } from '../../../clients/registered
 import { checkGrantHolder } from '../../../tokens/grant-holder-check.ts';
 import type { TokenSubject } from '../../../claims/user-claims.ts';
 import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
-import type { RefreshFamily } from '@foodshare/server-kit/oauth-grants';
+import type { RefreshFamily, RefreshTokenClaims } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import type { Grant, GrantRequest, TokenServices } from './grant.ts';
 
@@ -107,23 +107,41 @@ async function rotate(
   }
 }
 
+/** A refresh token as presented: its claims, and its family when it names one of the client. */
+interface PresentedRefreshToken {
+  claims: RefreshTokenClaims | null;
+  family: RefreshFamily | null;
+}
+
+/** Opens the token and reads its family in one go, sent before anything awaits. */
+async function presentedRefreshToken(
+  { refreshTokens, families }: TokenServices,
+  { refresh_token: token }: { refresh_token: string },
+  clientId: string,
+): Promise<PresentedRefreshToken> {
+  const claims = refreshTokens.openNow(token);
+  if (!claims || claims.clientId !== clientId) return { claims, family: null };
+  return { claims, family: await families.find(claims.familyId, clientId) };
+}
+
 /**
  * RFC 6749 6 with RFC 9700 4.14.2: every refresh rotates the token; an old token presented
  * again revokes the whole family with its access tokens.
  */
-export const refreshTokenGrant: Grant<'refresh_token'> = {
+export const refreshTokenGrant: Grant<'refresh_token', PresentedRefreshToken> = {
   grantType: 'refresh_token',
   requiredParams: ['refresh_token'],
+  readAhead: presentedRefreshToken,
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;
-    const { families, refreshTokens, audit } = services;
-    const claims = await refreshTokens.open(params.refresh_token);
+    const { families, audit } = services;
+    const { claims, family } = await (grantRequest.ahead ??
+      presentedRefreshToken(services, params, client.clientId));
     if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
     if (claims.clientId !== client.clientId) {
       throw invalidGrant('The refresh token was issued to another client');
     }
-    const family = await families.find(claims.familyId, client.clientId);
     if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
     // RFC 9449 5: a bound refresh token works only with a proof of the same key.
     if (family.jkt !== undefined && family.jkt !== grantRequest.dpopJkt) {
