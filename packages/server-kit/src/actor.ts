@@ -89,4 +89,3 @@ function isFresh(facts: AccountFacts | undefined, now: number): facts is Account
     Math.abs(now - facts.readAt) < ACCOUNT_FACTS_MAX_AGE_MS
   );
 }
-
