@@ -113,7 +113,7 @@ export class ShownPage {
     if (html.includes('action="/login"')) this.kind = 'login';
     else if (html.includes('action="/oauth/consent"')) this.kind = 'consent';
     else if (html.includes('action="/oauth/device"')) this.kind = 'device';
-    else if (html.includes('id="back-to-client"')) this.kind = 'refused';
+    else if (html.includes('id="region-refusal"')) this.kind = 'refused';
     else this.kind = 'other';
   }
 

@@ -1,4 +1,9 @@
-import { DEMO_PASSWORD, DEVICE_CODE_GRANT_TYPE, DemoUserEmail } from '@foodshare/domain';
+import {
+  DEMO_PASSWORD,
+  DEVICE_CODE_GRANT_TYPE,
+  DemoRegionId,
+  DemoUserEmail,
+} from '@foodshare/domain';
 import { FormBrowser, type PageAction, type ShownPage } from '@foodshare/relying-party';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
@@ -25,6 +30,7 @@ test.override(
 const PUBLIC = 'device-public';
 const CONFIDENTIAL = 'device-confidential';
 const OTHER = 'device-other';
+const REGIONAL = 'device-regional';
 const SECRET = 'device-confidential-secret-0123456789';
 const DEVICE_GRANTS = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE];
 
@@ -81,23 +87,18 @@ function enterUserCode(
  * The person at the phone: signs in when asked, enters the code (as typed, or as prefilled by
  * verification_uri_complete), answers the consent screen; the device's page ends the walk.
  */
-function personActs(decision: 'allow' | 'deny', typed?: string) {
+function personActs(decision: 'allow' | 'deny', typed?: string, email = DemoUserEmail.alice) {
   return (page: ShownPage): PageAction | null => {
-    if (page.kind === 'login') return page.login(DemoUserEmail.alice, DEMO_PASSWORD);
+    if (page.kind === 'login') return page.login(email, DEMO_PASSWORD);
     if (page.kind === 'device') return page.enterUserCode(typed ?? page.field('user_code'));
     if (page.kind === 'consent') return page.decide(decision);
     return null;
   };
 }
 
-async function approveInBrowser(
-  origin: string,
-  url: string,
-  decision: 'allow' | 'deny',
-  typed?: string,
-) {
+async function approveInBrowser(origin: string, url: string, act: ReturnType<typeof personActs>) {
   const browser = new FormBrowser(origin);
-  const end = await browser.walk(url, personActs(decision, typed));
+  const end = await browser.walk(url, act);
   if (end instanceof URL) throw new Error(`left for ${end.href}`);
   return { browser, page: end };
 }
@@ -114,6 +115,11 @@ describe('conformance with openid-client: the device authorization grant', () =>
       grantTypes: DEVICE_GRANTS,
     });
     await registerClient({ clientId: OTHER, grantTypes: DEVICE_GRANTS });
+    await registerClient({
+      clientId: REGIONAL,
+      grantTypes: DEVICE_GRANTS,
+      requiredRegionIds: [DemoRegionId.Musterstadt],
+    });
     await registerClient({ clientId: CONFIDENTIAL, grantTypes: DEVICE_GRANTS }, SECRET);
   });
 
@@ -145,7 +151,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const { browser, page } = await approveInBrowser(
       origin,
       started.verification_uri_complete!,
-      'allow',
+      personActs('allow'),
     );
     expect(browser.pagesShown).toEqual(['login', 'device', 'consent', 'other']);
     expect(page.html).toContain('id="device-approved"');
@@ -182,7 +188,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     );
     const started = await client.initiateDeviceAuthorization(config, { scope: 'openid email' });
     const typed = ` ${started.user_code.toLowerCase().replace('-', ' ')} `;
-    await approveInBrowser(origin, started.verification_uri, 'allow', typed);
+    await approveInBrowser(origin, started.verification_uri, personActs('allow', typed));
     const tokens = await client.pollDeviceAuthorizationGrant(config, started);
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope).toBe('openid email');
@@ -205,7 +211,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     origin,
   }) => {
     const started = await startDevice(app, PUBLIC);
-    await approveInBrowser(origin, started.verification_uri_complete, 'allow');
+    await approveInBrowser(origin, started.verification_uri_complete, personActs('allow'));
     const first = await poll(app, started.device_code);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ token_type: 'Bearer', scope: 'openid profile' });
@@ -217,9 +223,27 @@ describe('conformance with openid-client: the device authorization grant', () =>
     origin,
   }) => {
     const started = await startDevice(app, PUBLIC);
-    const { page } = await approveInBrowser(origin, started.verification_uri_complete, 'deny');
+    const { page } = await approveInBrowser(
+      origin,
+      started.verification_uri_complete,
+      personActs('deny'),
+    );
     expect(page.html).toContain('id="device-denied"');
     await expectPollError(app, started.device_code, 'access_denied');
+  });
+
+  it('holds a device to the client’s region gate, as the code flow: bob is refused, the device denied', async ({
+    app,
+    origin,
+  }) => {
+    const started = await startDevice(app, REGIONAL);
+    const { browser } = await approveInBrowser(
+      origin,
+      started.verification_uri_complete,
+      personActs('allow', undefined, DemoUserEmail.bob),
+    );
+    expect(browser.pagesShown).toEqual(['login', 'device', 'refused']);
+    await expectPollError(app, started.device_code, 'access_denied', REGIONAL);
   });
 
   it('answers expired_token for an expired device code, and the page refuses its user code', async ({

@@ -40,6 +40,8 @@ export function sendRegionRefusalPage(reply: FastifyReply, page: RegionRefusalPa
               >
             </p>`
       }
-      <p class="muted">${technicalDetail}: <code>${NOT_IN_REQUIRED_REGIONS}</code></p>`,
+      <p class="muted" id="region-refusal">
+        ${technicalDetail}: <code>${NOT_IN_REQUIRED_REGIONS}</code>
+      </p>`,
   });
 }
