@@ -1,10 +1,5 @@
-import {
-  DEMO_PASSWORD,
-  DEVICE_CODE_GRANT_TYPE,
-  DemoRegionId,
-  DemoUserEmail,
-} from '@foodshare/domain';
-import { FormBrowser, type PageAction, type ShownPage } from '@foodshare/relying-party';
+import { DEVICE_CODE_GRANT_TYPE, DemoRegionId, DemoUserEmail } from '@foodshare/domain';
+import { FormBrowser, personDecides } from '@foodshare/relying-party';
 import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
 import type { SignedInClient } from '@foodshare/server-kit/test-support';
@@ -83,20 +78,11 @@ function enterUserCode(
   });
 }
 
-/**
- * The person at the phone: signs in when asked, enters the code (as typed, or as prefilled by
- * verification_uri_complete), answers the consent screen; the device's page ends the walk.
- */
-function personActs(decision: 'allow' | 'deny', typed?: string, email = DemoUserEmail.alice) {
-  return (page: ShownPage): PageAction | null => {
-    if (page.kind === 'login') return page.login(email, DEMO_PASSWORD);
-    if (page.kind === 'device') return page.enterUserCode(typed ?? page.field('user_code'));
-    if (page.kind === 'consent') return page.decide(decision);
-    return null;
-  };
-}
-
-async function approveInBrowser(origin: string, url: string, act: ReturnType<typeof personActs>) {
+async function approveInBrowser(
+  origin: string,
+  url: string,
+  act: ReturnType<typeof personDecides>,
+) {
   const browser = new FormBrowser(origin);
   const end = await browser.walk(url, act);
   if (end instanceof URL) throw new Error(`left for ${end.href}`);
@@ -151,7 +137,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const { browser, page } = await approveInBrowser(
       origin,
       started.verification_uri_complete!,
-      personActs('allow'),
+      personDecides(DemoUserEmail.alice),
     );
     expect(browser.pagesShown).toEqual(['login', 'device', 'consent', 'other']);
     expect(page.html).toContain('id="device-approved"');
@@ -188,7 +174,11 @@ describe('conformance with openid-client: the device authorization grant', () =>
     );
     const started = await client.initiateDeviceAuthorization(config, { scope: 'openid email' });
     const typed = ` ${started.user_code.toLowerCase().replace('-', ' ')} `;
-    await approveInBrowser(origin, started.verification_uri, personActs('allow', typed));
+    await approveInBrowser(
+      origin,
+      started.verification_uri,
+      personDecides(DemoUserEmail.alice, { userCode: typed }),
+    );
     const tokens = await client.pollDeviceAuthorizationGrant(config, started);
     expect(tokens.token_type).toBe('bearer');
     expect(tokens.scope).toBe('openid email');
@@ -211,7 +201,11 @@ describe('conformance with openid-client: the device authorization grant', () =>
     origin,
   }) => {
     const started = await startDevice(app, PUBLIC);
-    await approveInBrowser(origin, started.verification_uri_complete, personActs('allow'));
+    await approveInBrowser(
+      origin,
+      started.verification_uri_complete,
+      personDecides(DemoUserEmail.alice),
+    );
     const first = await poll(app, started.device_code);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ token_type: 'Bearer', scope: 'openid profile' });
@@ -226,7 +220,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const { page } = await approveInBrowser(
       origin,
       started.verification_uri_complete,
-      personActs('deny'),
+      personDecides(DemoUserEmail.alice, { decision: 'deny' }),
     );
     expect(page.html).toContain('id="device-denied"');
     await expectPollError(app, started.device_code, 'access_denied');
@@ -240,7 +234,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const { browser } = await approveInBrowser(
       origin,
       started.verification_uri_complete,
-      personActs('allow', undefined, DemoUserEmail.bob),
+      personDecides(DemoUserEmail.bob),
     );
     expect(browser.pagesShown).toEqual(['login', 'device', 'refused']);
     await expectPollError(app, started.device_code, 'access_denied', REGIONAL);
@@ -275,7 +269,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
   }) => {
     const config = await client.discovery(
       new URL(origin),
-      'demo-public',
+      'demo-regional',
       undefined,
       client.None(),
       {
@@ -288,7 +282,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
       error: 'unauthorized_client',
     });
     const started = await startDevice(app, PUBLIC);
-    await expectPollError(app, started.device_code, 'unauthorized_client', 'demo-public');
+    await expectPollError(app, started.device_code, 'unauthorized_client', 'demo-regional');
     const confidential = await tokenRequest(
       app,
       { grant_type: DEVICE_CODE_GRANT_TYPE, device_code: started.device_code },
