@@ -4,7 +4,7 @@ import { decodeJwt } from 'jose';
 import * as client from 'openid-client';
 import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
-import { formBody } from '../test-support/authorization-helpers.ts';
+import { allowOnConsentPage, formBody } from '../test-support/authorization-helpers.ts';
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { basicAuth, postForm, tokenRequest } from '../test-support/token-helpers.ts';
@@ -209,6 +209,25 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const first = await poll(app, started.device_code);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ token_type: 'Bearer', scope: 'openid profile' });
+    await expectPollError(app, started.device_code, 'invalid_grant');
+  });
+
+  it('voids an approval when the person revokes the app before the device redeems it', async ({
+    app,
+    signIn,
+  }) => {
+    const started = await startDevice(app, PUBLIC);
+    const alice = await signIn('alice');
+    const entered = await enterUserCode(app, alice, started.user_code, '192.0.2.20');
+    const approved = await allowOnConsentPage(app, alice.cookies, entered);
+    expect(approved.body).toContain('id="device-approved"');
+    const revoked = await app.inject({
+      method: 'DELETE',
+      url: `/oauth/grants/${PUBLIC}`,
+      cookies: alice.cookies,
+      headers: alice.headers,
+    });
+    expect(revoked.statusCode).toBe(204);
     await expectPollError(app, started.device_code, 'invalid_grant');
   });
 

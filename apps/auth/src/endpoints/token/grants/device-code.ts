@@ -1,8 +1,6 @@
 import { DEVICE_CODE_GRANT_TYPE } from '@foodshare/domain';
 import { newTokenId } from '@foodshare/server-kit/oauth-grants';
 import { USER_DENIED } from '../../../authorization/authorization-flow.ts';
-import { loadTokenSubject } from '../../../claims/user-claims.ts';
-import { mayHoldScope } from '../../../clients/registered-clients.ts';
 import {
   accessDenied,
   authorizationPending,
@@ -10,7 +8,7 @@ import {
   invalidGrant,
   slowDown,
 } from '../../../errors/oauth-errors.ts';
-import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
+import { beginFamily, loadGrantSubject } from './begin-family.ts';
 import type { Grant } from './grant.ts';
 
 /** For an unknown, redeemed or another client's device code alike. */
@@ -27,7 +25,7 @@ export const deviceCodeGrant: Grant<'device_code'> = {
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;
-    const { devices, families, codes, audit } = services;
+    const { devices, audit } = services;
     const poll = await devices.poll(params.device_code, client.clientId);
     switch (poll.kind) {
       case 'unknown':
@@ -41,65 +39,19 @@ export const deviceCodeGrant: Grant<'device_code'> = {
       case 'denied':
         throw accessDenied(USER_DENIED);
     }
-    const { authorization } = poll;
-    const { approval } = authorization;
-    // As at a code exchange: the scopes the client is still registered for, an active user.
-    const scopes = approval.scopes.filter((scope) => mayHoldScope(client, scope));
-    if (scopes.length === 0) {
-      throw invalidGrant('The client is no longer registered for the granted scopes');
-    }
-    const subject = await loadTokenSubject(request.em, approval.userId, scopes);
-    if (!subject?.active) throw invalidGrant('The user account is not active');
+    const { approval } = poll.authorization;
+    const { scopes, subject } = await loadGrantSubject(grantRequest, approval);
     // Exactly once: of concurrent polls one takes the authorization, the others find none.
     if (!(await devices.redeem(params.device_code))) throw invalidGrant(INVALID_DEVICE_CODE);
     audit(request, 'code_redeemed', { clientId: client.clientId, userId: approval.userId });
-
-    const familyId = newTokenId();
-    const family = families.begin({
-      id: familyId,
-      userId: approval.userId,
-      clientId: client.clientId,
-      scopes: approval.scopes,
-      authTime: approval.authTime,
-      databaseCreatedAt: subject.databaseNow,
-      codeIssuedAt: approval.approvedAt,
-      sid: approval.sid,
-      // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key.
-      ...(grantRequest.dpopJkt !== null && !client.confidential
-        ? { jkt: grantRequest.dpopJkt }
-        : {}),
-    });
-    const signed = await signTokens(services, {
-      family,
-      begins: true,
-      scopes,
-      accessToken: planAccessToken(services),
-      nonce: null,
-      withRefreshToken: client.grantTypes.includes('refresh_token'),
-      user: subject.claims,
-      dpopJkt: grantRequest.dpopJkt,
-    });
-    // The user revoked the app (or signed out everywhere) after approving: the approval is void,
-    // as a code issued before that would be (read after the family joined the grant index).
-    const approved = {
-      userId: approval.userId,
-      clientId: client.clientId,
-      issuedAt: approval.approvedAt,
-    };
-    const [tokens, voided] = await Promise.all([
-      storeTokens(services, signed),
-      codes.wasVoided(approved),
-    ]);
-    if (voided) {
-      await families.revoke(familyId, family);
-      throw invalidGrant(INVALID_DEVICE_CODE);
-    }
-    audit(request, 'tokens_issued', {
-      clientId: client.clientId,
-      userId: approval.userId,
-      familyId,
-      scope: tokens.scope,
-    });
+    const tokens = await beginFamily(
+      services,
+      grantRequest,
+      { ...approval, issuedAt: approval.approvedAt },
+      { familyId: newTokenId(), scopes, subject, nonce: null },
+    );
+    // The user revoked the app after approving: the approval is void, as a code would be.
+    if (!tokens) throw invalidGrant(INVALID_DEVICE_CODE);
     return tokens;
   },
 };
