@@ -147,11 +147,10 @@ async function approveDevice(
     approvedAt: Date.now(),
   });
   if (!approved) return { kind: 'expired' };
-  ctx.audit('code_issued', {
+  ctx.audit('device_approved', {
     clientId: request.clientId,
     userId: session.userId,
     scopes: request.scopes,
-    device: true,
   });
   return { kind: 'device_approved', clientName: client.name };
 }

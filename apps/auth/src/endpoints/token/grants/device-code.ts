@@ -43,7 +43,10 @@ export const deviceCodeGrant: Grant<'device_code'> = {
     const { scopes, subject } = await loadGrantSubject(grantRequest, approval);
     // Exactly once: of concurrent polls one takes the authorization, the others find none.
     if (!(await devices.redeem(params.device_code))) throw invalidGrant(INVALID_DEVICE_CODE);
-    audit(request, 'code_redeemed', { clientId: client.clientId, userId: approval.userId });
+    audit(request, 'device_code_redeemed', {
+      clientId: client.clientId,
+      userId: approval.userId,
+    });
     const tokens = await beginFamily(
       services,
       grantRequest,
