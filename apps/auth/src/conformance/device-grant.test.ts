@@ -208,6 +208,12 @@ describe('conformance with openid-client: the device authorization grant', () =>
     );
     const first = await poll(app, started.device_code);
     expect(first.statusCode, first.body).toBe(200);
+    // The redemption itself is one atomic take: of concurrent takers exactly one wins.
+    const again = await startDevice(app, PUBLIC);
+    const takes = await Promise.all(
+      Array.from({ length: 10 }, () => servicesOf(app).devices.redeem(again.device_code)),
+    );
+    expect(takes.filter(Boolean)).toHaveLength(1);
     expect(first.json()).toMatchObject({ token_type: 'Bearer', scope: 'openid profile' });
     await expectPollError(app, started.device_code, 'invalid_grant');
   });
@@ -329,6 +335,15 @@ describe('conformance with openid-client: the device authorization grant', () =>
     const right = await enter(started.user_code, '198.51.100.8');
     expect(right.statusCode).toBe(303);
     expect(right.headers.location).toMatch(/^\/oauth\/consent\?request=/);
+    // The consent screen names the client and says the device signs in: no redirect host.
+    const consent = await app.inject({
+      method: 'GET',
+      url: String(right.headers.location),
+      cookies: person.cookies,
+      headers: { 'accept-language': 'en' },
+    });
+    expect(consent.body).toContain('Kiosk at the pick-up');
+    expect(consent.body).toContain('the device you entered the code for signs in');
     expect((await enter(started.user_code, '198.51.100.8')).statusCode).toBe(400);
   });
 });
