@@ -113,8 +113,10 @@ export class ShownPage {
     if (html.includes('action="/login"')) this.kind = 'login';
     else if (html.includes('action="/oauth/consent"')) this.kind = 'consent';
     else if (html.includes('action="/oauth/device"')) this.kind = 'device';
-    else if (html.includes('id="region-refusal"')) this.kind = 'refused';
-    else this.kind = 'other';
+    // The region refusal; the previous release's has the link back only.
+    else if (html.includes('id="region-refusal"') || html.includes('id="back-to-client"')) {
+      this.kind = 'refused';
+    } else this.kind = 'other';
   }
 
   /** The refusal page's link back to the client, followed as a click would. */
