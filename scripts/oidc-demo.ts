@@ -1,7 +1,9 @@
 // A third-party application signing a user in, end to end, with a certified OpenID client
 // library (openid-client): for demo-public (PKCE, no secret) and demo-confidential (PKCE and
 // client_secret_basic), alice logs in and allows, the code is exchanged, the ID token checked,
-// userinfo read and the refresh token rotated.
+// userinfo read and the refresh token rotated. Then a device signs in through demo-public by
+// the device authorization grant (RFC 8628): it prints its user code, alice types it at the
+// verification page and allows, and the device's poll gets the tokens.
 //
 //   pnpm start                 (in another terminal)
 //   pnpm oidc:demo             [base URL; default as pnpm start: BASE_URL, or
@@ -9,7 +11,7 @@
 //
 // Exits 1 at the first step that fails, with openid-client's reason; when no server answers
 // at all, in one line saying how to start it.
-import { completeCodeFlow } from '@foodshare/relying-party';
+import { completeCodeFlow, completeDeviceFlow } from '@foodshare/relying-party';
 import { DEMO_CLIENT_SECRET, DemoClientId, DemoUserEmail } from '@foodshare/domain';
 import { START_DEFAULT_PORT, startOrigin, startPort } from './start-settings.ts';
 
@@ -56,6 +58,16 @@ try {
     );
     if (!run.refreshRotated) process.exitCode = 1;
   }
+  const device = await completeDeviceFlow(
+    origin,
+    DemoClientId.public,
+    DemoUserEmail.alice,
+    (userCode, verificationUri) =>
+      console.log(`${DemoClientId.public} (device): go to ${verificationUri}, enter ${userCode}`),
+  );
+  console.log(`${device.clientId} (device): signed in`);
+  console.log(`  pages shown:   ${device.pagesShown.join(', ')}`);
+  console.log(`  ID token:      sub ${device.idToken.sub}, aud ${String(device.idToken.aud)}`);
 } catch (error) {
   console.error(`oidc-demo against ${origin} failed:`, error);
   process.exitCode = 1;

@@ -140,7 +140,7 @@ describe('pnpm start', () => {
     expect(response.headers.get('content-type')).toContain('application/problem+json');
   });
 
-  it('lets openid-client sign alice in through demo-public and demo-confidential (pnpm oidc:demo)', async () => {
+  it('lets openid-client sign alice in through demo-public and demo-confidential, and a device (pnpm oidc:demo)', async () => {
     const demo = spawn(
       process.execPath,
       ['--conditions=development', path.join(import.meta.dirname, 'oidc-demo.ts'), origin],
@@ -152,7 +152,12 @@ describe('pnpm start', () => {
     const [exitCode] = (await once(demo, 'exit')) as [number | null];
     expect(printed).toContain('demo-public (none): signed in');
     expect(printed).toContain('demo-confidential (client_secret_basic): signed in');
-    expect(printed.match(/pages shown: {3}login, consent/g)).toHaveLength(2);
+    expect(printed.match(/pages shown: {3}login, consent\n/g)).toHaveLength(2);
+    expect(printed).toMatch(
+      /demo-public \(device\): go to \S+\/oauth\/device, enter [A-Z]{4}-[A-Z]{4}/,
+    );
+    expect(printed).toContain('demo-public (device): signed in');
+    expect(printed).toContain('pages shown:   login, device, consent, other');
     expect(printed.match(/rotated, old one refused/g)).toHaveLength(2);
     expect(printed).toContain('"email":"alice@example.org"');
     expect(exitCode).toBe(0);

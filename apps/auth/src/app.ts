@@ -4,6 +4,7 @@ import { oauthClientsAdminRoutes } from './admin/oauth-clients.routes.ts';
 import { authServicesPlugin, buildAuthServices, type AuthServices } from './auth-services.ts';
 import type { AuthConfig } from './config.ts';
 import { authorizeRoutes } from './endpoints/authorize/authorize.routes.ts';
+import { deviceAuthorizationRoutes } from './endpoints/device-authorization/device-authorization.routes.ts';
 import { discoveryRoutes } from './endpoints/discovery/discovery.routes.ts';
 import { introspectRoutes } from './endpoints/introspect/introspect.routes.ts';
 import { jwksRoutes } from './endpoints/jwks/jwks.routes.ts';
@@ -14,6 +15,7 @@ import { tokenRoutes } from './endpoints/token/token.routes.ts';
 import { userinfoRoutes } from './endpoints/userinfo/userinfo.routes.ts';
 import { connectedAppsRoutes } from './interactions/connected-apps/connected-apps.routes.ts';
 import { consentRoutes } from './interactions/consent/consent.routes.ts';
+import { deviceRoutes } from './interactions/device/device.routes.ts';
 import { loginRoutes } from './interactions/login/login.routes.ts';
 import { pagesPlugin } from './plugins/pages.ts';
 
@@ -41,6 +43,7 @@ export async function buildAuthServer(
   await app.register(authorizeRoutes, services);
   await app.register(parRoutes, services);
   await app.register(tokenRoutes, services);
+  await app.register(deviceAuthorizationRoutes, services);
   await app.register(userinfoRoutes, services);
   await app.register(revokeRoutes, services);
   await app.register(introspectRoutes, services);
@@ -49,6 +52,7 @@ export async function buildAuthServer(
   await app.register(pagesPlugin, { config });
   await app.register(loginRoutes, services);
   await app.register(consentRoutes, services);
+  await app.register(deviceRoutes, services);
   await app.register(connectedAppsRoutes, services);
   await app.register(oauthClientsAdminRoutes, services);
   return { app, services };

@@ -27,6 +27,7 @@ import { KeyRing } from './keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from './observability/audit.ts';
 import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
+import { DeviceAuthorizationStore } from './stores/device-authorizations.store.ts';
 import { PushedAuthorizationRequestStore } from './stores/pushed-authorization-requests.store.ts';
 import { GrantRevocation } from './tokens/grant-revocation.ts';
 
@@ -93,6 +94,8 @@ export interface AuthServices {
   consents: ConsentStore;
   /** Authorization requests parked while the user logs in or decides on consent. */
   authorizationRequests: AuthorizationRequestStore;
+  /** Device authorizations from /oauth/device_authorization to their redemption (RFC 8628). */
+  devices: DeviceAuthorizationStore;
   /** Requests pushed to /oauth/par, until /oauth/authorize takes them (RFC 9126). */
   pushedRequests: PushedAuthorizationRequestStore;
   /** Grants (families) with their refresh-token generations and access tokens. */
@@ -148,6 +151,11 @@ export function buildAuthServices(
     consents: new ConsentStore(kv),
     authorizationRequests: new AuthorizationRequestStore(kv),
     pushedRequests: new PushedAuthorizationRequestStore(kv),
+    devices: new DeviceAuthorizationStore(
+      kv,
+      config.DEVICE_CODE_TTL_SECONDS * 1000,
+      config.DEVICE_CODE_INTERVAL_SECONDS,
+    ),
     families,
     denyList,
     refreshTokens: new RefreshTokenCodec(secrets.keyEncryptionKey),

@@ -19,6 +19,15 @@ export const AuthEnvSchema = Type.Object({
   AUTHORIZATION_CODE_TTL_SECONDS: seconds(600, 'Authorization code lifetime'),
   ACCESS_TOKEN_TTL_SECONDS: seconds(3600, 'Access token lifetime'),
   REFRESH_TOKEN_TTL_SECONDS: seconds(30 * 24 * 3600, 'Refresh token lifetime'),
+  // RFC 8628 (docs/oauth.md §12): how long a device code and its user code live, and how long
+  // the device waits between polls (5 seconds, the RFC's default; shortened only by tests).
+  DEVICE_CODE_TTL_SECONDS: seconds(600, 'Device code lifetime'),
+  DEVICE_CODE_INTERVAL_SECONDS: seconds(5, 'Device code polling interval'),
+  /**
+   * User codes typed at the device verification page per client address (IPv6: per /64) and
+   * hour before 429: 20^8 codes, so a guesser at this pace needs millennia for one live code.
+   */
+  DEVICE_USER_CODE_ATTEMPTS_PER_IP_PER_HOUR: Type.Integer({ minimum: 1, default: 30 }),
   /**
    * How often an instance re-reads the signing keys, so a rotation reaches it without restart.
    * Fractions allowed: tests shorten it to a fraction of a second. `keys rotate` must delay

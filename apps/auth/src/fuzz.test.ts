@@ -79,8 +79,14 @@ const OPERATIONS: OauthOperation[] = [
     method: 'POST',
     url: '/oauth/token',
     parameters: {
-      grant_type: oneOf('authorization_code', 'refresh_token', 'client_credentials'),
+      grant_type: oneOf(
+        'authorization_code',
+        'refresh_token',
+        'client_credentials',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ),
       code: oneOf('abc'),
+      device_code: oneOf('abc'),
       redirect_uri: oneOf(REDIRECT),
       code_verifier: oneOf('dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk'),
       refresh_token: jwtLike,
@@ -88,6 +94,21 @@ const OPERATIONS: OauthOperation[] = [
       client_secret: oneOf('demo-secret'),
       scope: oneOf('openid'),
     },
+  },
+  {
+    method: 'POST',
+    url: '/oauth/device_authorization',
+    parameters: {
+      client_id: oneOf(...CLIENT_IDS),
+      client_secret: oneOf('demo-secret'),
+      scope: oneOf('openid', 'openid offline_access', 'profile'),
+    },
+  },
+  { method: 'GET', url: '/oauth/device', parameters: { user_code: oneOf('BCDF-GHJK', 'x') } },
+  {
+    method: 'POST',
+    url: '/oauth/device',
+    parameters: { user_code: oneOf('BCDF-GHJK', 'bcdf ghjk'), csrf: parameterValue({}) },
   },
   {
     method: 'POST',

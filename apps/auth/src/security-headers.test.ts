@@ -18,6 +18,7 @@ const routes: [string, Service, InjectOptions][] = [
   ['the auth metrics', 'auth', { url: '/metrics' }],
   ['an authorization request (302)', 'auth', { url: authorizeUrl() }],
   ['the login page', 'auth', { url: '/login' }],
+  ['the device verification page, to login (302)', 'auth', { url: '/oauth/device' }],
   ['a token request without a body (400)', 'auth', { method: 'POST', url: '/oauth/token' }],
   ['userinfo without a token (401)', 'auth', { url: '/oauth/userinfo' }],
   ['a path of no auth route (404)', 'auth', { url: '/oauth/no-such-endpoint' }],

@@ -188,7 +188,15 @@ describe('the demo OAuth clients', () => {
   };
 
   it.for<[string, Record<string, unknown>]>([
-    [DemoClientId.public, { ...common, confidential: false, requiredRegionIds: [] }],
+    [
+      DemoClientId.public,
+      {
+        ...common,
+        confidential: false,
+        requiredRegionIds: [],
+        grantTypes: [...common.grantTypes, 'urn:ietf:params:oauth:grant-type:device_code'],
+      },
+    ],
     [DemoClientId.confidential, { ...common, confidential: true, requiredRegionIds: [] }],
     [DemoClientId.regional, { ...common, confidential: false, requiredRegionIds: [R.Musterstadt] }],
   ])('%s is registered as described', async ([clientId, expected], { db }) => {

@@ -51,6 +51,16 @@ export class FormBrowser {
    * submits its form, or follows its link (the region refusal's way back to the client).
    */
   async authorize(url: string, act: (page: ShownPage) => PageAction): Promise<URL> {
+    const end = await this.walk(url, act);
+    if (end instanceof ShownPage) throw new Error(`stopped at a page:\n${end.html}`);
+    return end;
+  }
+
+  /**
+   * Follows our pages as `authorize` does, until one of them is the last (`act` answers null on
+   * it: a device's verification ends on a page, RFC 8628) or a redirect leaves for a client.
+   */
+  async walk(url: string, act: (page: ShownPage) => PageAction | null): Promise<URL | ShownPage> {
     let response = await this.request(url);
     for (let hop = 0; hop < 20; hop++) {
       const location = response.headers.get('location');
@@ -68,6 +78,7 @@ export class FormBrowser {
       }
       this.pagesShown.push(page.kind);
       const next = act(page);
+      if (next === null) return page;
       if ('follow' in next) {
         const target = new URL(next.follow, this.origin);
         if (target.origin !== this.origin) return target;
@@ -83,17 +94,29 @@ export class FormBrowser {
 /** What the user does on a page: submit a form, or follow a link. */
 export type PageAction = { action: string; fields: Record<string, string> } | { follow: string };
 
+type PageKind = 'login' | 'consent' | 'device' | 'refused' | 'other';
+
+/** The form a page's user answers with, by the page's kind (the first form on others). */
+const FORM_ACTIONS: Partial<Record<PageKind, string>> = {
+  login: '/login',
+  consent: '/oauth/consent',
+  device: '/oauth/device',
+};
+
 /** A page of ours as the test sees it: which one, and its form's fields. */
 export class ShownPage {
   readonly html: string;
-  readonly kind: 'login' | 'consent' | 'refused' | 'other';
+  readonly kind: PageKind;
 
   constructor(html: string) {
     this.html = html;
     if (html.includes('action="/login"')) this.kind = 'login';
     else if (html.includes('action="/oauth/consent"')) this.kind = 'consent';
-    else if (html.includes('id="back-to-client"')) this.kind = 'refused';
-    else this.kind = 'other';
+    else if (html.includes('action="/oauth/device"')) this.kind = 'device';
+    // The region refusal; the previous release's has the link back only.
+    else if (html.includes('id="region-refusal"') || html.includes('id="back-to-client"')) {
+      this.kind = 'refused';
+    } else this.kind = 'other';
   }
 
   /** The refusal page's link back to the client, followed as a click would. */
@@ -111,9 +134,8 @@ export class ShownPage {
     const forms = [
       ...this.html.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g),
     ];
-    const wanted =
-      this.kind === 'consent' ? '/oauth/consent' : this.kind === 'login' ? '/login' : null;
-    const form = forms.find((match) => wanted === null || match[1] === wanted) ?? forms[0];
+    const wanted = FORM_ACTIONS[this.kind];
+    const form = forms.find((match) => wanted === undefined || match[1] === wanted) ?? forms[0];
     if (!form?.[1]) throw new Error('no form on the page');
     return { action: form[1].replace(/&amp;/g, '&'), html: form[2] ?? '' };
   }
@@ -136,6 +158,17 @@ export class ShownPage {
   /** The login form filled in. */
   login(email: string, password: string): { action: string; fields: Record<string, string> } {
     return { action: this.action, fields: { ...this.hiddenFields, email, password } };
+  }
+
+  /** The value a text field of the form holds (prefilled, as the browser would submit it). */
+  field(name: string): string {
+    const match = new RegExp(`name="${name}"[^>]*value="([^"]*)"`).exec(this.form.html);
+    return match?.[1] ?? '';
+  }
+
+  /** The device verification form (RFC 8628 3.3) submitted with a user code as typed. */
+  enterUserCode(userCode: string): { action: string; fields: Record<string, string> } {
+    return { action: this.action, fields: { ...this.hiddenFields, user_code: userCode } };
   }
 
   /** The consent form answered with one of its two buttons. */

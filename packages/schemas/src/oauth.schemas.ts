@@ -14,7 +14,12 @@ export const OAuthScopeSchema = Type.Union(
 export type OAuthScope = Static<typeof OAuthScopeSchema>;
 
 export const OAuthGrantTypeSchema = Type.Union(
-  [Type.Literal('authorization_code'), Type.Literal('refresh_token')],
+  [
+    Type.Literal('authorization_code'),
+    Type.Literal('refresh_token'),
+    // RFC 8628: the device authorization grant (docs/oauth.md §12).
+    Type.Literal('urn:ietf:params:oauth:grant-type:device_code'),
+  ],
   { title: 'OAuthGrantType' },
 );
 export type OAuthGrantType = Static<typeof OAuthGrantTypeSchema>;
@@ -115,7 +120,8 @@ const clientFields = {
     minItems: 1,
     uniqueItems: true,
     contains: Type.Literal('authorization_code'),
-    description: 'authorization_code, optionally refresh_token',
+    description:
+      'authorization_code, optionally refresh_token and urn:ietf:params:oauth:grant-type:device_code',
   }),
   requiredRegionIds: Type.Array(Id(), {
     uniqueItems: true,

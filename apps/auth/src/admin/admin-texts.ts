@@ -199,6 +199,8 @@ const de: AdminTexts = {
   grantDescriptions: {
     authorization_code: 'authorization_code (immer erforderlich)',
     refresh_token: 'refresh_token – Refresh-Tokens ausstellen',
+    'urn:ietf:params:oauth:grant-type:device_code':
+      'device_code – Anmeldung an Geräten ohne Tastatur per Code (RFC 8628)',
   },
   create: 'Client anlegen',
   save: 'Änderungen speichern',
@@ -396,6 +398,8 @@ const en: AdminTexts = {
   grantDescriptions: {
     authorization_code: 'authorization_code (always required)',
     refresh_token: 'refresh_token – issue refresh tokens',
+    'urn:ietf:params:oauth:grant-type:device_code':
+      'device_code – sign in on devices without a keyboard by a code (RFC 8628)',
   },
   create: 'Create client',
   save: 'Save changes',

@@ -16,6 +16,9 @@ import {
 } from '../test-support/oauth-admin-helpers.ts';
 import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 
+/** RFC 8628's grant type, offered on the form beside the others. */
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
 describe('the OAuth client pages of an administrator', () => {
   let admin: SignedInClient;
   let sequence = 0;
@@ -108,6 +111,9 @@ describe('the OAuth client pages of an administrator', () => {
       expect(body).toMatch(/name="scopes" value="openid"\s+checked/);
       expect(body).toMatch(/name="scopes" value="profile"\s+\/>/);
       expect(body).toMatch(/name="grantTypes" value="authorization_code"\s+checked/);
+      expect(body).toMatch(
+        /name="grantTypes"\s+value="urn:ietf:params:oauth:grant-type:device_code"\s+\/>/,
+      );
       // Depth first, children indented below their parent.
       const order = ['Deutschland', 'Musterland', 'Beispieldorf', 'Musterstadt'].map((name) =>
         body.indexOf(`${name}</label`),
@@ -125,7 +131,7 @@ describe('the OAuth client pages of an administrator', () => {
       const createdBefore = await auditCount(app, 'client_created');
       const { row, response, clientId } = await createThroughForm(app, {
         requiredRegionIds: [String(DemoRegionId.Musterstadt), String(DemoRegionId.Beispieldorf)],
-        grantTypes: ['authorization_code', 'refresh_token'],
+        grantTypes: ['authorization_code', 'refresh_token', DEVICE_GRANT],
       });
       expect(response.headers.location).toBe(`/admin/oauthclients/${row.id}?done=created`);
       expect(row).toMatchObject({
@@ -134,7 +140,7 @@ describe('the OAuth client pages of an administrator', () => {
         active: true,
         redirectUris: ['https://app.example.org/callback'],
         scopes: ['openid', 'profile'],
-        grantTypes: ['authorization_code', 'refresh_token'],
+        grantTypes: ['authorization_code', 'refresh_token', DEVICE_GRANT],
         requiredRegionIds: [DemoRegionId.Musterstadt, DemoRegionId.Beispieldorf],
         secretHash: null,
       });

@@ -1,4 +1,8 @@
-import { isRegisteredRedirectUri, type EntityManager } from '@foodshare/domain';
+import {
+  DEVICE_CODE_GRANT_TYPE,
+  isRegisteredRedirectUri,
+  type EntityManager,
+} from '@foodshare/domain';
 import type { Session } from '@foodshare/server-kit';
 import { NOT_IN_REQUIRED_REGIONS, passesRegionGate } from '../clients/region-gate.ts';
 import { findActiveClient, type RegisteredClient } from '../clients/registered-clients.ts';
@@ -16,6 +20,7 @@ import {
   sessionFingerprint,
 } from '../stores/authorization-requests.store.ts';
 import type { AuditEvent } from '../observability/audit.ts';
+import type { DeviceAuthorizationStore } from '../stores/device-authorizations.store.ts';
 import { hash } from 'node:crypto';
 
 /** What the authorization endpoint does next with a request. */
@@ -31,6 +36,8 @@ export type AuthorizationOutcome =
   | { kind: 'consent'; pending: PendingAuthorizationRequest }
   /** Redirect the code to the client. */
   | { kind: 'code'; code: string }
+  /** The user approved a device (RFC 8628): a page says so; the device learns it by polling. */
+  | { kind: 'device_approved'; clientName: string }
   /** A parked request that was decided already (a second submit) or has expired. */
   | { kind: 'expired' };
 
@@ -39,6 +46,7 @@ export interface AuthorizationContext {
   codes: AuthorizationCodeStore;
   consents: ConsentStore;
   requests: AuthorizationRequestStore;
+  devices: DeviceAuthorizationStore;
   audit: (event: AuditEvent, fields: Record<string, unknown>) => void;
   /** Seconds since the epoch. */
   now?: () => number;
@@ -56,14 +64,21 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 export const USER_DENIED = 'The user denied the request';
 
 /**
- * The client of a parked request, if it is still active and still has the redirect URI: a
- * client deactivated while the user was logging in gets nothing.
+ * The client of a parked request, if it is still active and still has the redirect URI (for a
+ * device request: still the device grant): a client deactivated while the user was logging in
+ * gets nothing.
  */
-export async function clientOfPending(em: EntityManager, pending: PendingAuthorizationRequest) {
+export async function clientOfPending(
+  em: EntityManager,
+  pending: Pick<AuthorizationRequest, 'clientId' | 'redirectUri' | 'deviceId'>,
+) {
   const client = await findActiveClient(em, pending.clientId);
-  return client && isRegisteredRedirectUri(client.redirectUris, pending.redirectUri)
-    ? client
-    : null;
+  if (!client) return null;
+  const registered =
+    pending.deviceId === undefined
+      ? isRegisteredRedirectUri(client.redirectUris, pending.redirectUri)
+      : client.grantTypes.includes(DEVICE_CODE_GRANT_TYPE);
+  return registered ? client : null;
 }
 
 /**
@@ -90,9 +105,13 @@ async function finish(ctx: AuthorizationContext, request: AnyRequest): Promise<b
 
 async function issueCode(
   ctx: AuthorizationContext,
+  client: RegisteredClient,
   request: AnyRequest,
   session: Session,
 ): Promise<AuthorizationOutcome> {
+  if (request.deviceId !== undefined) {
+    return approveDevice(ctx, client, request, request.deviceId, session);
+  }
   const code = await ctx.codes.issue({
     clientId: request.clientId,
     userId: session.userId,
@@ -110,6 +129,35 @@ async function issueCode(
     scopes: request.scopes,
   });
   return { kind: 'code', code };
+}
+
+/** RFC 8628: the consent goes to the device's authorization, which its next poll redeems. */
+async function approveDevice(
+  ctx: AuthorizationContext,
+  client: RegisteredClient,
+  request: AnyRequest,
+  deviceId: string,
+  session: Session,
+): Promise<AuthorizationOutcome> {
+  const approved = await ctx.devices.decide(deviceId, {
+    userId: session.userId,
+    authTime: session.authTime,
+    sid: sessionSid(session.id),
+    scopes: request.scopes,
+    approvedAt: Date.now(),
+  });
+  if (!approved) return { kind: 'expired' };
+  ctx.audit('device_approved', {
+    clientId: request.clientId,
+    userId: session.userId,
+    scopes: request.scopes,
+  });
+  return { kind: 'device_approved', clientName: client.name };
+}
+
+/** A device request denied (by the user or the region gate): the device's next poll learns it. */
+async function denyDevice(ctx: AuthorizationContext, request: AnyRequest): Promise<void> {
+  if (request.deviceId !== undefined) await ctx.devices.decide(request.deviceId, 'denied');
 }
 
 /**
@@ -136,7 +184,7 @@ export async function advance(
     (await ctx.consents.covers(session.userId, client.clientId, request.scopes));
   if (remembered) {
     if (!(await finish(ctx, request))) return { kind: 'expired' };
-    return issueCode(ctx, request, session);
+    return issueCode(ctx, client, request, session);
   }
   if (request.prompt.includes('none')) return { kind: 'error', error: consentRequired() };
   return { kind: 'consent', pending: await park(ctx, request) };
@@ -158,6 +206,7 @@ export async function decide(
   if (!(await ctx.requests.finish(pending.id))) return { kind: 'expired' };
   const fields = { clientId: client.clientId, userId: session.userId, scopes: pending.scopes };
   if (!decision.allow) {
+    await denyDevice(ctx, pending);
     ctx.audit('consent_denied', fields);
     return { kind: 'error', error: accessDenied(USER_DENIED) };
   }
@@ -165,7 +214,7 @@ export async function decide(
     await ctx.consents.remember(session.userId, client.clientId, pending.scopes);
   }
   ctx.audit('consent_granted', { ...fields, remembered: decision.remember });
-  return issueCode(ctx, pending, session);
+  return issueCode(ctx, client, pending, session);
 }
 
 /**
@@ -181,6 +230,7 @@ async function checkRegionGate(
 ): Promise<AuthorizationOutcome | null> {
   if (await passesRegionGate(ctx.em, session.userId, client.requiredRegionIds)) return null;
   await finish(ctx, request);
+  await denyDevice(ctx, request);
   const error = accessDenied(NOT_IN_REQUIRED_REGIONS);
   if (request.prompt.includes('none')) return { kind: 'error', error };
   return { kind: 'not_in_regions', error, clientName: client.name };

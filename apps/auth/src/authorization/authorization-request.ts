@@ -104,7 +104,7 @@ export function validateAuthorizationRequest(
  * registered for the refresh_token grant; from others it is dropped, not refused: OIDC Core 11
  * has the server ignore an offline_access it does not grant.
  */
-function checkScopes(client: RegisteredClient, scope: string | undefined): string[] {
+export function checkScopes(client: RegisteredClient, scope: string | undefined): string[] {
   const scopes = [...new Set((scope ?? '').split(' ').filter((s) => s !== ''))];
   if (!scopes.includes('openid')) throw invalidScope('The openid scope is required');
   const known = [...OAUTH_SCOPES, OFFLINE_ACCESS];

@@ -6,11 +6,15 @@ import type { Locale } from '../pages/locale.ts';
 import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
 import type { OAuthError } from '../errors/oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
+import {
+  sendDeviceOutcomePage,
+  sendsDevicePage,
+} from '../interactions/device/device-outcome.page.ts';
 
 /** What the authorization endpoint and the login and consent pages use to advance a request. */
 export type AuthorizationServices = Pick<
   AuthServices,
-  'issuer' | 'metrics' | 'audit' | 'codes' | 'consents' | 'authorizationRequests'
+  'issuer' | 'metrics' | 'audit' | 'codes' | 'consents' | 'authorizationRequests' | 'devices'
 >;
 
 /** The stores `advance()` works with, for this request. */
@@ -23,6 +27,7 @@ export function authorizationContext(
     codes: services.codes,
     consents: services.consents,
     requests: services.authorizationRequests,
+    devices: services.devices,
     audit: (event, fields) => services.audit(request, event, fields),
   };
 }
@@ -59,8 +64,11 @@ export function errorRedirectUrl(
 }
 
 export interface OutcomeOptions {
-  /** The redirect URI and state of the request the outcome belongs to. */
-  target: { redirectUri: string; state: string | null };
+  /**
+   * The redirect URI and state of the request the outcome belongs to; a device request's
+   * (`deviceId`) outcomes are pages, as nothing goes back to a client in the browser.
+   */
+  target: { redirectUri: string; state: string | null; deviceId?: string };
   /**
    * After a POST (login, consent, a form-posted authorization request) the answer is 303, so
    * the browser follows with GET: a 307 would re-send the password to the client (RFC 9700
@@ -79,6 +87,9 @@ export function sendOutcome(
   const status = afterPost ? 303 : 302;
   // Responses that carry a code or a page's next step must not be stored anywhere.
   void reply.header('cache-control', 'no-store');
+  if (target.deviceId !== undefined && sendsDevicePage(outcome)) {
+    return sendDeviceOutcomePage(reply, outcome, locale, metrics);
+  }
   switch (outcome.kind) {
     case 'error':
       metrics.oauthError(outcome.error.error);
@@ -99,6 +110,8 @@ export function sendOutcome(
         }),
         status,
       );
+    case 'device_approved':
+      return sendDeviceOutcomePage(reply, outcome, locale, metrics);
     case 'login':
       return reply.redirect(loginPageUrl(outcome.pending.id), status);
     case 'consent':

@@ -1,10 +1,25 @@
-import { addressBucket } from '@foodshare/server-kit';
+import { addressBucket, type KeyValueStore } from '@foodshare/server-kit';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
 import { sendTooManyRequestsPage } from '../pages/error.page.ts';
 import { pickLocale } from '../pages/locale.ts';
 
-const WINDOW_MS = 60_000;
+/**
+ * An onRequest hook of pages: `limit` requests per client address (IPv6: per /64) and window,
+ * counted under `name`; past it a 429 page with Retry-After, nothing else done.
+ */
+export function limitPagePerAddress(
+  kv: KeyValueStore,
+  { name, limit, windowMs }: { name: string; limit: number; windowMs: number },
+) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const key = `oauth:${name}:${addressBucket(request.ip)}`;
+    const { count, ttlMs } = await kv.increment(key, windowMs);
+    if (count <= limit) return;
+    const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
+    return sendTooManyRequestsPage(reply, pickLocale(request.headers['accept-language']), seconds);
+  };
+}
 
 /**
  * onRequest hook of /oauth/authorize and /login: one budget per client address (IPv6: per
@@ -12,12 +27,9 @@ const WINDOW_MS = 60_000;
  * check a password. A sign-in takes a handful of requests, so the limit stops only floods.
  */
 export function limitInteractionsPerAddress({ config, kv }: Pick<AuthServices, 'config' | 'kv'>) {
-  const limit = config.INTERACTION_REQUESTS_PER_IP_PER_MINUTE;
-  return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = `oauth:interaction-rate:${addressBucket(request.ip)}`;
-    const { count, ttlMs } = await kv.increment(key, WINDOW_MS);
-    if (count <= limit) return;
-    const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-    return sendTooManyRequestsPage(reply, pickLocale(request.headers['accept-language']), seconds);
-  };
+  return limitPagePerAddress(kv, {
+    name: 'interaction-rate',
+    limit: config.INTERACTION_REQUESTS_PER_IP_PER_MINUTE,
+    windowMs: 60_000,
+  });
 }

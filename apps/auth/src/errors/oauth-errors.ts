@@ -18,6 +18,9 @@ export type OAuthErrorCode =
   | 'insufficient_scope'
   | 'invalid_dpop_proof'
   | 'use_dpop_nonce'
+  | 'authorization_pending'
+  | 'slow_down'
+  | 'expired_token'
   | 'temporarily_unavailable'
   | 'server_error';
 
@@ -82,6 +85,21 @@ export const invalidScope = (description: string) =>
 
 export const accessDenied = (description: string) =>
   new OAuthError({ error: 'access_denied', description, status: 403 });
+
+/** RFC 8628 3.5: the user has not decided yet; the device polls again after its interval. */
+export const authorizationPending = () =>
+  new OAuthError({
+    error: 'authorization_pending',
+    description: 'The user has not yet approved the device',
+  });
+
+/** RFC 8628 3.5: polled too soon; the device adds 5 seconds to its interval. */
+export const slowDown = () =>
+  new OAuthError({ error: 'slow_down', description: 'Polling too fast: wait 5 seconds longer' });
+
+/** RFC 8628 3.5: the device code expired; the device starts over. */
+export const expiredToken = () =>
+  new OAuthError({ error: 'expired_token', description: 'The device code has expired' });
 
 export const loginRequired = (description = 'Login required') =>
   new OAuthError({ error: 'login_required', description });

@@ -129,6 +129,53 @@ describe('audit events and counters of the protocol endpoints', () => {
     }
   });
 
+  it('audits device_approved, device_code_redeemed and tokens_issued, and counts the device grant', async ({
+    app,
+  }) => {
+    const grant = 'urn:ietf:params:oauth:grant-type:device_code';
+    const issuedBefore = await tokensIssued(app, grant);
+    const started = (
+      await app.inject({
+        method: 'POST',
+        url: '/oauth/device_authorization',
+        ...formBody({ client_id: DemoClientId.public, scope: 'openid' }),
+      })
+    ).json<{ device_code: string; user_code: string }>();
+    const entered = await app.inject({
+      method: 'POST',
+      url: '/oauth/device',
+      cookies: alice.cookies,
+      ...formBody({ user_code: started.user_code, csrf: alice.headers['x-csrf-token'] }),
+    });
+    await allowOnConsentPage(app, alice.cookies, entered);
+    const response = await app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      ...formBody({
+        grant_type: grant,
+        device_code: started.device_code,
+        client_id: DemoClientId.public,
+      }),
+    });
+    expect(response.statusCode).toBe(200);
+
+    const userId = ids.users.alice;
+    expect(theAuditLine('device_approved')).toMatchObject({
+      clientId: DemoClientId.public,
+      userId,
+      scopes: ['openid'],
+    });
+    const redeemed = theAuditLine('device_code_redeemed');
+    expect(redeemed).toMatchObject({ clientId: DemoClientId.public, userId });
+    expect(theAuditLine('tokens_issued').reqId).toBe(redeemed.reqId);
+    expect(await tokensIssued(app, grant)).toBe(issuedBefore + 1);
+    const everything = logged.join('\n');
+    const { access_token: accessToken } = response.json<TokenResponse>();
+    for (const secret of [started.device_code, started.user_code, accessToken]) {
+      expect(everything).not.toContain(secret);
+    }
+  });
+
   it('audits tokens_refreshed and counts it as a refresh_token grant', async ({ app }) => {
     const { code, verifier } = await authorize(app);
     const first = (await redeem(app, code, verifier)).json<TokenResponse>();

@@ -12,6 +12,8 @@ export const AUDIT_EVENTS = [
   'code_issued',
   'code_redeemed',
   'code_reused',
+  'device_approved',
+  'device_code_redeemed',
   'tokens_issued',
   'tokens_refreshed',
   'tokens_revoked',

@@ -65,6 +65,18 @@ export interface Messages {
     revoke: string;
     logout: string;
   };
+  /** RFC 8628: the verification page where a device's user code is entered, and its answers. */
+  device: {
+    title: string;
+    intro: string;
+    code: string;
+    submit: string;
+    unknown: { title: string; text: string };
+    approved: { title: string; text: (clientName: string) => SafeHtml };
+    denied: { title: string; text: string };
+    /** On the consent page, in place of where the browser goes. */
+    destination: string;
+  };
   /** OpenID Connect RP-Initiated Logout 1.0: the end_session_endpoint's pages. */
   logout: {
     title: string;
@@ -161,6 +173,28 @@ const de: Messages = {
     revoke: 'Zugriff widerrufen',
     logout: 'Abmelden',
   },
+  device: {
+    title: 'Gerät verbinden',
+    intro: 'Gib den Code ein, den dein Gerät anzeigt.',
+    code: 'Code',
+    submit: 'Weiter',
+    unknown: {
+      title: 'Code ungültig',
+      text: 'Dieser Code ist unbekannt, abgelaufen oder wurde schon verwendet. Starte die Anmeldung an deinem Gerät neu, um einen neuen Code zu erhalten.',
+    },
+    approved: {
+      title: 'Gerät verbunden',
+      text: (name) =>
+        html`Du hast <strong>${name}</strong> den Zugriff erlaubt. Kehre zu deinem Gerät zurück: Es
+          meldet sich von selbst an.`,
+    },
+    denied: {
+      title: 'Gerät nicht verbunden',
+      text: 'Das Gerät erhält keinen Zugriff. Du kannst diese Seite schließen.',
+    },
+    destination:
+      'Nach deiner Antwort meldet sich das Gerät an, an dem du den Code eingegeben hast.',
+  },
   logout: {
     title: 'Abmelden?',
     question: (platform) => `Möchtest du dich bei ${platform} abmelden?`,
@@ -256,6 +290,27 @@ const en: Messages = {
     remembered: 'Your choice is remembered: the application does not ask again.',
     revoke: 'Revoke access',
     logout: 'Sign out',
+  },
+  device: {
+    title: 'Connect a device',
+    intro: 'Enter the code your device shows.',
+    code: 'Code',
+    submit: 'Continue',
+    unknown: {
+      title: 'Code not valid',
+      text: 'This code is unknown, has expired or was already used. Start the sign-in on your device again to get a new code.',
+    },
+    approved: {
+      title: 'Device connected',
+      text: (name) =>
+        html`You have allowed <strong>${name}</strong> access. Go back to your device: it signs in
+          by itself.`,
+    },
+    denied: {
+      title: 'Device not connected',
+      text: 'The device gets no access. You can close this page.',
+    },
+    destination: 'After you answer, the device you entered the code for signs in.',
   },
   logout: {
     title: 'Sign out?',

@@ -5,6 +5,8 @@
 export const LOGIN_PATH = '/login';
 export const CONSENT_PATH = '/oauth/consent';
 export const CONNECTED_APPS_PATH = '/connected-apps';
+/** RFC 8628 verification_uri: where a device's user code is entered (under /oauth: no new route). */
+export const DEVICE_PATH = '/oauth/device';
 
 /** The login page's parameter naming the page of this service to show after logging in. */
 export const RETURN_TO_PARAM = 'return_to';

@@ -12,8 +12,9 @@ export interface RegionRefusalPage {
   /**
    * The client's redirect URI with the RFC 6749 4.1.2.1 error (access_denied, "User not in
    * required regions", state, iss): where "back" leads, so the client learns what happened.
+   * Null for a device (RFC 8628), which learns it by polling: no link then.
    */
-  returnUrl: string;
+  returnUrl: string | null;
 }
 
 /**
@@ -30,11 +31,17 @@ export function sendRegionRefusalPage(reply: FastifyReply, page: RegionRefusalPa
     title: notInRegions.title,
     body: html`<h1>${notInRegions.title}</h1>
       <p>${notInRegions.text(page.clientName)}</p>
-      <p>
-        <a class="button" id="back-to-client" href="${page.returnUrl}"
-          >${notInRegions.back(page.clientName)}</a
-        >
-      </p>
-      <p class="muted">${technicalDetail}: <code>${NOT_IN_REQUIRED_REGIONS}</code></p>`,
+      ${
+        page.returnUrl === null
+          ? null
+          : html`<p>
+              <a class="button" id="back-to-client" href="${page.returnUrl}"
+                >${notInRegions.back(page.clientName)}</a
+              >
+            </p>`
+      }
+      <p class="muted" id="region-refusal">
+        ${technicalDetail}: <code>${NOT_IN_REQUIRED_REGIONS}</code>
+      </p>`,
   });
 }

@@ -27,7 +27,19 @@ export interface AuthorizationRequest {
    * sent no dpop_jkt, and from requests parked by an earlier release.
    */
   dpopJkt?: string;
+  /**
+   * RFC 8628: the device authorization (`DeviceAuthorizationStore`, by its id) this request
+   * approves or denies instead of issuing a code. Its `redirectUri` is then DEVICE_REDIRECT_URI.
+   */
+  deviceId?: string;
 }
+
+/**
+ * The `redirectUri` of a device request: no client can register it (a URN is no redirect URI),
+ * so the previous release, which knows no `deviceId`, finds the request's redirect URI
+ * unregistered and refuses to continue it rather than sending anything to the client.
+ */
+export const DEVICE_REDIRECT_URI = 'urn:ietf:params:oauth:grant-type:device_code';
 
 /**
  * A request parked while the user logs in or decides on consent. `loginSession` names (by hash)

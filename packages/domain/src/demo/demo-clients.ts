@@ -1,5 +1,6 @@
 import { hashClientSecret } from '../oauth-clients/client-secrets.ts';
 import {
+  DEVICE_CODE_GRANT_TYPE,
   insertOAuthClient,
   validateOAuthClientInput,
   type OAuthClientInput,
@@ -7,7 +8,7 @@ import {
 import type { EntityManager } from '../db/orm.ts';
 import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, DemoRegionId } from './demo-ids.ts';
 
-/** The three demo OAuth clients; `pepper` hashes the confidential client's secret. */
+/** The three demo OAuth clients (demo-public also for devices); `pepper` hashes the confidential client's secret. */
 export async function createDemoClients(em: EntityManager, pepper: string): Promise<void> {
   const common = {
     redirectUris: [DEMO_REDIRECT_URI],
@@ -21,6 +22,8 @@ export async function createDemoClients(em: EntityManager, pepper: string): Prom
         clientId: DemoClientId.public,
         name: 'Demo-App (öffentlich)',
         confidential: false,
+        // `pnpm oidc:demo` signs a device in through it too (RFC 8628).
+        grantTypes: [...common.grantTypes, DEVICE_CODE_GRANT_TYPE],
       },
       null,
     ],

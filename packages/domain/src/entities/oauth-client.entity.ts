@@ -56,7 +56,8 @@ export const OAuthClientEntity = defineEntity({
     },
     {
       name: 'oauth_clients_grant_types_known',
-      expression: "grant_types <@ array['authorization_code', 'refresh_token']::text[]",
+      expression:
+        "grant_types <@ array['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code']::text[]",
     },
     {
       name: 'oauth_clients_confidential_has_secret',

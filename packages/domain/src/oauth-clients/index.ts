@@ -8,6 +8,7 @@ export * from './oauth-token-revocation.ts';
 export {
   OAUTH_CLIENT_LIMITS,
   OAUTH_GRANT_TYPES,
+  DEVICE_CODE_GRANT_TYPE,
   OAUTH_SCOPES,
   assertRedirectUri,
   createOAuthClient,

@@ -17,7 +17,14 @@ export const OAUTH_SCOPES = ['openid', 'profile', 'email', 'regions', 'api'] as 
 // Not exported: packages/schemas owns the names OAuthScope and OAuthGrantType (docs/design.md §7.2).
 type OAuthScope = (typeof OAUTH_SCOPES)[number];
 
-export const OAUTH_GRANT_TYPES = ['authorization_code', 'refresh_token'] as const;
+/** RFC 8628 3.4: the device authorization grant's grant_type. */
+export const DEVICE_CODE_GRANT_TYPE = 'urn:ietf:params:oauth:grant-type:device_code';
+
+export const OAUTH_GRANT_TYPES = [
+  'authorization_code',
+  'refresh_token',
+  DEVICE_CODE_GRANT_TYPE,
+] as const;
 type OAuthGrantType = (typeof OAUTH_GRANT_TYPES)[number];
 
 // client_id travels in query strings and forms; unreserved URI characters need no escaping.

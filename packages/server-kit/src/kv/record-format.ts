@@ -18,6 +18,7 @@ export const RecordFormats = {
   authorizationCode: { name: 'authorization code', version: 1 },
   codeRedemption: { name: 'code redemption', version: 1 },
   pushedRequest: { name: 'pushed authorization request', version: 1 },
+  deviceAuthorization: { name: 'device authorization', version: 1 },
   consent: { name: 'remembered consent', version: 1 },
   refreshFamily: { name: 'refresh-token family', version: 1 },
   rotatedGeneration: { name: 'rotated refresh generation', version: 1 },

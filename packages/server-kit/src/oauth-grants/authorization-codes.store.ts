@@ -151,9 +151,11 @@ export class AuthorizationCodeStore {
 
   /**
    * Whether the user revoked the app (`voidCodesOf`), or ended every grant (`voidAllCodesOf`),
-   * after this code was issued. One round trip.
+   * after this code was issued (or a device approved, RFC 8628). One round trip.
    */
-  async wasVoided(grant: AuthorizationCodeGrant): Promise<boolean> {
+  async wasVoided(
+    grant: Pick<AuthorizationCodeGrant, 'userId' | 'clientId' | 'issuedAt'>,
+  ): Promise<boolean> {
     const marks = await this.store.getMany(
       voidBeforeKey(grant.userId, grant.clientId),
       userVoidBeforeKey(grant.userId),

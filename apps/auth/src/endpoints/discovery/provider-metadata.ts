@@ -1,3 +1,4 @@
+import { DEVICE_CODE_GRANT_TYPE } from '@foodshare/domain';
 import { Type, type Static } from 'typebox';
 import { DPOP_SIGNING_ALGORITHMS } from '@foodshare/server-kit/oauth-grants';
 
@@ -15,6 +16,7 @@ export const ProviderMetadataSchema = Type.Object(
     introspection_endpoint: Type.String(),
     end_session_endpoint: Type.String(),
     pushed_authorization_request_endpoint: Type.String(),
+    device_authorization_endpoint: Type.String(),
     require_pushed_authorization_requests: Type.Boolean(),
     backchannel_logout_supported: Type.Boolean(),
     backchannel_logout_session_supported: Type.Boolean(),
@@ -65,13 +67,15 @@ export function providerMetadata(issuer: string): ProviderMetadata {
     // require it of that client alone (require_pushed_authorization_requests in RFC 9126 6).
     pushed_authorization_request_endpoint: `${issuer}/oauth/par`,
     require_pushed_authorization_requests: false,
+    // RFC 8628 4 (docs/oauth.md §12).
+    device_authorization_endpoint: `${issuer}/oauth/device_authorization`,
     // Back-Channel Logout 1.0 §2.1 (docs/oauth.md §9): ID tokens and logout tokens carry the
     // session's `sid` (docs/oauth.md §4.4).
     backchannel_logout_supported: true,
     backchannel_logout_session_supported: true,
     response_types_supported: ['code'],
     response_modes_supported: ['query'],
-    grant_types_supported: ['authorization_code', 'refresh_token'],
+    grant_types_supported: ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE],
     subject_types_supported: ['public'],
     id_token_signing_alg_values_supported: ['RS256'],
     // offline_access: OIDC Core 11 (docs/oauth.md §3.8); api: the REST API (§11).

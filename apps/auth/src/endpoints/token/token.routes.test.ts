@@ -112,7 +112,7 @@ describe('POST /oauth/token', () => {
       'password',
       'client_credentials',
       'implicit',
-      'urn:ietf:params:oauth:grant-type:device_code',
+      'urn:ietf:params:oauth:grant-type:jwt-bearer',
     ])('answers unsupported_grant_type for %s', async (grantType, { app }) => {
       const response = await tokenRequest(
         app,

@@ -16,11 +16,15 @@ import {
 } from '../../clients/client-endpoint.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import type { Grant, TokenRequestParams, TokenServices } from './grants/grant.ts';
+import { deviceCodeGrant } from './grants/device-code.ts';
 import { refreshTokenGrant } from './grants/refresh-token.ts';
 import { TokenRequestSchema, TokenResponseSchema } from './token.schemas.ts';
 
 const GRANTS: ReadonlyMap<string, Grant> = new Map(
-  [authorizationCodeGrant, refreshTokenGrant].map((grant) => [grant.grantType, grant]),
+  [authorizationCodeGrant, refreshTokenGrant, deviceCodeGrant].map((grant) => [
+    grant.grantType,
+    grant,
+  ]),
 );
 
 /** The first parameter its grant requires that the request lacks (empty counts as missing). */
@@ -62,7 +66,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
       errorHandler: oauthRouteErrorHandler(services.metrics),
       schema: {
         tags: ['oauth'],
-        summary: 'Token endpoint (RFC 6749 3.2): authorization_code with PKCE, refresh_token',
+        summary:
+          'Token endpoint (RFC 6749 3.2): authorization_code with PKCE, refresh_token, device_code (RFC 8628)',
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenRequestSchema,
         response: { 200: TokenResponseSchema, ...clientEndpointErrorResponses },

@@ -11,6 +11,7 @@ export const TokenRequestSchema = Type.Object(
     redirect_uri: Type.Optional(Type.String()),
     code_verifier: Type.Optional(Type.String()),
     refresh_token: Type.Optional(Type.String()),
+    device_code: Type.Optional(Type.String()),
     scope: Type.Optional(Type.String()),
     client_id: Type.Optional(Type.String()),
     client_secret: Type.Optional(Type.String()),

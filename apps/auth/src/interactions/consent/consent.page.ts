@@ -24,8 +24,8 @@ export interface ConsentPage {
   client: ConsentClient;
   /** Who is signed in. */
   user: { name: string; email: string };
-  /** The redirect URI the answer goes to. */
-  redirectUri: string;
+  /** The redirect URI the answer goes to; null for a device (RFC 8628), which polls for it. */
+  redirectUri: string | null;
   scopes: readonly string[];
 }
 
@@ -104,7 +104,13 @@ export function sendConsentPage(reply: FastifyReply, page: ConsentPage) {
         ${page.scopes.map((scope) => html`<li>${describeScope(messages, scope)}</li>`)}
       </ul>
       ${clientLinks(page)}
-      <p>${consent.destination(destinationOf(page.redirectUri))}</p>
+      <p>
+        ${
+          page.redirectUri === null
+            ? messages.device.destination
+            : consent.destination(destinationOf(page.redirectUri))
+        }
+      </p>
       <form method="post" action="${CONSENT_PATH}">
         ${formTokenField(page.token)}
         <input type="hidden" name="request" value="${page.requestId}" />

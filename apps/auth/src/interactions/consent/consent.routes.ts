@@ -64,7 +64,7 @@ export const consentRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app
         requestId: pending.id,
         client: { name: client.name, ...(await clientPresentation(request.em, client.clientId)) },
         user: { name: `${user.firstName} ${user.lastName}`.trim(), email: user.email },
-        redirectUri: pending.redirectUri,
+        redirectUri: pending.deviceId === undefined ? pending.redirectUri : null,
         scopes: pending.scopes,
       });
     },

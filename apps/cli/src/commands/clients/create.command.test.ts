@@ -17,7 +17,11 @@ describe('clients create', () => {
       db.em(),
       clientOptions({
         scopes: ['openid', 'profile', 'email', 'regions'],
-        grantTypes: ['authorization_code', 'refresh_token'],
+        grantTypes: [
+          'authorization_code',
+          'refresh_token',
+          'urn:ietf:params:oauth:grant-type:device_code',
+        ],
       }),
     );
     expect(created).toMatchObject({
@@ -26,7 +30,11 @@ describe('clients create', () => {
       confidential: false,
       redirectUris: ['https://app.example/callback'],
       scopes: ['openid', 'profile', 'email', 'regions'],
-      grantTypes: ['authorization_code', 'refresh_token'],
+      grantTypes: [
+        'authorization_code',
+        'refresh_token',
+        'urn:ietf:params:oauth:grant-type:device_code',
+      ],
       requiredRegionIds: [],
       secret: null,
     });

@@ -107,7 +107,7 @@ export function createClientLeaf(runtime: CliRuntime): Command {
     )
     .option(
       '--grant <grantType>',
-      'authorization_code (required), refresh_token; repeatable (default: authorization_code)',
+      'authorization_code (required), refresh_token, urn:ietf:params:oauth:grant-type:device_code; repeatable (default: authorization_code)',
       collectList,
     )
     .option(

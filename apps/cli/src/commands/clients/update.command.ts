@@ -152,7 +152,7 @@ export function updateClientLeaf(runtime: CliRuntime): Command {
       )
       .option(
         '--grant <grantType>',
-        'authorization_code (required), refresh_token; repeatable',
+        'authorization_code (required), refresh_token, urn:ietf:params:oauth:grant-type:device_code; repeatable',
         collectList,
       )
       .option('--required-region <regionId>', 'only members of this region; repeatable', collectIds)

@@ -2,9 +2,8 @@ import { hash, timingSafeEqual } from 'node:crypto';
 import { type AuthorizationCodeGrant, newTokenId } from '@foodshare/server-kit/oauth-grants';
 import { invalidGrant } from '../../../errors/oauth-errors.ts';
 import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
-import { planAccessToken, signTokens, storeTokens } from '../issue-tokens.ts';
-import { loadTokenSubject } from '../../../claims/user-claims.ts';
-import { mayHoldScope } from '../../../clients/registered-clients.ts';
+import { planAccessToken } from '../issue-tokens.ts';
+import { beginFamily, loadGrantSubject } from './begin-family.ts';
 import type { Grant, GrantRequest, TokenServices } from './grant.ts';
 
 /** The message of docs/spec.md §7.2 for a used or expired code. */
@@ -75,7 +74,7 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', Authorizatio
     async handle(services, grantRequest) {
       const { request, client, params } = grantRequest;
       const { code, redirect_uri: redirectUri } = params;
-      const { codes, families, audit } = services;
+      const { codes, audit } = services;
 
       const grant = await (grantRequest.ahead ?? codes.find(code, client.clientId));
       if (!grant) {
@@ -94,14 +93,7 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', Authorizatio
       if (grant.dpopJkt !== undefined && grant.dpopJkt !== grantRequest.dpopJkt) {
         throw invalidGrant('The code is bound to another DPoP key');
       }
-      // The consented scopes the client is still registered for: an administrator may have taken
-      // one from the client since the code was issued.
-      const scopes = grant.scopes.filter((scope) => mayHoldScope(client, scope));
-      if (scopes.length === 0) {
-        throw invalidGrant('The client is no longer registered for the granted scopes');
-      }
-      const subject = await loadTokenSubject(request.em, grant.userId, scopes);
-      if (!subject?.active) throw invalidGrant('The user account is not active');
+      const { scopes, subject } = await loadGrantSubject(grantRequest, grant);
 
       const familyId = newTokenId();
       const accessToken = planAccessToken(services);
@@ -116,53 +108,20 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', Authorizatio
       }
       audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
 
-      const family = families.begin({
-        id: familyId,
-        userId: grant.userId,
-        clientId: client.clientId,
-        scopes: grant.scopes,
-        authTime: grant.authTime,
-        databaseCreatedAt: subject.databaseNow,
-        codeIssuedAt: grant.issuedAt,
-        ...(grant.sid === undefined ? {} : { sid: grant.sid }),
-        // RFC 9449 5: a public client's refresh tokens are bound to its DPoP key.
-        ...(grantRequest.dpopJkt !== null && !client.confidential
-          ? { jkt: grantRequest.dpopJkt }
-          : {}),
-      });
-      const signed = await signTokens(services, {
-        family,
-        begins: true,
+      const tokens = await beginFamily(services, grantRequest, grant, {
+        familyId,
         scopes,
-        accessToken,
+        subject,
         nonce: grant.nonce,
-        withRefreshToken: client.grantTypes.includes('refresh_token'),
-        user: subject.claims,
-        dpopJkt: grantRequest.dpopJkt,
+        accessToken,
       });
-      // The user revoked the app after the code was issued: whether the revocation came before
-      // this exchange or while it ran, the code is void. Read after the family joined the user's
-      // grant index, in the same round trip (storeTokens sends its writes first): a revocation
-      // that listed the index before that has set this mark before too.
-      const [tokens, voided] = await Promise.all([
-        storeTokens(services, signed),
-        codes.wasVoided(grant),
-      ]);
-      if (voided) {
-        await families.revoke(familyId, family);
-        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-      }
+      // A code the user voided (revoked the app) after it was issued yields nothing.
+      if (!tokens) throw invalidGrant(INVALID_OR_EXPIRED_CODE);
       // A second use of the code that ran while this family was being stored has revoked it by id:
       // its tombstone stands and the access token is denied, so the tokens are dead in any order.
       // storeTokens() may have written the family's record and its entry in the user's grant
       // index after that revocation: it revokes the family again then, from the tombstone check
       // it makes last anyway (no read of its own here).
-      audit(request, 'tokens_issued', {
-        clientId: client.clientId,
-        userId: grant.userId,
-        familyId,
-        scope: tokens.scope,
-      });
       return tokens;
     },
   };

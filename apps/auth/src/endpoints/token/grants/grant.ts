@@ -1,3 +1,4 @@
+import type { DEVICE_CODE_GRANT_TYPE } from '@foodshare/domain';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../../../auth-services.ts';
 import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
@@ -10,6 +11,8 @@ export interface TokenRequestParams {
   redirect_uri?: string;
   code_verifier?: string;
   refresh_token?: string;
+  /** RFC 8628 3.4. */
+  device_code?: string;
   scope?: string;
   client_id?: string;
   client_secret?: string;
@@ -30,6 +33,7 @@ export type TokenServices = Pick<
   | 'denyList'
   | 'refreshTokens'
   | 'dpop'
+  | 'devices'
 >;
 
 /** One token request, after its client authenticated and sent what its grant requires. */
@@ -53,7 +57,7 @@ export interface Grant<
   Required extends keyof TokenRequestParams = keyof TokenRequestParams,
   Ahead = unknown,
 > {
-  grantType: 'authorization_code' | 'refresh_token';
+  grantType: 'authorization_code' | 'refresh_token' | typeof DEVICE_CODE_GRANT_TYPE;
   requiredParams: readonly Required[];
   /**
    * The grant's first reads, started in the round trip that ends the client's authentication
