@@ -6,10 +6,7 @@ import type { Locale } from '../pages/locale.ts';
 import { consentPageUrl, loginPageUrl } from '../pages/page-paths.ts';
 import type { OAuthError } from '../errors/oauth-errors.ts';
 import type { AuthorizationContext, AuthorizationOutcome } from './authorization-flow.ts';
-import {
-  sendDeviceOutcomePage,
-  sendsDevicePage,
-} from '../interactions/device/device-outcome.page.ts';
+import { sendDeviceOutcomePage, sendsDevicePage } from '../pages/device-outcome.page.ts';
 
 /** What the authorization endpoint and the login and consent pages use to advance a request. */
 export type AuthorizationServices = Pick<

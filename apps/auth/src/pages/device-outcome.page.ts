@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import type { AuthorizationOutcome } from '../../authorization/authorization-flow.ts';
-import type { AuthMetrics } from '../../observability/metrics.ts';
-import { html } from '../../pages/html.ts';
-import { sendPage } from '../../pages/layout.ts';
-import type { Locale } from '../../pages/locale.ts';
-import { messagesFor } from '../../pages/messages.ts';
-import { sendRegionRefusalPage } from '../../pages/region-refusal.page.ts';
+import type { AuthorizationOutcome } from '../authorization/authorization-flow.ts';
+import type { AuthMetrics } from '../observability/metrics.ts';
+import { html } from './html.ts';
+import { sendPage } from './layout.ts';
+import type { Locale } from './locale.ts';
+import { messagesFor } from './messages.ts';
+import { sendRegionRefusalPage } from './region-refusal.page.ts';
 
 type DeviceOutcome = Extract<
   AuthorizationOutcome,
