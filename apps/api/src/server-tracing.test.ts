@@ -17,7 +17,10 @@ registerHooks({ resolve(specifier, context, next) {
 } });`;
 const NODE_OPTIONS = `--import=data:text/javascript,${encodeURIComponent(REPORT_TRACING_MODULES)}`;
 
-/** Logs in as a demo user and reads the current user: HTTP, PostgreSQL and Redis all at work. */
+/**
+ * Logs in as a demo user and reads the current user (HTTP, PostgreSQL and Redis all at work),
+ * then sends a refused bearer token.
+ */
 async function logInAndReadCurrentUser(address: string) {
   const login = await fetch(`${address}/api/login`, {
     method: 'POST',
@@ -28,10 +31,17 @@ async function logInAndReadCurrentUser(address: string) {
   expect(login.status).toBe(200);
   const cookies = login.headers.getSetCookie().map((cookie) => cookie.split(';')[0] ?? '');
   const current = await fetch(`${address}/api/users/current?access_token=in-the-query`, {
-    headers: { cookie: cookies.join('; '), authorization: 'Bearer an-authorization-header' },
+    headers: { cookie: cookies.join('; ') },
     signal: AbortSignal.timeout(10_000),
   });
   expect(current.status).toBe(200);
+  // An Authorization header makes the request a token caller's (the cookie is then ignored):
+  // this one's token is refused, and must not be traced either.
+  const withToken = await fetch(`${address}/api/users/current`, {
+    headers: { cookie: cookies.join('; '), authorization: 'Bearer an-authorization-header' },
+    signal: AbortSignal.timeout(10_000),
+  });
+  expect(withToken.status).toBe(401);
   return { cookieValues: cookies.map((cookie) => cookie.slice(cookie.indexOf('=') + 1)) };
 }
 
