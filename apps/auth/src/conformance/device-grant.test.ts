@@ -26,6 +26,7 @@ const PUBLIC = 'device-public';
 const CONFIDENTIAL = 'device-confidential';
 const OTHER = 'device-other';
 const REGIONAL = 'device-regional';
+const ENDED = 'device-ended';
 const SECRET = 'device-confidential-secret-0123456789';
 const DEVICE_GRANTS = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE];
 
@@ -101,6 +102,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
       grantTypes: DEVICE_GRANTS,
     });
     await registerClient({ clientId: OTHER, grantTypes: DEVICE_GRANTS });
+    await registerClient({ clientId: ENDED, grantTypes: DEVICE_GRANTS });
     await registerClient({
       clientId: REGIONAL,
       grantTypes: DEVICE_GRANTS,
@@ -235,6 +237,19 @@ describe('conformance with openid-client: the device authorization grant', () =>
     });
     expect(revoked.statusCode).toBe(204);
     await expectPollError(app, started.device_code, 'invalid_grant');
+  });
+
+  it('voids an approved device code when the client’s grants end (the client deactivated)', async ({
+    app,
+    signIn,
+  }) => {
+    const started = await startDevice(app, ENDED);
+    const alice = await signIn('alice');
+    const entered = await enterUserCode(app, alice, started.user_code, '192.0.2.21');
+    const approved = await allowOnConsentPage(app, alice.cookies, entered);
+    expect(approved.body).toContain('id="device-approved"');
+    await servicesOf(app).grantRevocation.endClientGrants(ENDED, new Date());
+    await expectPollError(app, started.device_code, 'invalid_grant', ENDED);
   });
 
   it('answers access_denied once the person denied, and the page says so', async ({

@@ -1,6 +1,11 @@
 import { hash, randomBytes, randomInt } from 'node:crypto';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import { readRecord, RecordFormats, writeRecord } from '@foodshare/server-kit';
+import {
+  clientGrantCutoffKey,
+  issuedBeforeCutoff,
+  parseCutoff,
+} from '@foodshare/server-kit/oauth-grants';
 
 /** RFC 8628 6.1: consonants only, no vowels (no words) and no look-alikes (no 0/O, 1/I, 5/S). */
 export const USER_CODE_ALPHABET = 'BCDFGHJKLMNPQRSTVWXZ';
@@ -160,11 +165,20 @@ export class DeviceAuthorizationStore {
    */
   async poll(deviceCode: string, clientId: string, now = Date.now()): Promise<DevicePoll> {
     const deviceId = hashOf(deviceCode);
-    const [raw, slowDowns] = await this.store.getMany(deviceKey(deviceId), slowDownsKey(deviceId));
+    const [raw, slowDowns, cutoff] = await this.store.getMany(
+      deviceKey(deviceId),
+      slowDownsKey(deviceId),
+      clientGrantCutoffKey(clientId),
+    );
     if (raw == null) return { kind: 'unknown' };
     const authorization = readRecord<DeviceAuthorization>(RecordFormats.deviceAuthorization, raw);
     // Another client's device code is refused like an unknown one, and left alone.
     if (authorization.clientId !== clientId) return { kind: 'unknown' };
+    // A device code issued before the client's grants were ended (the client deactivated or
+    // deleted) is void, as a code of the code flow is.
+    if (issuedBeforeCutoff(authorization.issuedAt, parseCutoff(cutoff ?? null))) {
+      return { kind: 'unknown' };
+    }
     if (now >= authorization.expiresAt) return { kind: 'expired' };
     const interval = authorization.interval + SLOW_DOWN_SECONDS * Number(slowDowns ?? 0);
     if (!(await this.store.setIfAbsent(lastPollKey(deviceId), String(now), interval * 1000))) {
