@@ -603,3 +603,33 @@ async function refusalOf(api: ApiApp, headers: Record<string, string>) {
     challenge: String(response.headers['www-authenticate']),
   };
 }
+
+describe('a quiz confirmed with a token', () => {
+  it('keeps the user’s browser sessions, which carry the new role at once', async ({
+    app,
+    api,
+  }) => {
+    // carla passed quiz 1 in the demo data; her confirmation raises her role.
+    const browser = await signInAs(api, users.carla);
+    const { access_token: token } = await tokensFor(app, {
+      clientId: API_CLIENT,
+      userId: users.carla,
+      scopes: API_SCOPES,
+    });
+    const confirmed = await call(
+      api,
+      viaToken(token),
+      'POST',
+      '/api/users/current/quiz-sessions/1/confirmation',
+    );
+    expect(confirmed.statusCode, confirmed.body).toBe(200);
+    const { role, endedSessionCount } = confirmed.json<{
+      role: number;
+      endedSessionCount: number;
+    }>();
+    expect(endedSessionCount).toBe(0);
+    const current = await call(api, viaSession(browser), 'GET', '/api/users/current');
+    expect(current.statusCode, current.body).toBe(200);
+    expect(current.json<{ role: number }>().role).toBe(role);
+  });
+});

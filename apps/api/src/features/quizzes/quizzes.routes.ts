@@ -36,9 +36,12 @@ export const quizzesRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const confirmed = await confirmPassedQuiz(request.em, actor, quizId);
       // After the commit: the other sessions must not outlive the role they were opened with,
       // this one carries the new role, and a retry after a failure here confirms again
-      // harmlessly and does both then. A token caller has no session to keep: every session of
-      // the account ends.
-      const endedSessionCount = await app.sessions.destroyOthers(actor.id, request.session?.id);
+      // harmlessly and does both then. A token caller (an app) ends no browser session: the
+      // sessions get the new role instead, so that no app can sign its user out by repeating
+      // a confirmation.
+      const endedSessionCount = request.session
+        ? await app.sessions.destroyOthers(actor.id, request.session.id)
+        : 0;
       await updateSessionsOfAccount(request.em, app.sessions, actor.id);
       request.log.info(
         {
