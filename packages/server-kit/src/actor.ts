@@ -72,8 +72,14 @@ async function actorOf(request: FastifyRequest, session: Session): Promise<Actor
   if (isFresh(facts, Date.now())) {
     return { id: session.userId, role: facts.role, verified: facts.verified };
   }
+  const readAt = Date.now();
   const actor = await readAccount(request.em, session.userId);
-  if (actor) await request.server.sessions.rememberAccount(session.id, actor);
+  if (actor) {
+    // The facts are a cache: a store that refuses the write costs the next request a read.
+    await request.server.sessions.rememberAccount(session.id, actor, readAt).catch((error) => {
+      request.log.warn({ err: error }, 'could not keep the account facts in the session');
+    });
+  }
   return actor;
 }
 

@@ -13,7 +13,8 @@ export async function updateSessionsOfAccount(
   sessions: SessionStore,
   userId: number,
 ): Promise<void> {
-  await sessions.accountChanged(userId, await readAccount(em, userId));
+  const readAt = Date.now();
+  await sessions.accountChanged(userId, await readAccount(em, userId), readAt);
 }
 
 /**

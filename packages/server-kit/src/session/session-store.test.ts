@@ -219,6 +219,17 @@ describe('SessionStore: the account facts a session carries', () => {
     expect(await sessions.find(someoneElse.id)).not.toBeNull();
   });
 
+  it('keeps facts read later over facts read before them, whichever is written last', async () => {
+    const { time, sessions } = setup();
+    const session = await sessions.create(6, { rememberMe: false, account: foodsaver });
+    const readBeforeTheChange = time.now();
+    time.advance(1_000);
+    await sessions.accountChanged(6, ambassador);
+    // A request that read the account before the change writes its facts after it.
+    await sessions.rememberAccount(session.id, foodsaver, readBeforeTheChange);
+    expect((await sessions.find(session.id))?.account).toMatchObject(ambassador);
+  });
+
   it('reads a record of the release before the facts, and keeps a later release’s fields', async () => {
     const { store, sessions } = setup();
     const session = await sessions.create(5, { rememberMe: false });

@@ -150,30 +150,40 @@ export class SessionStore {
   }
 
   /** Keeps `account`, read from PostgreSQL just now, in the session (if it still lives). */
-  async rememberAccount(sessionId: string, account: Account): Promise<void> {
-    await this.rewriteAccount(hashId(sessionId), account);
+  async rememberAccount(sessionId: string, account: Account, readAt = this.now()): Promise<void> {
+    await this.rewriteAccount(hashId(sessionId), account, readAt);
   }
 
   /**
    * After a write to a user's role, verification or activation: every live session of the user
    * carries the account as it is now, or ends when it is no longer active (`null`).
    */
-  async accountChanged(userId: number, account: Account | null): Promise<void> {
+  async accountChanged(
+    userId: number,
+    account: Account | null,
+    readAt = this.now(),
+  ): Promise<void> {
     if (!account) {
       await this.destroyOthers(userId);
       return;
     }
     const live = await this.store.indexMembers(indexKey(userId), this.now());
-    await Promise.all(live.map(({ member }) => this.rewriteAccount(member, account)));
+    await Promise.all(live.map(({ member }) => this.rewriteAccount(member, account, readAt)));
   }
 
-  /** The record is rewritten as it is, with its lifetime; a session ended meanwhile stays ended. */
-  private async rewriteAccount(idHash: string, account: Account): Promise<void> {
+  /**
+   * The record is rewritten as it is, with its lifetime; a session ended meanwhile stays ended.
+   * `readAt` is when the account was read, taken before the read: facts read later stay, so a
+   * request that read the account before a change cannot write the old facts over the new ones.
+   */
+  private async rewriteAccount(idHash: string, account: Account, readAt: number): Promise<void> {
     const key = sessionKey(idHash);
     const found = await this.store.getWithTtl(key);
     if (!found || found.ttlMs <= 0) return;
     const stored = readRecord<StoredSession>(RecordFormats.session, found.value);
-    const rewritten: StoredSession = { ...stored, account: factsOf(account, this.now()) };
+    const storedReadAt = stored.account?.readAt;
+    if (typeof storedReadAt === 'number' && storedReadAt > readAt) return;
+    const rewritten: StoredSession = { ...stored, account: factsOf(account, readAt) };
     await this.store.setIfPresent(key, writeRecord(RecordFormats.session, rewritten), found.ttlMs);
   }
 
