@@ -21,9 +21,10 @@ async function inOAuthClientAdminGroup(em: EntityManager, userId: number): Promi
 }
 
 /**
- * Who may use the admin pages, decided afresh on every request (a role or membership taken
- * away takes effect at once): nobody logged in (or an account since deactivated) must log in,
- * anyone else needs mayAdministerOAuthClients.
+ * Who may use the admin pages, decided on every request: the memberships read afresh, the role
+ * from the session's account facts, which every change of a role rewrites (docs/design.md
+ * §3.11). Nobody logged in (or an account since deactivated) must log in; anyone else needs
+ * mayAdministerOAuthClients.
  */
 export async function checkAdminAccess(request: FastifyRequest): Promise<AdminAccess> {
   if (!request.session) return { kind: 'login' };
