@@ -114,11 +114,34 @@ export const clientBudgetKeys = {
   /** A public client's requests from one address (IPv4, or IPv6 /64). */
   publicClientAtAddress: (clientId: string, address: string) =>
     `oauth:token-rate:${clientId}:${addressBucket(address)}`,
+  /** A confidential client's device polls (RFC 8628 3.4), a budget apart from its other grants. */
+  devicePolls: (clientId: string) => `oauth:device-poll-rate:${clientId}`,
+  /** A public client's device polls from one address. */
+  publicClientDevicePollsAtAddress: (clientId: string, address: string) =>
+    `oauth:device-poll-rate:${clientId}:${addressBucket(address)}`,
+};
+
+/**
+ * Which budget a request spends: token requests; pushed authorization requests; and a device's
+ * polls, apart so that pending devices (a poll every few seconds each) never use up what the
+ * client's code exchanges and refreshes need.
+ */
+const BUDGET_KEYS = {
+  token: { confidential: clientBudgetKeys.client, public: clientBudgetKeys.publicClientAtAddress },
+  par: {
+    confidential: clientBudgetKeys.pushed,
+    public: clientBudgetKeys.publicClientPushedAtAddress,
+  },
+  device: {
+    confidential: clientBudgetKeys.devicePolls,
+    public: clientBudgetKeys.publicClientDevicePollsAtAddress,
+  },
 };
 
 /**
  * The checklist's per-client limit on token requests, in fixed one-minute windows; pushed
- * authorization requests (`par`) have the same limits in budgets of their own. A
+ * authorization requests (`par`) and device polls (`device`) have the same limits in budgets of
+ * their own. A
  * confidential client's budget is its own: only a holder of its secret reaches this point. A
  * public client proves nothing by its id, so its budget is per address: one sender's flood
  * spends only that sender's budget, not that of every user of the app. Spent by client
@@ -128,15 +151,9 @@ export function tokenBudget(
   { config }: Pick<AuthServices, 'config'>,
   request: FastifyRequest,
   client: AuthenticatedClient,
-  endpoint: 'token' | 'par' = 'token',
+  endpoint: keyof typeof BUDGET_KEYS = 'token',
 ): Budget {
-  const keys =
-    endpoint === 'token'
-      ? { confidential: clientBudgetKeys.client, public: clientBudgetKeys.publicClientAtAddress }
-      : {
-          confidential: clientBudgetKeys.pushed,
-          public: clientBudgetKeys.publicClientPushedAtAddress,
-        };
+  const keys = BUDGET_KEYS[endpoint];
   return client.confidential
     ? {
         key: keys.confidential(client.clientId),

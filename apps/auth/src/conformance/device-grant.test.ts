@@ -5,6 +5,7 @@ import * as client from 'openid-client';
 import type { SignedInClient } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
 import { allowOnConsentPage, formBody } from '../test-support/authorization-helpers.ts';
+import { clientBudgetKeys } from '../clients/client-endpoint.ts';
 import { servicesOf } from '../test-support/build-test-app.ts';
 import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { basicAuth, postForm, tokenRequest } from '../test-support/token-helpers.ts';
@@ -27,6 +28,7 @@ const CONFIDENTIAL = 'device-confidential';
 const OTHER = 'device-other';
 const REGIONAL = 'device-regional';
 const ENDED = 'device-ended';
+const BUSY = 'device-busy';
 const SECRET = 'device-confidential-secret-0123456789';
 const DEVICE_GRANTS = ['authorization_code', 'refresh_token', DEVICE_CODE_GRANT_TYPE];
 
@@ -103,6 +105,7 @@ describe('conformance with openid-client: the device authorization grant', () =>
     });
     await registerClient({ clientId: OTHER, grantTypes: DEVICE_GRANTS });
     await registerClient({ clientId: ENDED, grantTypes: DEVICE_GRANTS });
+    await registerClient({ clientId: BUSY, grantTypes: DEVICE_GRANTS });
     await registerClient({
       clientId: REGIONAL,
       grantTypes: DEVICE_GRANTS,
@@ -250,6 +253,30 @@ describe('conformance with openid-client: the device authorization grant', () =>
     expect(approved.body).toContain('id="device-approved"');
     await servicesOf(app).grantRevocation.endClientGrants(ENDED, new Date());
     await expectPollError(app, started.device_code, 'invalid_grant', ENDED);
+  });
+
+  it('spends a budget of its own on polls: a client out of token budget still polls, and the reverse', async ({
+    app,
+  }) => {
+    const { config } = servicesOf(app);
+    const started = await startDevice(app, BUSY);
+    const tokenBudget = clientBudgetKeys.publicClientAtAddress(BUSY, '127.0.0.1');
+    await app.kv.increment(
+      tokenBudget,
+      60_000,
+      config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
+    );
+    await expectPollError(app, started.device_code, 'authorization_pending', BUSY);
+    await app.kv.delete(tokenBudget);
+    const pollBudget = clientBudgetKeys.publicClientDevicePollsAtAddress(BUSY, '127.0.0.1');
+    await app.kv.increment(
+      pollBudget,
+      60_000,
+      config.TOKEN_REQUESTS_PER_PUBLIC_CLIENT_AND_IP_PER_MINUTE,
+    );
+    const refused = await poll(app, started.device_code, BUSY);
+    expect(refused.statusCode).toBe(429);
+    await app.kv.delete(pollBudget);
   });
 
   it('answers access_denied once the person denied, and the page says so', async ({

@@ -102,7 +102,8 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
             clientSecret: params.client_secret,
           },
           {
-            budget: (authenticated) => tokenBudget(services, request, authenticated),
+            budget: (authenticated) =>
+              tokenBudget(services, request, authenticated, grant.budget ?? 'token'),
             alongside: (authenticated) => {
               if (!grant.readAhead || missingParam(params, grant) !== undefined) return;
               ahead = grant.readAhead(

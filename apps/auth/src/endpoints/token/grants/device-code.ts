@@ -22,6 +22,8 @@ export const INVALID_DEVICE_CODE = 'Invalid device code';
 export const deviceCodeGrant: Grant<'device_code'> = {
   grantType: DEVICE_CODE_GRANT_TYPE,
   requiredParams: ['device_code'],
+  // Pending devices poll every few seconds: not from the budget exchanges and refreshes need.
+  budget: 'device',
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;

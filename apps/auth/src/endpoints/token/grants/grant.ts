@@ -59,6 +59,8 @@ export interface Grant<
 > {
   grantType: 'authorization_code' | 'refresh_token' | typeof DEVICE_CODE_GRANT_TYPE;
   requiredParams: readonly Required[];
+  /** The client budget its requests spend (`tokenBudget`); the token requests' unless named. */
+  budget?: 'device';
   /**
    * The grant's first reads, started in the round trip that ends the client's authentication
    * (sent before anything awaits), when every required parameter is there; `clientId` has
