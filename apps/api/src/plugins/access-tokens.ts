@@ -156,6 +156,14 @@ async function authenticate(services: TokenServices, request: FastifyRequest): P
   const caller = accessTokenClaimsOf(claims);
   if (!caller) throw invalidToken(scheme, 'The access token is invalid.');
 
+  // Before any read: a token of ours without `api` (a relying party's for userinfo) costs no
+  // round trip and learns nothing of the account; it does not name the API either, so the scope
+  // comes first and tells it how to get one.
+  if (!caller.scopes.includes(API_SCOPE)) throw insufficientScope(scheme);
+  if (!audiencesOf(claims).includes(services.audience)) {
+    throw invalidToken(scheme, 'The access token is not meant for this API.');
+  }
+
   // RFC 9449 7: a bound token needs the DPoP scheme and a proof of its key; an unbound one the
   // Bearer scheme. The proof is checked here and used up only once the token proved live.
   const boundTo = boundKeyOf(claims);
@@ -190,11 +198,6 @@ async function authenticate(services: TokenServices, request: FastifyRequest): P
     throw invalidToken(scheme, 'The application of this access token was deactivated since.');
   }
   if (!actor) throw invalidToken(scheme, 'The account of this access token is no longer active.');
-  // A token of ours without `api` learns how to get one; it does not name the API either.
-  if (!caller.scopes.includes(API_SCOPE)) throw insufficientScope(scheme);
-  if (!audiencesOf(claims).includes(services.audience)) {
-    throw invalidToken(scheme, 'The access token is not meant for this API.');
-  }
   if (proof) await services.dpop.consume(proof, 401);
   provideActor(request, actor);
   request.accessToken = { userId: caller.userId, clientId: caller.clientId, scopes: caller.scopes };
