@@ -29,6 +29,11 @@ export const AuthEnvSchema = Type.Object({
    */
   DEVICE_USER_CODE_ATTEMPTS_PER_IP_PER_HOUR: Type.Integer({ minimum: 1, default: 30 }),
   /**
+   * The same per signed-in account, whatever its address: a guesser holding many addresses (an
+   * IPv6 /48 is 65,536 buckets) still guesses at one account's pace.
+   */
+  DEVICE_USER_CODE_ATTEMPTS_PER_ACCOUNT_PER_HOUR: Type.Integer({ minimum: 1, default: 30 }),
+  /**
    * How often an instance re-reads the signing keys, so a rotation reaches it without restart.
    * Fractions allowed: tests shorten it to a fraction of a second. `keys rotate` must delay
    * activation longer than this.

@@ -13,12 +13,26 @@ export function limitPagePerAddress(
   { name, limit, windowMs }: { name: string; limit: number; windowMs: number },
 ) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
-    const key = `oauth:${name}:${addressBucket(request.ip)}`;
-    const { count, ttlMs } = await kv.increment(key, windowMs);
-    if (count <= limit) return;
-    const seconds = Math.max(1, Math.ceil(ttlMs / 1000));
-    return sendTooManyRequestsPage(reply, pickLocale(request.headers['accept-language']), seconds);
+    const wait = await spendAttempt(kv, `oauth:${name}:${addressBucket(request.ip)}`, {
+      limit,
+      windowMs,
+    });
+    if (wait === null) return;
+    return sendTooManyRequestsPage(reply, pickLocale(request.headers['accept-language']), wait);
   };
+}
+
+/**
+ * Counts one attempt under `key` in fixed windows: null while within `limit`, else the seconds
+ * until the window ends (for `Retry-After`).
+ */
+export async function spendAttempt(
+  kv: KeyValueStore,
+  key: string,
+  { limit, windowMs }: { limit: number; windowMs: number },
+): Promise<number | null> {
+  const { count, ttlMs } = await kv.increment(key, windowMs);
+  return count <= limit ? null : Math.max(1, Math.ceil(ttlMs / 1000));
 }
 
 /**

@@ -11,6 +11,7 @@ import { describe, expect, ids, it, test } from '../test-support/fixtures.ts';
 import { basicAuth, postForm, tokenRequest } from '../test-support/token-helpers.ts';
 
 const USER_CODE_ATTEMPTS = 10;
+const ACCOUNT_CODE_ATTEMPTS = 25;
 
 test.override('listen', { scope: 'file' }, true);
 // A one-second interval keeps the polls short; a small per-address budget of user codes.
@@ -20,6 +21,7 @@ test.override(
   {
     DEVICE_CODE_INTERVAL_SECONDS: '1',
     DEVICE_USER_CODE_ATTEMPTS_PER_IP_PER_HOUR: String(USER_CODE_ATTEMPTS),
+    DEVICE_USER_CODE_ATTEMPTS_PER_ACCOUNT_PER_HOUR: String(ACCOUNT_CODE_ATTEMPTS),
   },
 );
 
@@ -387,5 +389,21 @@ describe('conformance with openid-client: the device authorization grant', () =>
     expect(consent.body).toContain('Kiosk at the pick-up');
     expect(consent.body).toContain('the device you entered the code for signs in');
     expect((await enter(started.user_code, '198.51.100.8')).statusCode).toBe(400);
+  });
+
+  it('limits the user codes one account may enter, from however many addresses', async ({
+    app,
+    signIn,
+  }) => {
+    const started = await startDevice(app, PUBLIC);
+    const guesser = await signIn('kim');
+    // Each guess from an address of its own, all within the per-address limit.
+    for (let attempt = 0; attempt < ACCOUNT_CODE_ATTEMPTS; attempt += 1) {
+      const guess = await enterUserCode(app, guesser, 'BCDF-GHJK', `2001:db8:${attempt}::1`);
+      expect(guess.statusCode).toBe(400);
+    }
+    const limited = await enterUserCode(app, guesser, started.user_code, '2001:db8:ffff::1');
+    expect(limited.statusCode).toBe(429);
+    expect(limited.headers['retry-after']).toBeDefined();
   });
 });

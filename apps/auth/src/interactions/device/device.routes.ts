@@ -4,8 +4,8 @@ import { Type } from 'typebox';
 import type { AuthServices } from '../../auth-services.ts';
 import { advance, clientOfPending } from '../../authorization/authorization-flow.ts';
 import { authorizationContext, sendOutcome } from '../../authorization/authorization-responses.ts';
-import { limitPagePerAddress } from '../../authorization/interaction-rate-limit.ts';
-import { sendFormExpiredPage } from '../../pages/error.page.ts';
+import { limitPagePerAddress, spendAttempt } from '../../authorization/interaction-rate-limit.ts';
+import { sendFormExpiredPage, sendTooManyRequestsPage } from '../../pages/error.page.ts';
 import { formTokenMatches } from '../../pages/form-token.ts';
 import { pickLocale } from '../../pages/locale.ts';
 import { DEVICE_PATH, LOGIN_PATH, RETURN_TO_PARAM } from '../../pages/page-paths.ts';
@@ -78,6 +78,15 @@ export const deviceRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (app,
       if (!formTokenMatches(session.csrfToken, request.body.csrf)) {
         return sendFormExpiredPage(reply, locale);
       }
+      const wait = await spendAttempt(
+        services.kv,
+        `oauth:device-user-code-rate:user:${session.userId}`,
+        {
+          limit: services.config.DEVICE_USER_CODE_ATTEMPTS_PER_ACCOUNT_PER_HOUR,
+          windowMs: 3_600_000,
+        },
+      );
+      if (wait !== null) return sendTooManyRequestsPage(reply, locale, wait);
       const userCode = normaliseUserCode(request.body.user_code);
       const found = userCode === null ? null : await services.devices.takeUserCode(userCode);
       if (!found) return sendUnknownUserCodePage(reply, locale);
