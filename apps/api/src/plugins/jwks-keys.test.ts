@@ -67,6 +67,29 @@ describe('JwksKeys', () => {
     expect(requested).toEqual(['/.well-known/jwks.json']);
   });
 
+  it('answers with old keys while it fetches fresh ones in the background; a retired key goes', async () => {
+    published = [publicJwk('a')];
+    const clock = { now: 0 };
+    const keys = keysAt(clock);
+    const first = await keys.pemFor('a');
+    published = [publicJwk('b')];
+    clock.now = 600_001;
+    // The server never answers this fetch: the old key answers at once all the same.
+    answer = 'slow';
+    const waited = new Promise((resolve) => setTimeout(resolve, 100, 'waited for the fetch'));
+    expect(await Promise.race([keys.pemFor('a'), waited])).toBe(first);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    answer = 'keys';
+    clock.now = 700_000;
+    expect(await keys.pemFor('a')).toBe(first);
+    await expect.poll(() => requested.length).toBe(3);
+    // Once the background fetch got the fresh set, the retired key verifies nothing.
+    await expect
+      .poll(() => keys.pemFor('a').catch((error: unknown) => error))
+      .toBeInstanceOf(UnknownKeyError);
+    expect(await keys.pemFor('b')).toMatch(/^-----BEGIN PUBLIC KEY-----/);
+  });
+
   it('fetches again for an unknown kid at most once in the refetch interval', async () => {
     published = [publicJwk('a')];
     const clock = { now: 0 };

@@ -6,7 +6,7 @@ export interface JwksKeysOptions {
   url: string;
   /** An unknown kid fetches the keys again at most this often. */
   refetchMs: number;
-  /** Keys older than this are fetched again before use (a retired key goes). */
+  /** Keys older than this are fetched again, in the background (a retired key goes). */
   maxAgeMs: number;
   timeoutMs: number;
   fetch?: typeof fetch;
@@ -26,8 +26,9 @@ export class UnknownKeyError extends Error {
 
 /**
  * The authorization server's published RS256 verification keys, by kid, as PEM (what fast-jwt
- * takes). Cached: fetched again when they are older than `maxAgeMs`, or for a kid they lack, at
- * most once in `refetchMs` (so tokens with made-up kids cannot make us fetch at will). One fetch
+ * takes). Cached: fetched again in the background when they are older than `maxAgeMs` (the
+ * request that finds them so is answered with them), or for a kid they lack while the request
+ * waits, at most once in `refetchMs` (so tokens with made-up kids cannot make us fetch at will). One fetch
  * at a time; a failed fetch keeps the keys of the last one, and a kid nobody knows then answers
  * 503.
  */
@@ -52,10 +53,16 @@ export class JwksKeys {
     const now = this.#now();
     const stale = now - this.#fetchedAt > this.#options.maxAgeMs;
     const mayTry = now - this.#triedAt >= this.#options.refetchMs;
+    const known = this.#keys.get(kid);
+    if (known !== undefined) {
+      // Old keys still serve while the fresh ones are fetched: no request waits for the fetch.
+      if (stale && (mayTry || this.#fetching)) this.#refreshOnce().catch(() => undefined);
+      return known;
+    }
     let failure: unknown = null;
-    if ((stale || !this.#keys.has(kid)) && (mayTry || this.#fetching)) {
+    if (mayTry || this.#fetching) {
       try {
-        await (this.#fetching ??= this.#refresh().finally(() => (this.#fetching = null)));
+        await this.#refreshOnce();
       } catch (error) {
         failure = error;
       }
@@ -69,6 +76,10 @@ export class JwksKeys {
       );
     }
     throw new UnknownKeyError();
+  }
+
+  #refreshOnce(): Promise<void> {
+    return (this.#fetching ??= this.#refresh().finally(() => (this.#fetching = null)));
   }
 
   async #refresh(): Promise<void> {
