@@ -16,8 +16,8 @@ export class Migration20261128000000_oauth_client_api_scope extends Migration {
     this.addSql(`set local lock_timeout = '5s'`);
     this.addSql(`set local statement_timeout = '30s'`);
     this.addSql(`alter table "oauth_clients" drop constraint "oauth_clients_scopes_known"`);
-    // `not valid`: the rows there passed the narrower check, so no scan under the lock is needed;
-    // every row written from now on is checked.
+    // `not valid`: no scan under the exclusive lock (the rows there passed the narrower check);
+    // every row written from now on is checked, and the next migrations validate it.
     this.addSql(
       `alter table "oauth_clients" add constraint "oauth_clients_scopes_known" check (scopes <@ ${KNOWN_NOW}) not valid`,
     );

@@ -14,8 +14,8 @@ export class Migration20261128010000_oauth_device_code_grant extends Migration {
 
   override up(): void {
     // A lock that must not queue behind a long transaction (as in the migrations before). Local:
-    // the pooled connection keeps no limit. `not valid`: the rows there passed the narrower
-    // check, so none is scanned under the lock; every row written from now on is checked.
+    // the pooled connection keeps no limit. `not valid`: no scan under the exclusive lock (the
+    // rows there passed the narrower check); Migration20261128020000 validates it.
     this.addSql(`set local lock_timeout = '5s'`);
     this.addSql(`set local statement_timeout = '30s'`);
     this.addSql(`alter table "oauth_clients" drop constraint "${KNOWN}"`);

@@ -14,6 +14,7 @@ import { Migration20261127150000_oauth_client_display_uris } from './Migration20
 import { Migration20261127220000_oauth_client_require_dpop } from './Migration20261127220000_oauth_client_require_dpop.ts';
 import { Migration20261128000000_oauth_client_api_scope } from './Migration20261128000000_oauth_client_api_scope.ts';
 import { Migration20261128010000_oauth_device_code_grant } from './Migration20261128010000_oauth_device_code_grant.ts';
+import { Migration20261128020000_oauth_client_checks_validated } from './Migration20261128020000_oauth_client_checks_validated.ts';
 
 /** Every migration in order. Named explicitly so that a renamed or minified class keeps its history row. */
 export const migrations: MigrationObject[] = [
@@ -73,5 +74,9 @@ export const migrations: MigrationObject[] = [
   {
     name: 'Migration20261128010000_oauth_device_code_grant',
     class: Migration20261128010000_oauth_device_code_grant,
+  },
+  {
+    name: 'Migration20261128020000_oauth_client_checks_validated',
+    class: Migration20261128020000_oauth_client_checks_validated,
   },
 ];
