@@ -70,7 +70,9 @@ export async function signTokens(
   const { keys, config, families, refreshTokens, issuer } = services;
   const { family, scopes, accessToken } = input;
   const dpopJkt = input.dpopJkt ?? null;
-  const issuedAt = seconds(Date.now());
+  // The moment the access token was planned: `exp - iat` is the lifetime exactly, even when a
+  // second turns between planning and signing.
+  const issuedAt = seconds(accessToken.expiresAt) - config.ACCESS_TOKEN_TTL_SECONDS;
   const subject = String(family.userId);
   const scope = scopes.join(' ');
   // The claims of userinfo for the same scopes, made by the same rules (docs/oauth.md §4.2).
