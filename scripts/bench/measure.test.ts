@@ -51,4 +51,16 @@ describe('bench harness', () => {
     // Half the rate beside the same reference: 0.50 both raw and against the reference.
     expect(row).toMatch(/\| +0\.50 \| +0\.50 \|$/);
   });
+
+  it('times a fixed number of requests by when they ended, not by whole seconds', async () => {
+    const url = `http://127.0.0.1:${reference.port}/http`;
+    const figures = await measure(
+      { name: 'reference: http', reference: null, url, amount: 40 },
+      { seconds: 1, connections: 2 },
+    );
+    expect(figures.requests).toBe(40);
+    // 40 requests to a bare server end well within half a second; counted as a whole second,
+    // they would show 40 per second.
+    expect(figures.requestsPerSecond).toBeGreaterThan(80);
+  });
 });
