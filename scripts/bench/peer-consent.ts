@@ -3,7 +3,7 @@
 // authorizations redirect with a code at once, as ours do after a remembered consent.
 import { DEMO_REDIRECT_URI } from '@foodshare/domain';
 import { BENCH_RESOURCE, BENCH_RESOURCE_SCOPE } from './peer-server.ts';
-import { authorizeUrlOf, oauthInputs, type OAuthInputs } from './sessions.ts';
+import { authorizeUrlOf, BENCH_SCOPES, oauthInputs, type OAuthInputs } from './sessions.ts';
 
 export interface PeerInputs {
   /** Codes for the API: their access tokens are RS256 JWTs, as ours are. */
@@ -48,13 +48,13 @@ export async function followToClient(url: string): Promise<{ callback: URL; cook
 
 /** Signs `accountId` in on the peer and grants demo-confidential both kinds of code. */
 export async function rememberPeerConsent(origin: string, accountId: number): Promise<PeerInputs> {
-  const jwtUrl = authorizeUrlOf(origin, `openid profile email ${BENCH_RESOURCE_SCOPE}`, {
+  const jwtUrl = authorizeUrlOf(origin, `${BENCH_SCOPES} ${BENCH_RESOURCE_SCOPE}`, {
     resource: BENCH_RESOURCE,
     login_hint: String(accountId),
   });
   const { cookie } = await followToClient(jwtUrl);
   return {
     jwt: oauthInputs(jwtUrl, cookie),
-    userinfo: oauthInputs(authorizeUrlOf(origin, 'openid profile email'), cookie),
+    userinfo: oauthInputs(authorizeUrlOf(origin, BENCH_SCOPES), cookie),
   };
 }

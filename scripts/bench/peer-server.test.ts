@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { onDatabaseServer, serverUrl } from '../start-process.ts';
 import { followToClient } from './peer-consent.ts';
+import { BENCH_SCOPES } from './sessions.ts';
 import {
   BENCH_RESOURCE,
   BENCH_RESOURCE_SCOPE,
@@ -77,7 +78,7 @@ describe('the bench peer (node-oidc-provider)', () => {
       DEMO_CLIENT_SECRET,
     );
     const { callback, checks } = await authorize(config, {
-      scope: `openid profile email ${BENCH_RESOURCE_SCOPE}`,
+      scope: `${BENCH_SCOPES} ${BENCH_RESOURCE_SCOPE}`,
       resource: BENCH_RESOURCE,
     });
     const tokens = await oidc.authorizationCodeGrant(config, callback, checks);
@@ -90,7 +91,16 @@ describe('the bench peer (node-oidc-provider)', () => {
     });
     expect(payload.sub).toBe(String(alice.id));
     expect(protectedHeader.alg).toBe('RS256');
-    expect(tokens.claims()).toMatchObject({ sub: String(alice.id), email: alice.email });
+    // The same claims as ours (the demo's alice): the region lists, and groups in both tokens.
+    const groups = ['region:3', 'workgroup:5', 'workgroup:5:admin'];
+    expect(payload.groups).toEqual(groups);
+    expect(tokens.claims()).toMatchObject({
+      sub: String(alice.id),
+      email: alice.email,
+      region_ids: ['3', '5'],
+      region_ambassador: ['5'],
+      groups,
+    });
 
     const refreshed = await oidc.refreshTokenGrant(config, tokens.refresh_token!);
     expect(refreshed.refresh_token).toBeDefined();
@@ -104,13 +114,18 @@ describe('the bench peer (node-oidc-provider)', () => {
 
   it("answers userinfo with the claims of alice's users row, to the public client too", async () => {
     const config = await configure(DemoClientId.public, oidc.None());
-    const { callback, checks } = await authorize(config);
+    const { callback, checks } = await authorize(config, { scope: BENCH_SCOPES });
     const tokens = await oidc.authorizationCodeGrant(config, callback, checks);
     const claims = await oidc.fetchUserInfo(config, tokens.access_token, String(alice.id));
     expect(claims).toEqual({
       sub: String(alice.id),
       email: alice.email,
       name: expect.stringMatching(/^Alice /) as unknown,
+      given_name: 'Alice',
+      family_name: expect.any(String) as unknown,
+      region_ids: ['3', '5'],
+      region_ambassador: ['5'],
+      groups: ['region:3', 'workgroup:5', 'workgroup:5:admin'],
     });
   });
 });

@@ -4,7 +4,8 @@
 // (client_secret_post, as the bench's exchanges send it) and its public client, PKCE S256,
 // RS256 JWT access tokens (through resource indicators: a code authorized for BENCH_RESOURCE
 // gets a JWT), refresh tokens rotated at every use, Redis storage (peer-redis-adapter.ts), and
-// accounts read from our `users` table.
+// accounts read from our `users` table with their regions, for the same claims (the scope
+// `regions`, `groups` in the access token).
 //
 // Its interactions are not measured: the one page (`/interaction/<uid>`) signs in the user the
 // authorization request names in `login_hint` and grants what it asks, so that the bench gets
@@ -16,11 +17,11 @@
 // prints one JSON line {port} and serves until SIGTERM.
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId } from '@foodshare/domain';
+import { DEMO_CLIENT_SECRET, DEMO_REDIRECT_URI, DemoClientId, RegionType } from '@foodshare/domain';
 import { DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL } from '@foodshare/testing';
 import { Redis } from 'ioredis';
 import { exportJWK, generateKeyPair } from 'jose';
-import Provider, { type Configuration, type JWKS } from 'oidc-provider';
+import Provider, { type Account, type Configuration, type JWKS } from 'oidc-provider';
 import pg from 'pg';
 import { PeerRedisAdapter } from './peer-redis-adapter.ts';
 
@@ -32,15 +33,46 @@ export const BENCH_RESOURCE_SCOPE = 'api';
 const HOUR = 3600;
 const DAY = 24 * HOUR;
 
-// The columns our claims for `openid profile email` are made of (sub, name, email).
-const ACCOUNT_ROW =
-  'select id, first_name, last_name, email from users where id = $1 and activated';
+// The user and the three region lists our claims for `openid profile email regions` are made
+// of, read as ours reads them (apps/auth/src/claims/user-claims.ts): the same work in PostgreSQL.
+const ACCOUNT_ROW = `select u.id, u.first_name, u.last_name, u.email,
+       array(select m.region_id from region_memberships m
+              where m.user_id = u.id and m.active order by m.region_id) as region_ids,
+       array(select a.region_id from region_admins a
+              where a.user_id = u.id order by a.region_id) as admin_region_ids,
+       array(select r.id from regions r
+              where r.type = ${RegionType.WorkingGroup}
+                and r.id in (select m.region_id from region_memberships m
+                              where m.user_id = u.id and m.active
+                             union all
+                             select a.region_id from region_admins a where a.user_id = u.id)
+              order by r.id) as workgroup_ids
+  from users u where u.id = $1 and u.activated`;
 
 interface AccountRow {
   id: number;
   first_name: string;
   last_name: string;
   email: string;
+  region_ids: number[];
+  admin_region_ids: number[];
+  workgroup_ids: number[];
+}
+
+/** The `groups` claim as ours makes it (docs/oauth.md §5.4). */
+function groupsOf(row: AccountRow): string[] {
+  const workgroups = new Set(row.workgroup_ids);
+  const kind = (id: number) => (workgroups.has(id) ? 'workgroup' : 'region');
+  const groups = new Set(row.region_ids.map((id) => `${kind(id)}:${id}`));
+  for (const id of row.admin_region_ids) {
+    groups.add(`${kind(id)}:${id}:${workgroups.has(id) ? 'admin' : 'ambassador'}`);
+  }
+  return [...groups].sort();
+}
+
+/** An account of the peer, with the groups its JWT access tokens carry, as ours do. */
+interface PeerAccount extends Account {
+  groups: string[];
 }
 
 export interface PeerBackends {
@@ -80,8 +112,18 @@ function configuration(pool: pg.Pool, redis: Redis, jwks: JWKS): Configuration {
         token_endpoint_auth_method: 'none',
       },
     ],
-    claims: { openid: ['sub'], profile: ['name'], email: ['email'] },
-    async findAccount(_ctx, id) {
+    claims: {
+      openid: ['sub'],
+      profile: ['name', 'given_name', 'family_name'],
+      email: ['email'],
+      regions: ['region_ids', 'region_ambassador', 'groups'],
+    },
+    // Ours puts `groups` in the access token too (docs/oauth.md §5.4).
+    extraTokenClaims: (ctx) => {
+      const account = ctx.oidc?.account as PeerAccount | undefined;
+      return account ? { groups: account.groups } : undefined;
+    },
+    async findAccount(_ctx, id): Promise<PeerAccount | undefined> {
       if (!/^[0-9]{1,9}$/.test(id)) return undefined;
       const { rows } = await pool.query<AccountRow>({
         name: 'peer-account',
@@ -90,12 +132,19 @@ function configuration(pool: pg.Pool, redis: Redis, jwks: JWKS): Configuration {
       });
       const row = rows[0];
       if (!row) return undefined;
+      const groups = groupsOf(row);
       return {
         accountId: String(row.id),
+        groups,
         claims: () => ({
           sub: String(row.id),
           name: `${row.first_name} ${row.last_name}`,
+          given_name: row.first_name,
+          family_name: row.last_name,
           email: row.email,
+          region_ids: row.region_ids.map(String),
+          region_ambassador: row.admin_region_ids.map(String),
+          groups,
         }),
       };
     },

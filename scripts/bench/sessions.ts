@@ -95,9 +95,12 @@ export function oauthInputs(authorizeUrl: string, cookie: string): OAuthInputs {
   };
 }
 
+/** The scopes of the bench's codes and tokens, on ours and on the peer: the same claims. */
+export const BENCH_SCOPES = 'openid profile email regions';
+
 /** alice logs in on the authorization page and allows demo-confidential, remembering it. */
 export async function rememberConsent(origin: string): Promise<OAuthInputs> {
-  const authorizeUrl = authorizeUrlOf(origin, 'openid profile email regions');
+  const authorizeUrl = authorizeUrlOf(origin, BENCH_SCOPES);
   const browser = new FormBrowser(origin);
   await browser.authorize(authorizeUrl, (page: ShownPage) => {
     if (page.kind === 'login') return page.login(DemoUserEmail.alice, DEMO_PASSWORD);
