@@ -25,6 +25,7 @@ import type { AuthConfig } from './config.ts';
 import { OAuthError } from './errors/oauth-errors.ts';
 import { KeyRing } from './keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from './observability/audit.ts';
+import { RememberedClients } from './clients/remembered-clients.ts';
 import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
 import { DeviceAuthorizationStore } from './stores/device-authorizations.store.ts';
@@ -89,6 +90,8 @@ export interface AuthServices {
   audit: Audit;
   kv: KeyValueStore;
   orm: MikroORM;
+  /** The client rows client authentication read, checked against their versions (docs/oauth.md §6.4). */
+  clientRows: RememberedClients;
   codes: AuthorizationCodeStore;
   /** Remembered consent per user and client. */
   consents: ConsentStore;
@@ -147,6 +150,7 @@ export function buildAuthServices(
     audit: (request, event, fields) => writeAudit(metrics, request, event, fields),
     kv,
     orm,
+    clientRows: new RememberedClients(),
     codes,
     consents: new ConsentStore(kv),
     authorizationRequests: new AuthorizationRequestStore(kv),

@@ -2,6 +2,7 @@ import type { AuthServices } from '../auth-services.ts';
 import { AccountError } from '@foodshare/domain';
 import { parseIdParam } from '@foodshare/schemas';
 import { requireActor, requireSession } from '@foodshare/server-kit';
+import { announceClientRowChange } from '@foodshare/server-kit/oauth-grants';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditEvent } from '../observability/audit.ts';
 import { Type } from 'typebox';
@@ -9,6 +10,7 @@ import { pickLocale, type Locale } from '../pages/locale.ts';
 import { sendAdminMessage } from './admin.page.ts';
 import { adminTextsFor, type AdminTexts } from './admin-texts.ts';
 import { findClient, type ClientDetail } from './oauth-clients-admin.service.ts';
+import { CLIENT_ROW_MAX_AGE_MS } from '../clients/remembered-clients.ts';
 
 /** What the routes of /admin/oauthclients read off a request, and how they say "not found". */
 
@@ -42,6 +44,26 @@ export function sendNotFound(request: FastifyRequest, reply: FastifyReply) {
  */
 export const endGrantsOf = (services: AuthServices) => (clientId: string, databaseNow: Date) =>
   services.grantRevocation.endClientGrants(clientId, databaseNow);
+
+/**
+ * Every instance reads the client's row again at its next authentication (docs/oauth.md §6.4).
+ * The change has committed: should Redis be out of reach, it holds within the rows' age instead,
+ * which is logged rather than shown to the admin as a failure.
+ */
+export async function announceClientChange(
+  services: AuthServices,
+  request: FastifyRequest,
+  clientId: string,
+) {
+  try {
+    await announceClientRowChange(services.kv, clientId);
+  } catch (error) {
+    request.log.warn(
+      { err: error, clientId, holdsWithinMs: CLIENT_ROW_MAX_AGE_MS },
+      'could not announce a client change: other instances may use the old row meanwhile',
+    );
+  }
+}
 
 /** The client was deleted while the admin looked at it. */
 export function isClientGone(error: unknown): boolean {
@@ -91,6 +113,7 @@ export async function changeClient(
   if (changed.audit) {
     const { event, clientId, fields } = changed.audit;
     services.audit(request, event, { clientId, actorId: actor, ...(fields ? { fields } : {}) });
+    await announceClientChange(services, request, clientId);
   }
   await changed.afterwards?.();
   return reply.redirect(changed.redirectTo, 303);

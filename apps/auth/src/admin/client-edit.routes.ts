@@ -7,6 +7,7 @@ import { html } from '../pages/html.ts';
 import { ADMIN_BASE_PATH, adminPaths, notice, sendAdminPage } from './admin.page.ts';
 import {
   actorId,
+  announceClientChange,
   ClientParamsSchema,
   csrfToken,
   formRoute,
@@ -135,6 +136,7 @@ export const clientEditRoutes: FastifyPluginAsyncTypebox<AuthServices> = async (
           actorId: actor,
           fields: updated.changedFields,
         });
+        await announceClientChange(services, request, client.clientId);
       }
       if (updated.secret !== null) {
         await flashes.put(requireSession(request).id, client.id, updated.secret);

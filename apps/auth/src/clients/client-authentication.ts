@@ -3,7 +3,9 @@ import { clientSecretMatches, type EntityManager } from '@foodshare/domain';
 import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
+import { clientRowVersionKey } from '@foodshare/server-kit/oauth-grants';
 import { findActiveClientWithSecrets, type RegisteredClient } from './registered-clients.ts';
+import type { ClientRow, RecalledClientRow } from './remembered-clients.ts';
 import {
   invalidClient,
   invalidRequest,
@@ -92,30 +94,19 @@ function presentedCredentials(input: ClientCredentialsInput): PresentedCredentia
  * and prove possession of the code by PKCE. Any failure is 401 invalid_client, with a Basic
  * challenge when the Authorization header was tried (RFC 6749 5.2).
  */
-export async function authenticateClient(
-  em: EntityManager,
-  input: ClientCredentialsInput,
-  pepper: string,
-  now = Date.now(),
-): Promise<AuthenticatedClient> {
-  return authenticatePresented(em, presentedCredentials(input), pepper, now);
-}
-
-async function authenticatePresented(
-  em: EntityManager,
+function authenticateOnRow(
+  row: ClientRow | null,
   presented: PresentedCredentials,
   pepper: string,
-  now = Date.now(),
-): Promise<AuthenticatedClient> {
+): AuthenticatedClient {
   const viaBasic = presented.method === 'client_secret_basic';
   const failed = () => invalidClient('Client authentication failed', viaBasic);
-  const found = await findActiveClientWithSecrets(em, presented.clientId);
-  if (!found) throw failed();
-  const { client, secrets } = found;
+  if (!row) throw failed();
+  const { client, secrets } = row;
   if (client.confidential) {
     if (presented.secret === null) throw failed();
     // During a rotation both secrets work, so a client can switch without a failed request.
-    if (!clientSecretMatches(secrets, presented.secret, pepper, new Date(now))) throw failed();
+    if (!clientSecretMatches(secrets, presented.secret, pepper, new Date())) throw failed();
   } else if (presented.secret !== null && presented.secret !== '') {
     // A public client has no secret (an empty Basic password is how some libraries say so);
     // a secret sent anyway means a misconfigured or forged client.
@@ -124,11 +115,58 @@ async function authenticatePresented(
   return { ...client, authenticatedBy: presented.method };
 }
 
+/** A client that authenticated, and the remembered row it did on (null: read just now). */
+interface Authentication {
+  client: AuthenticatedClient;
+  recalled: RecalledClientRow | null;
+}
+
+/**
+ * Authenticates on the row this instance remembers, when it has one: its version is checked
+ * afterwards, in the round trip that ends the authentication. A failure on a remembered row is
+ * never the answer, since the row may be older than the client's new secret: the row is read
+ * again then.
+ */
+async function authenticatePresented(
+  services: ClientLimitServices,
+  em: EntityManager,
+  presented: PresentedCredentials,
+): Promise<Authentication> {
+  const recalled = services.clientRows.recall(presented.clientId);
+  if (recalled) {
+    try {
+      const pepper = services.secrets.clientSecretPepper;
+      return { client: authenticateOnRow(recalled.row, presented, pepper), recalled };
+    } catch (error) {
+      if (!isAuthenticationFailure(error)) throw error;
+    }
+  }
+  // The version before the row: a change committed after this read announces another value.
+  const version = await services.kv.get(clientRowVersionKey(presented.clientId));
+  return {
+    client: await authenticateOnStoredRow(services, em, presented, version),
+    recalled: null,
+  };
+}
+
+/** Reads the client's row, remembers it under `version` (read before it), and authenticates. */
+async function authenticateOnStoredRow(
+  services: ClientLimitServices,
+  em: EntityManager,
+  presented: PresentedCredentials,
+  version: string | null,
+): Promise<AuthenticatedClient> {
+  const row = await findActiveClientWithSecrets(em, presented.clientId);
+  if (row) services.clientRows.remember(presented.clientId, row, version);
+  else services.clientRows.forget(presented.clientId);
+  return authenticateOnRow(row, presented, services.secrets.clientSecretPepper);
+}
+
 // Failed authentications are counted per claimed client id and address, in one-minute windows.
 const FAILURE_WINDOW_MS = 60_000;
 
 /** What client authentication uses. */
-export type ClientLimitServices = Pick<AuthServices, 'config' | 'secrets' | 'kv'>;
+export type ClientLimitServices = Pick<AuthServices, 'config' | 'secrets' | 'kv' | 'clientRows'>;
 
 // Client ids in keys are hashed: the claimed one is whatever the request sent, of any length.
 const digest = (value: string) => hash('sha256', value, 'base64url');
@@ -158,8 +196,9 @@ export interface ClientLimitOptions {
 /**
  * RFC 6749 2.3 client authentication that counts failures per claimed client_id and address
  * (RFC 6749 2.3.1: endpoints taking client passwords MUST resist brute force). The secret is
- * checked in the process (one indexed read and an HMAC), and its outcome is then answered only
- * through one atomic step in the key-value store, which reads the failure count first:
+ * checked in the process (an HMAC, on the client's row as this instance remembers it or as read
+ * now), and its outcome is then answered only through one atomic step in the key-value store,
+ * which reads the failure count first:
  * - past the limit, any request is refused with 429, so even a right guess is not confirmed (as
  *   at login, server-kit login-throttle.ts);
  * - a failure below it is counted in the same step, so of any number of parallel guesses at most
@@ -167,7 +206,9 @@ export interface ClientLimitOptions {
  * - a success spends the client's budget in the same step (`budget`), so that a correct request
  *   pays one round trip for both, and parallel correct requests never wait for each other.
  * Keyed by address too, so a stranger's failures do not lock out the client itself (unless the
- * stranger shares its address); the window is a minute, so no lockout lasts.
+ * stranger shares its address); the window is a minute, so no lockout lasts. A remembered row
+ * whose version changed meanwhile is read again and the client authenticated again on it, before
+ * anything else uses it (docs/oauth.md §6.4).
  */
 export async function authenticateClientWithinLimits(
   services: ClientLimitServices,
@@ -180,29 +221,42 @@ export async function authenticateClientWithinLimits(
   // Malformed credentials claim no client id: their failures count under the empty one.
   let claimed: string | undefined;
   const guard = () => ({ key: failuresKey(claimed, request.ip), limit });
-  let client: AuthenticatedClient;
-  try {
-    const presented = presentedCredentials(input);
-    claimed = presented.clientId;
-    client = await authenticatePresented(
-      request.em,
-      presented,
-      services.secrets.clientSecretPepper,
-    );
-  } catch (error) {
-    if (!isAuthenticationFailure(error)) throw error;
+  const refuse = async (error: unknown): Promise<never> => {
     const failures = guard();
     const failure = await kv.incrementUnlessReached(failures.key, FAILURE_WINDOW_MS, failures);
     if (failure.reached) throw tooManyRequestsUntil(failure.ttlMs);
     throw error;
+  };
+  let presented: PresentedCredentials;
+  let authentication: Authentication;
+  try {
+    presented = presentedCredentials(input);
+    claimed = presented.clientId;
+    authentication = await authenticatePresented(services, request.em, presented);
+  } catch (error) {
+    if (!isAuthenticationFailure(error)) throw error;
+    return refuse(error);
   }
+  let { client } = authentication;
+  const { recalled } = authentication;
   const budget = options.budget?.(client);
   const failures = guard();
   const step = budget
     ? kv.incrementUnlessReached(budget.key, budget.windowMs, failures)
     : kv.getWithTtl(failures.key);
+  // Whether the remembered row is still the stored one, in the same round trip.
+  const version = recalled ? kv.get(clientRowVersionKey(client.clientId)) : null;
   options.alongside?.(client);
-  const outcome = await step;
+  const [outcome, stored] = await Promise.all([step, version]);
+  if (recalled && stored !== recalled.version) {
+    // The row changed since it was read: the client authenticates again on the row stored now.
+    try {
+      client = await authenticateOnStoredRow(services, request.em, presented, stored);
+    } catch (error) {
+      if (!isAuthenticationFailure(error)) throw error;
+      return refuse(error);
+    }
+  }
   if (outcome === null) return client;
   if ('value' in outcome) {
     if (Number(outcome.value) >= limit) throw tooManyRequestsUntil(outcome.ttlMs);

@@ -4,6 +4,7 @@
 export * from './access-token-deny-list.store.ts';
 export * from './authorization-codes.store.ts';
 export * from './client-grant-cutoffs.store.ts';
+export * from './client-row-versions.ts';
 export * from './consents.store.ts';
 export * from './dpop-proofs.ts';
 export * from './presented-access-token.ts';

@@ -21,18 +21,19 @@ import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts'
  * writes (the tombstone, the code's void mark) come after them.
  */
 // The client's failure guard read and its token budget spent in one atomic step (the secret was
-// checked in the process), with the grant's first reads behind it.
-const CLIENT_CHECK = 'incrementUnlessReached';
+// checked in the process, on the client's row as the instance remembers it), the version of that
+// row (docs/oauth.md §6.4), and the grant's first reads behind them.
+const CLIENT_CHECK = ['incrementUnlessReached', 'get'];
 const REDIS_ROUND_TRIPS = {
   authorization_code: [
-    [CLIENT_CHECK, 'getMany'], // the code, its redemption marker and its client's cutoff
+    [...CLIENT_CHECK, 'getMany'], // the code, its redemption marker and its client's cutoff
     ['setIfAbsent'], // the redemption marker: the code is used up
     // the family, its refresh generation, the grant indexes, the access token, the tombstone,
     // then the code's void marks (for its client, and for every client after a password reset)
     ['set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
   ],
   refresh_token: [
-    [CLIENT_CHECK, 'getMany'], // the family, its tombstone and its client's cutoff
+    [...CLIENT_CHECK, 'getMany'], // the family, its tombstone and its client's cutoff
     ['setIfAbsent', 'get'], // the rotation lease, then the generation
     // the next generation, the family's lifetime, the grant indexes, the access token, the
     // tombstone
@@ -41,11 +42,12 @@ const REDIS_ROUND_TRIPS = {
   ],
 };
 
+// The client's row is remembered from the first exchange (docs/oauth.md §6.4).
 const SQL_BUDGET = {
-  // the client with its secret hashes; the user
-  authorization_code: 2,
-  // the client with its secret hashes; whether the user still holds the grant
-  refresh_token: 2,
+  // the user
+  authorization_code: 1,
+  // whether the user still holds the grant
+  refresh_token: 1,
 };
 
 // The app's store counts its round trips; the app closes before the store does.

@@ -1,4 +1,5 @@
 import { servicesOf } from '../../test-support/build-test-app.ts';
+import { announceClientRowChange } from '@foodshare/server-kit/oauth-grants';
 import { Value } from 'typebox/value';
 import type { AuthApp } from '../../app.ts';
 import { clientBudgetKeys } from '../../clients/client-endpoint.ts';
@@ -286,8 +287,9 @@ describe('POST /oauth/token', () => {
       await registerTestClient(app, { clientId: 'token-test-rotating' }, 'the-new-secret');
       const { hashClientSecret } = await import('@foodshare/domain');
       const em = app.orm.em.fork();
-      const setPrevious = (expiresInMs: number) =>
-        em.execute(
+      // As the admin page changes a client: the row, then its announcement (docs/oauth.md §6.4).
+      const setPrevious = async (expiresInMs: number) => {
+        await em.execute(
           `update oauth_clients set previous_secret_hash = ?, previous_secret_expires_at = ?
             where client_id = ?`,
           [
@@ -296,6 +298,8 @@ describe('POST /oauth/token', () => {
             'token-test-rotating',
           ],
         );
+        await announceClientRowChange(servicesOf(app).kv, 'token-test-rotating');
+      };
       const exchange = async (secret: string) => {
         const code = await issueCode(app, {
           clientId: 'token-test-rotating',

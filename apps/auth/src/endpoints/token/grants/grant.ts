@@ -28,6 +28,7 @@ export type TokenServices = Pick<
   | 'metrics'
   | 'audit'
   | 'kv'
+  | 'clientRows'
   | 'codes'
   | 'families'
   | 'denyList'

@@ -1,4 +1,5 @@
 import { servicesOf } from '../../../test-support/build-test-app.ts';
+import { announceClientRowChange } from '@foodshare/server-kit/oauth-grants';
 import { addAdmin, addMembership, DemoRegionId } from '@foodshare/domain';
 import { createLocalJWKSet, jwtVerify, type JWTPayload } from 'jose';
 import type { AuthApp } from '../../../app.ts';
@@ -282,13 +283,16 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
       return clientId;
     }
 
-    const setClientScopes = (app: AuthApp, clientId: string, scopes: string[]) =>
-      app.orm.em
+    // As the admin page changes a client: the row, then its announcement (docs/oauth.md §6.4).
+    const setClientScopes = async (app: AuthApp, clientId: string, scopes: string[]) => {
+      await app.orm.em
         .fork()
         .execute('update oauth_clients set scopes = ?::text[] where client_id = ?', [
           `{${scopes.join(',')}}`,
           clientId,
         ]);
+      await announceClientRowChange(servicesOf(app).kv, clientId);
+    };
 
     it('leaves out of a refresh a scope the client is no longer registered for', async ({
       app,
