@@ -15,8 +15,9 @@ const TIMEOUTS = { connectMs: 1000, commandMs: 1000 };
 
 /**
  * The services' key-value store (REDIS_URL, REDIS_KEY_PREFIX as they run with), for the commands
- * that end what lives there: sessions, a client's grants. Opened before the change, so that a
- * Redis out of reach refuses the command instead of leaving a change half done.
+ * that end what lives there (sessions, a client's grants) or announce a client change. Opened
+ * before the change, so that a Redis out of reach refuses the command instead of leaving a change
+ * half done.
  */
 export async function withKeyValueStore<T>(
   env: CliEnvironment,
@@ -37,7 +38,8 @@ export async function withKeyValueStore<T>(
     throw new CliError(
       'STATE_STORE_UNAVAILABLE',
       `Redis at ${describeRedis(connection)} does not answer (${(error as Error).message}): this command ` +
-        'ends sessions or grants kept there. Set REDIS_URL (and REDIS_KEY_PREFIX) as the services have them.',
+        'ends sessions or grants kept there, or announces a client change there. ' +
+        'Set REDIS_URL (and REDIS_KEY_PREFIX) as the services have them.',
     );
   }
   try {

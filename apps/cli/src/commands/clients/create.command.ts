@@ -123,6 +123,7 @@ export function createClientLeaf(runtime: CliRuntime): Command {
           const confidential = flags.confidential ?? false;
           // A public client has no secret, so it needs no pepper even in production.
           const pepper = confidential ? clientSecretPepper(runtime.env) : '';
+          // No announcement (withClientChange): no auth instance holds a row of a new client.
           return withEntityManager(runtime.env, (em) =>
             createClientCommand(em, {
               clientId: flags.clientId,

@@ -1,14 +1,12 @@
-import type { EntityManager, MikroORM, OAuthClientEndOptions } from '@foodshare/domain';
+import type { MikroORM, OAuthClientEndOptions } from '@foodshare/domain';
 import type { KeyValueStore } from '@foodshare/server-kit';
 import { clientGrantEnder } from '@foodshare/server-kit/oauth-grants';
 import {
   DEFAULT_ACCESS_TOKEN_TTL_SECONDS,
   DEFAULT_REFRESH_TOKEN_TTL_SECONDS,
   secondsFromEnv,
-  withOrm,
   type CliEnvironment,
 } from '../../cli-context.ts';
-import { withKeyValueStore } from '../../cli-state.ts';
 
 /** The token lifetimes of the auth service, which a client's grant cutoff must outlive. */
 function grantLifetimes(env: CliEnvironment) {
@@ -39,14 +37,4 @@ export function endingGrantsWith(
     actorId: null,
     endGrants: clientGrantEnder(store, () => orm.em.fork(), grantLifetimes(env)),
   };
-}
-
-/** Runs a change that ends a client's grants, kept in Redis and PostgreSQL. */
-export function withEndingGrants<T>(
-  env: CliEnvironment,
-  change: (em: EntityManager, options: OAuthClientEndOptions) => Promise<T>,
-): Promise<T> {
-  return withKeyValueStore(env, (store) =>
-    withOrm(env, (orm) => change(orm.em.fork(), endingGrantsWith(orm, store, env))),
-  );
 }

@@ -7,8 +7,9 @@ import {
 import type { Command } from 'commander';
 import { CliError, withEntityManager } from '../../cli-context.ts';
 import type { CliRuntime } from '../../cli-runtime.ts';
+import { withClientChange } from './client-change.ts';
 import { clientCommand } from './client-command.ts';
-import { withEndingGrants } from './ending-grants.ts';
+import { endingGrantsWith } from './ending-grants.ts';
 
 export async function setClientActiveCommand(
   em: EntityManager,
@@ -36,7 +37,8 @@ export function activateClientLeaf(runtime: CliRuntime): Command {
     'activate',
     'let a deactivated client sign users in again (its old grants stay ended)',
     ({ clientId }) =>
-      // Activating ends no grants (setOAuthClientActive), so it needs no key-value store.
+      // Activating ends no grants (setOAuthClientActive), so it needs no key-value store; nor
+      // does it announce the change (withClientChange): auth instances keep only active clients.
       withEntityManager(runtime.env, (em) =>
         setClientActiveCommand(em, clientId, true, {
           actorId: null,
@@ -57,8 +59,12 @@ export function deactivateClientLeaf(runtime: CliRuntime): Command {
     'deactivate',
     'stop a client: it is unknown to the protocol endpoints, and every grant it holds (consents, codes, tokens) ends',
     ({ clientId }) =>
-      withEndingGrants(runtime.env, (em, options) =>
-        setClientActiveCommand(em, clientId, false, options),
+      withClientChange(
+        runtime,
+        clientId,
+        (em, { orm, store }) =>
+          setClientActiveCommand(em, clientId, false, endingGrantsWith(orm, store, runtime.env)),
+        (result) => result.changed,
       ),
     (result) =>
       result.changed
@@ -77,8 +83,8 @@ export function deleteClientLeaf(runtime: CliRuntime): Command {
       if (!yes) {
         throw new CliError('INVALID_INPUT', `Deleting ${clientId} cannot be undone: add --yes.`);
       }
-      return withEndingGrants(runtime.env, (em, options) =>
-        deleteClientCommand(em, clientId, options),
+      return withClientChange(runtime, clientId, (em, { orm, store }) =>
+        deleteClientCommand(em, clientId, endingGrantsWith(orm, store, runtime.env)),
       );
     },
     (result) => `Deleted client ${result.clientId}; every grant it held has ended.`,

@@ -4,8 +4,9 @@ import {
   type EntityManager,
 } from '@foodshare/domain';
 import type { Command } from 'commander';
-import { clientSecretPepper, withEntityManager } from '../../cli-context.ts';
+import { clientSecretPepper } from '../../cli-context.ts';
 import type { CliRuntime } from '../../cli-runtime.ts';
+import { withClientChange } from './client-change.ts';
 import { clientCommand } from './client-command.ts';
 import { secretLines } from './client-lines.ts';
 
@@ -42,7 +43,7 @@ export function rotateSecretLeaf(runtime: CliRuntime): Command {
     'give a confidential client a new secret (printed once); the previous one works 24 more hours',
     ({ clientId }) => {
       const pepper = clientSecretPepper(env);
-      return withEntityManager(env, (em) => rotateSecretCommand(em, clientId, pepper));
+      return withClientChange(runtime, clientId, (em) => rotateSecretCommand(em, clientId, pepper));
     },
     (result) =>
       [
@@ -59,7 +60,12 @@ export function endPreviousSecretLeaf(runtime: CliRuntime): Command {
     'end-previous-secret',
     'end at once the secret a rotation replaced, instead of after its 24 hours (a leaked secret)',
     ({ clientId }) =>
-      withEntityManager(runtime.env, (em) => endPreviousSecretCommand(em, clientId)),
+      withClientChange(
+        runtime,
+        clientId,
+        (em) => endPreviousSecretCommand(em, clientId),
+        (result) => result.ended,
+      ),
     (result) =>
       result.ended
         ? `Ended the previous secret of client ${result.clientId}: only the current one works.`

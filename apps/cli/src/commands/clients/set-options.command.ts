@@ -1,6 +1,6 @@
 import { updateOAuthClient, type EntityManager, type OAuthClientUpdate } from '@foodshare/domain';
 import type { Command } from 'commander';
-import { backchannelLogoutAllowedHostsOf, withEntityManager } from '../../cli-context.ts';
+import { backchannelLogoutAllowedHostsOf } from '../../cli-context.ts';
 import {
   collect,
   leafCommand,
@@ -8,6 +8,7 @@ import {
   type CliRuntime,
   type JsonFlag,
 } from '../../cli-runtime.ts';
+import { withClientChange } from './client-change.ts';
 import { protocolOptionLines } from './client-lines.ts';
 import { clientSummary, requireClient, type ClientSummary } from './client-settings.ts';
 
@@ -68,6 +69,9 @@ export function setProtocolOptionsCommand(
   return changeClient(em, clientId, change, backchannelLogoutAllowedHosts);
 }
 
+/** An unchanged client has nothing to announce. */
+const unlessUnchanged = (client: { changedFields: string[] }) => client.changedFields.length > 0;
+
 /** `clients set-post-logout-uris`. */
 export function setPostLogoutUrisLeaf(runtime: CliRuntime): Command {
   return leafCommand(
@@ -85,11 +89,15 @@ export function setPostLogoutUrisLeaf(runtime: CliRuntime): Command {
         runtime,
         flags,
         () =>
-          withEntityManager(runtime.env, (em) =>
-            setPostLogoutRedirectUrisCommand(em, {
-              clientId: flags.clientId,
-              postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
-            }),
+          withClientChange(
+            runtime,
+            flags.clientId,
+            (em) =>
+              setPostLogoutRedirectUrisCommand(em, {
+                clientId: flags.clientId,
+                postLogoutRedirectUris: flags.postLogoutRedirectUri ?? [],
+              }),
+            unlessUnchanged,
           ),
         (client) =>
           client.changedFields.length === 0
@@ -128,18 +136,22 @@ export function setProtocolOptionsLeaf(runtime: CliRuntime): Command {
           runtime,
           flags,
           () =>
-            withEntityManager(runtime.env, (em) =>
-              setProtocolOptionsCommand(em, {
-                clientId: flags.clientId,
-                ...(flags.requirePar === undefined
-                  ? {}
-                  : { requirePushedAuthorizationRequests: flags.requirePar }),
-                ...(flags.requireDpop === undefined ? {} : { requireDpop: flags.requireDpop }),
-                ...(flags.backchannelLogoutUri === undefined
-                  ? {}
-                  : { backchannelLogoutUri: flags.backchannelLogoutUri || null }),
-                backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(runtime.env),
-              }),
+            withClientChange(
+              runtime,
+              flags.clientId,
+              (em) =>
+                setProtocolOptionsCommand(em, {
+                  clientId: flags.clientId,
+                  ...(flags.requirePar === undefined
+                    ? {}
+                    : { requirePushedAuthorizationRequests: flags.requirePar }),
+                  ...(flags.requireDpop === undefined ? {} : { requireDpop: flags.requireDpop }),
+                  ...(flags.backchannelLogoutUri === undefined
+                    ? {}
+                    : { backchannelLogoutUri: flags.backchannelLogoutUri || null }),
+                  backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(runtime.env),
+                }),
+              unlessUnchanged,
             ),
           (client) =>
             [

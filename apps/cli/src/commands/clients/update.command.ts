@@ -4,7 +4,6 @@ import {
   backchannelLogoutAllowedHostsOf,
   clientSecretPepper,
   CliError,
-  withEntityManager,
 } from '../../cli-context.ts';
 import {
   collect,
@@ -15,6 +14,7 @@ import {
   type CliRuntime,
   type JsonFlag,
 } from '../../cli-runtime.ts';
+import { withClientChange } from './client-change.ts';
 import { describeDetails, secretLines } from './client-lines.ts';
 import { clientDetails, requireClient, type ClientDetails } from './client-settings.ts';
 import {
@@ -166,13 +166,17 @@ export function updateClientLeaf(runtime: CliRuntime): Command {
         const changes = clientChangesOf(flags);
         // Only a client made confidential gets a secret, so only then is the pepper needed.
         const pepper = changes.confidential ? clientSecretPepper(env) : '';
-        return withEntityManager(env, (em) =>
-          updateClientCommand(em, {
-            clientId: flags.clientId,
-            changes,
-            pepper,
-            backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(env),
-          }),
+        return withClientChange(
+          runtime,
+          flags.clientId,
+          (em) =>
+            updateClientCommand(em, {
+              clientId: flags.clientId,
+              changes,
+              pepper,
+              backchannelLogoutAllowedHosts: backchannelLogoutAllowedHostsOf(env),
+            }),
+          (result) => result.changedFields.length > 0,
         );
       },
       (result) =>
