@@ -5,7 +5,7 @@ import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
 import { clientRowVersionKey } from '@foodshare/server-kit/oauth-grants';
 import { findActiveClientWithSecrets, type RegisteredClient } from './registered-clients.ts';
-import type { ClientRow, RecalledClientRow } from './remembered-clients.ts';
+import type { ClientRow } from './remembered-clients.ts';
 import {
   invalidClient,
   invalidRequest,
@@ -115,41 +115,24 @@ function authenticateOnRow(
   return { ...client, authenticatedBy: presented.method };
 }
 
-/** A client that authenticated, and the remembered row it did on (null: read just now). */
-interface Authentication {
-  client: AuthenticatedClient;
-  recalled: RecalledClientRow | null;
+/** The client authenticated on a remembered row, or null when the credentials do not match it. */
+function authenticatedOn(
+  row: ClientRow,
+  presented: PresentedCredentials,
+  { secrets }: Pick<ClientLimitServices, 'secrets'>,
+): AuthenticatedClient | null {
+  try {
+    return authenticateOnRow(row, presented, secrets.clientSecretPepper);
+  } catch (error) {
+    if (isAuthenticationFailure(error)) return null;
+    throw error;
+  }
 }
 
 /**
- * Authenticates on the row this instance remembers, when it has one: its version is checked
- * afterwards, in the round trip that ends the authentication. A failure on a remembered row is
- * never the answer, since the row may be older than the client's new secret: the row is read
- * again then.
+ * Reads the client's row, remembers it under `version` (read before it: a change committed after
+ * that read announces another value), and authenticates.
  */
-async function authenticatePresented(
-  services: ClientLimitServices,
-  em: EntityManager,
-  presented: PresentedCredentials,
-): Promise<Authentication> {
-  const recalled = services.clientRows.recall(presented.clientId);
-  if (recalled) {
-    try {
-      const pepper = services.secrets.clientSecretPepper;
-      return { client: authenticateOnRow(recalled.row, presented, pepper), recalled };
-    } catch (error) {
-      if (!isAuthenticationFailure(error)) throw error;
-    }
-  }
-  // The version before the row: a change committed after this read announces another value.
-  const version = await services.kv.get(clientRowVersionKey(presented.clientId));
-  return {
-    client: await authenticateOnStoredRow(services, em, presented, version),
-    recalled: null,
-  };
-}
-
-/** Reads the client's row, remembers it under `version` (read before it), and authenticates. */
 async function authenticateOnStoredRow(
   services: ClientLimitServices,
   em: EntityManager,
@@ -218,27 +201,54 @@ export async function authenticateClientWithinLimits(
 ): Promise<AuthenticatedClient> {
   const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
   const { kv } = services;
+  let presented: PresentedCredentials | null = null;
+  let malformed: unknown = null;
+  try {
+    presented = presentedCredentials(input);
+  } catch (error) {
+    if (!isAuthenticationFailure(error)) throw error;
+    malformed = error;
+  }
   // Malformed credentials claim no client id: their failures count under the empty one.
-  let claimed: string | undefined;
-  const guard = () => ({ key: failuresKey(claimed, request.ip), limit });
-  const refuse = async (error: unknown): Promise<never> => {
+  const guard = () => ({ key: failuresKey(presented?.clientId, request.ip), limit });
+  const counted = async (): Promise<void> => {
     const failures = guard();
     const failure = await kv.incrementUnlessReached(failures.key, FAILURE_WINDOW_MS, failures);
     if (failure.reached) throw tooManyRequestsUntil(failure.ttlMs);
+  };
+  const refuse = async (error: unknown): Promise<never> => {
+    await counted();
     throw error;
   };
-  let presented: PresentedCredentials;
-  let authentication: Authentication;
-  try {
-    presented = presentedCredentials(input);
-    claimed = presented.clientId;
-    authentication = await authenticatePresented(services, request.em, presented);
-  } catch (error) {
-    if (!isAuthenticationFailure(error)) throw error;
-    return refuse(error);
+  const readAndAuthenticate = async (presented: PresentedCredentials) =>
+    authenticateOnStoredRow(
+      services,
+      request.em,
+      presented,
+      await kv.get(clientRowVersionKey(presented.clientId)),
+    );
+
+  if (presented === null) return refuse(malformed);
+  // The row this instance remembers, when it has one: its version is checked below, in the
+  // round trip that ends the authentication.
+  let recalled = services.clientRows.recall(presented.clientId);
+  let client = recalled ? authenticatedOn(recalled.row, presented, services) : null;
+  if (recalled && client === null) {
+    // A wrong secret on a remembered row is counted first, so that past the limit it is refused
+    // as soon as a right one; then the stored row decides, which may hold a new secret (a
+    // rotation costs such a client one counted failure on each instance).
+    await counted();
+    recalled = undefined;
+    client = await readAndAuthenticate(presented);
+  } else if (!recalled) {
+    try {
+      client = await readAndAuthenticate(presented);
+    } catch (error) {
+      if (!isAuthenticationFailure(error)) throw error;
+      return refuse(error);
+    }
   }
-  let { client } = authentication;
-  const { recalled } = authentication;
+  if (client === null) throw new Error('unreachable: every path above authenticates or throws');
   const budget = options.budget?.(client);
   const failures = guard();
   const step = budget

@@ -62,6 +62,25 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     expect(second.queries).toBe(first.queries - 1);
   });
 
+  it('past the failure limit, refuses a wrong secret as a right one: 429 without reading the row', async ({
+    app,
+    services,
+  }) => {
+    const clientId = await confidentialClient(app, 'the-secret');
+    expect((await exchange(app, clientId, 'the-secret')).statusCode).toBe(200);
+    const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
+    for (let guess = 0; guess < limit; guess += 1) {
+      expect((await exchange(app, clientId, `wrong-${guess}`)).statusCode).toBe(401);
+    }
+    for (const secret of ['wrong-again', 'the-secret']) {
+      const { result, queries } = await countQueries(app.orm, () =>
+        exchange(app, clientId, secret),
+      );
+      expect(result.statusCode, secret).toBe(429);
+      expect(queries, secret).toBe(0);
+    }
+  });
+
   it('refuses at once, on another instance, a previous secret ended on the admin page', async ({
     app,
     secondApp,
