@@ -1,3 +1,4 @@
+import { countQueries } from '@foodshare/server-kit/test-support';
 import type { AuthApp } from '../app.ts';
 import {
   basicAuth,
@@ -85,5 +86,25 @@ describe('client authentication failures under bursts', () => {
     );
     // Past the limit the right secret from the guessing address is refused unchecked.
     expect((await exchange(app, '192.0.2.71', DEMO_CLIENT_SECRET)).statusCode).toBe(429);
+  });
+});
+
+describe('client ids no client can have', () => {
+  it('refuses one longer than any client id without looking it up', async ({ app }) => {
+    const { result, queries } = await countQueries(app.orm, () =>
+      postForm(app, '/oauth/token', {
+        grant_type: 'authorization_code',
+        code: 'any-code',
+        redirect_uri: DEMO_REDIRECT_URI,
+        client_id: 'c'.repeat(513),
+        client_secret: 'any-secret',
+      }),
+    );
+    expect(result.statusCode).toBe(401);
+    expect(result.json()).toEqual({
+      error: 'invalid_client',
+      error_description: 'Client authentication failed',
+    });
+    expect(queries).toBe(0);
   });
 });

@@ -82,6 +82,7 @@ function presentedCredentials(input: ClientCredentialsInput): PresentedCredentia
     return { ...credentials, method: 'client_secret_basic' };
   }
   if (!input.clientId) throw invalidClient('client_id is required');
+  if (!plausibleCredential(input.clientId)) throw invalidClient('Client authentication failed');
   if (input.clientSecret !== undefined) {
     return { clientId: input.clientId, secret: input.clientSecret, method: 'client_secret_post' };
   }
@@ -228,38 +229,45 @@ export async function authenticateClientWithinLimits(
       await kv.get(clientRowVersionKey(presented.clientId)),
     );
 
+  // A secret that does not match the row this instance remembers. Past the limit it is refused
+  // as a right one is, without reading the row; below it the stored row decides (it may hold a
+  // new secret), and only a failure there is counted.
+  const authenticateAfterMismatch = async (presented: PresentedCredentials) => {
+    const [failures, version] = await Promise.all([
+      kv.getWithTtl(guard().key),
+      kv.get(clientRowVersionKey(presented.clientId)),
+    ]);
+    refuseWhenReached(failures, limit);
+    return authenticateOnStoredRow(services, request.em, presented, version);
+  };
+
   if (presented === null) return refuse(malformed);
-  // The row this instance remembers, when it has one: its version is checked below, in the
-  // round trip that ends the authentication.
-  let recalled = services.clientRows.recall(presented.clientId);
-  let client = recalled ? authenticatedOn(recalled.row, presented, services) : null;
-  if (recalled && client === null) {
-    // A wrong secret on a remembered row is counted first, so that past the limit it is refused
-    // as soon as a right one; then the stored row decides, which may hold a new secret (a
-    // rotation costs such a client one counted failure on each instance).
-    await counted();
-    recalled = undefined;
-    client = await readAndAuthenticate(presented);
-  } else if (!recalled) {
-    try {
-      client = await readAndAuthenticate(presented);
-    } catch (error) {
-      if (!isAuthenticationFailure(error)) throw error;
-      return refuse(error);
-    }
+  const recalled = services.clientRows.recall(presented.clientId);
+  const onRecalled = recalled ? authenticatedOn(recalled.row, presented, services) : null;
+  let client: AuthenticatedClient;
+  try {
+    if (onRecalled) client = onRecalled;
+    else if (recalled) client = await authenticateAfterMismatch(presented);
+    else client = await readAndAuthenticate(presented);
+  } catch (error) {
+    if (!isAuthenticationFailure(error)) throw error;
+    return refuse(error);
   }
-  if (client === null) throw new Error('unreachable: every path above authenticates or throws');
+  // The remembered row the client authenticated on, whose version the last round trip checks.
+  const checked = onRecalled ? recalled : undefined;
   const budget = options.budget?.(client);
   const failures = guard();
   const step = budget
     ? kv.incrementUnlessReached(budget.key, budget.windowMs, failures)
     : kv.getWithTtl(failures.key);
   // Whether the remembered row is still the stored one, in the same round trip.
-  const version = recalled ? kv.get(clientRowVersionKey(client.clientId)) : null;
+  const version = checked ? kv.get(clientRowVersionKey(client.clientId)) : null;
   options.alongside?.(client);
   const [outcome, stored] = await Promise.all([step, version]);
-  if (recalled && stored !== recalled.version) {
+  if (checked && stored !== checked.version) {
     // The row changed since it was read: the client authenticates again on the row stored now.
+    // Its budget was spent by the row as remembered (under the other key, once, if the client
+    // changed between public and confidential).
     try {
       client = await authenticateOnStoredRow(services, request.em, presented, stored);
     } catch (error) {
@@ -267,14 +275,18 @@ export async function authenticateClientWithinLimits(
       return refuse(error);
     }
   }
-  if (outcome === null) return client;
-  if ('value' in outcome) {
-    if (Number(outcome.value) >= limit) throw tooManyRequestsUntil(outcome.ttlMs);
+  if (outcome === null || 'value' in outcome) {
+    refuseWhenReached(outcome, limit);
     return client;
   }
   if (outcome.reached) throw tooManyRequestsUntil(outcome.ttlMs);
   if (budget && outcome.count > budget.limit) throw tooManyRequestsUntil(outcome.ttlMs);
   return client;
+}
+
+/** 429 when the failures counted so far (read, not counted) reached the limit. */
+function refuseWhenReached(failures: { value: string; ttlMs: number } | null, limit: number) {
+  if (failures && Number(failures.value) >= limit) throw tooManyRequestsUntil(failures.ttlMs);
 }
 
 const isAuthenticationFailure = (error: unknown) =>

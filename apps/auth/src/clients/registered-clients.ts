@@ -57,8 +57,8 @@ export interface ClientSecretHashes {
   previousSecretExpiresAt: Date | null;
 }
 
-// Read on every request of every client; the secret hashes come along so that authenticating
-// a client is one statement (they never leave `findActiveClientWithSecrets`' caller).
+// The secret hashes come along so that authenticating a client is one statement. The row is
+// kept only by client authentication (remembered-clients.ts), never handed on with its hashes.
 const ACTIVE_CLIENT = `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
           grant_types, required_region_ids, require_pushed_authorization_requests, require_dpop,
           backchannel_logout_uri, secret_hash, previous_secret_hash, previous_secret_expires_at

@@ -168,6 +168,38 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     );
     expect((await exchange(secondApp, clientId, secret)).statusCode).toBe(200);
   });
+
+  it('does not lock out a busy client that switched to a new secret, on an instance that remembers the old one', async ({
+    app,
+    secondApp,
+    services,
+  }) => {
+    const clientId = await confidentialClient(app, 'the-first-secret');
+    expect((await exchange(secondApp, clientId, 'the-first-secret')).statusCode).toBe(200);
+    const { secret } = await regenerateOAuthClientSecret(
+      app.orm.em.fork(),
+      { clientId },
+      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
+    );
+    await announceClientRowChange(servicesOf(app).kv, clientId);
+    // More requests in flight at once than the failure limit, all with the new secret.
+    const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
+    const codes = await Promise.all(
+      Array.from({ length: limit + 2 }, () =>
+        issueCode(secondApp, { clientId, userId: ids.users.alice }),
+      ),
+    );
+    const answers = await Promise.all(
+      codes.map((code) =>
+        tokenRequest(
+          secondApp,
+          { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT_URI },
+          { authorization: basicAuth(clientId, secret) },
+        ),
+      ),
+    );
+    expect(answers.map((answer) => answer.statusCode)).toEqual(codes.map(() => 200));
+  });
 });
 
 describe('RememberedClients', () => {
