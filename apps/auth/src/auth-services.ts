@@ -25,7 +25,7 @@ import type { AuthConfig } from './config.ts';
 import { OAuthError } from './errors/oauth-errors.ts';
 import { KeyRing } from './keys/key-ring.ts';
 import { writeAudit, type AuditEvent } from './observability/audit.ts';
-import { RememberedClients } from './clients/remembered-clients.ts';
+import { RememberedClients } from './clients/registered-clients.ts';
 import { AuthMetrics } from './observability/metrics.ts';
 import { AuthorizationRequestStore } from './stores/authorization-requests.store.ts';
 import { DeviceAuthorizationStore } from './stores/device-authorizations.store.ts';

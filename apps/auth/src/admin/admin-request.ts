@@ -10,7 +10,7 @@ import { pickLocale, type Locale } from '../pages/locale.ts';
 import { sendAdminMessage } from './admin.page.ts';
 import { adminTextsFor, type AdminTexts } from './admin-texts.ts';
 import { findClient, type ClientDetail } from './oauth-clients-admin.service.ts';
-import { CLIENT_ROW_MAX_AGE_MS } from '../clients/remembered-clients.ts';
+import { CLIENT_ROW_MAX_AGE_MS } from '../clients/registered-clients.ts';
 
 /** What the routes of /admin/oauthclients read off a request, and how they say "not found". */
 

@@ -4,8 +4,11 @@ import { addressBucket } from '@foodshare/server-kit';
 import type { FastifyRequest } from 'fastify';
 import type { AuthServices } from '../auth-services.ts';
 import { clientRowVersionKey } from '@foodshare/server-kit/oauth-grants';
-import { findActiveClientWithSecrets, type RegisteredClient } from './registered-clients.ts';
-import type { ClientRow } from './remembered-clients.ts';
+import {
+  type ClientRow,
+  findActiveClientWithSecrets,
+  type RegisteredClient,
+} from './registered-clients.ts';
 import {
   invalidClient,
   invalidRequest,

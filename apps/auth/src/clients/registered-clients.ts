@@ -33,7 +33,7 @@ export function mayHoldScope(client: RegisteredClient, scope: string): boolean {
   return client.scopes.includes(scope);
 }
 
-interface ClientRow {
+interface ActiveClientRow {
   client_id: string;
   name: string;
   confidential: boolean;
@@ -57,8 +57,14 @@ export interface ClientSecretHashes {
   previousSecretExpiresAt: Date | null;
 }
 
+/** An active client's row as client authentication reads it (`findActiveClientWithSecrets`). */
+export interface ClientRow {
+  client: RegisteredClient;
+  secrets: ClientSecretHashes;
+}
+
 // The secret hashes come along so that authenticating a client is one statement. The row is
-// kept only by client authentication (remembered-clients.ts), never handed on with its hashes.
+// kept only by client authentication (`RememberedClients` below), never handed on with its hashes.
 const ACTIVE_CLIENT = `select client_id, name, confidential, redirect_uris, post_logout_redirect_uris, scopes,
           grant_types, required_region_ids, require_pushed_authorization_requests, require_dpop,
           backchannel_logout_uri, secret_hash, previous_secret_hash, previous_secret_expires_at
@@ -72,8 +78,8 @@ const ACTIVE_CLIENT = `select client_id, name, confidential, redirect_uris, post
 export async function findActiveClientWithSecrets(
   em: EntityManager,
   clientId: string,
-): Promise<{ client: RegisteredClient; secrets: ClientSecretHashes } | null> {
-  const [row] = await runSql<ClientRow>(em, { sql: ACTIVE_CLIENT, params: [clientId] });
+): Promise<ClientRow | null> {
+  const [row] = await runSql<ActiveClientRow>(em, { sql: ACTIVE_CLIENT, params: [clientId] });
   if (!row) return null;
   const expiresAt = row.previous_secret_expires_at;
   return {
@@ -104,6 +110,54 @@ export async function findActiveClient(
   clientId: string,
 ): Promise<RegisteredClient | null> {
   return (await findActiveClientWithSecrets(em, clientId))?.client ?? null;
+}
+
+/**
+ * How long an instance authenticates a client on the row it read. A change announced by its
+ * writer (the admin page, the CLI: `announceClientRowChange`) ends that at once, on every
+ * instance; a change made otherwise (an operator's SQL, an instance of 0.1.0) holds within this.
+ */
+export const CLIENT_ROW_MAX_AGE_MS = 30_000;
+
+/** A row with the value of the client's version key read before it (`clientRowVersionKey`). */
+export interface RecalledClientRow {
+  row: ClientRow;
+  version: string | null;
+}
+
+interface Entry extends RecalledClientRow {
+  readAt: number;
+}
+
+/**
+ * The client rows this instance read, so that a token request reads no row (docs/oauth.md §6.4,
+ * docs/benchmarks.md §2.2). Each was read after its version: the version read again in the
+ * round trip that ends the client's authentication tells whether the row is still the one
+ * stored. Only rows of active clients are kept, so there are never more than the clients.
+ */
+export class RememberedClients {
+  readonly #rows = new Map<string, Entry>();
+  readonly #now: () => number;
+
+  constructor(now: () => number = Date.now) {
+    this.#now = now;
+  }
+
+  recall(clientId: string): RecalledClientRow | undefined {
+    const entry = this.#rows.get(clientId);
+    if (entry === undefined) return undefined;
+    if (this.#now() - entry.readAt < CLIENT_ROW_MAX_AGE_MS) return entry;
+    this.#rows.delete(clientId);
+    return undefined;
+  }
+
+  remember(clientId: string, row: ClientRow, version: string | null): void {
+    this.#rows.set(clientId, { row, version, readAt: this.#now() });
+  }
+
+  forget(clientId: string): void {
+    this.#rows.delete(clientId);
+  }
 }
 
 /** A text[] literal, every element quoted, so no value can end the list early. */

@@ -13,7 +13,7 @@ import {
   tokenRequest,
 } from '../test-support/token-helpers.ts';
 import { describe, expect, ids, test as base } from '../test-support/fixtures.ts';
-import { CLIENT_ROW_MAX_AGE_MS, RememberedClients } from './remembered-clients.ts';
+import { CLIENT_ROW_MAX_AGE_MS, RememberedClients } from './registered-clients.ts';
 
 // A second instance of the auth service on the same database and Redis, as a deployment runs
 // them: it remembers a client's row while the first one changes it.

@@ -3,7 +3,7 @@ import type { KeyValueStore } from '../kv/index.ts';
 
 /**
  * The key whose value changes with every change of a client's row (`announceClientRowChange`).
- * The auth service keeps the rows it read in memory (apps/auth clients/remembered-clients.ts)
+ * The auth service keeps the rows it read in memory (apps/auth clients/registered-clients.ts, `RememberedClients`)
  * and reads this key in the round trip that ends a client's authentication: a value other than
  * the one it read the row under sends it back to the database.
  */
