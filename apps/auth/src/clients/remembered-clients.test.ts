@@ -53,6 +53,18 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     );
   }
 
+  /** A client whose secret `app` rotated after `remembering` authenticated it on the first one. */
+  async function rotatedWhileRemembered(app: AuthApp, remembering: AuthApp) {
+    const clientId = await confidentialClient(app, 'the-first-secret');
+    expect((await exchange(remembering, clientId, 'the-first-secret')).statusCode).toBe(200);
+    const { secret } = await regenerateOAuthClientSecret(
+      app.orm.em.fork(),
+      { clientId },
+      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
+    );
+    return { clientId, secret };
+  }
+
   it('reads no client row for a client it authenticated before', async ({ app }) => {
     const clientId = await confidentialClient(app, 'a-secret');
     const first = await countQueries(app.orm, () => exchange(app, clientId, 'a-secret'));
@@ -158,14 +170,8 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     app,
     secondApp,
   }) => {
-    const clientId = await confidentialClient(app, 'the-first-secret');
-    expect((await exchange(secondApp, clientId, 'the-first-secret')).statusCode).toBe(200);
+    const { clientId, secret } = await rotatedWhileRemembered(app, secondApp);
     // Not announced: a wrong secret on a remembered row is checked on the stored row anyway.
-    const { secret } = await regenerateOAuthClientSecret(
-      app.orm.em.fork(),
-      { clientId },
-      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
-    );
     expect((await exchange(secondApp, clientId, secret)).statusCode).toBe(200);
   });
 
@@ -174,13 +180,7 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     secondApp,
     services,
   }) => {
-    const clientId = await confidentialClient(app, 'the-first-secret');
-    expect((await exchange(secondApp, clientId, 'the-first-secret')).statusCode).toBe(200);
-    const { secret } = await regenerateOAuthClientSecret(
-      app.orm.em.fork(),
-      { clientId },
-      { actorId: null, pepper: servicesOf(app).secrets.clientSecretPepper },
-    );
+    const { clientId, secret } = await rotatedWhileRemembered(app, secondApp);
     await announceClientRowChange(servicesOf(app).kv, clientId);
     // More requests in flight at once than the failure limit, all with the new secret.
     const limit = services.config.TOKEN_CLIENT_AUTH_FAILURES_PER_CLIENT_AND_IP_PER_MINUTE;
