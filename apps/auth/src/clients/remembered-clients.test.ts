@@ -120,6 +120,30 @@ describe('client rows remembered by each instance (docs/oauth.md §6.4)', () => 
     expect((await exchange(secondApp, clientId, 'the-new-secret')).statusCode).toBe(200);
   });
 
+  it.for([
+    { action: 'deactivate', done: 'deactivated' },
+    { action: 'delete', done: 'deleted' },
+  ])(
+    'refuses at once, on another instance, a client $done on the admin page',
+    async ({ action }, { app, secondApp }) => {
+      const clientId = await confidentialClient(app, 'a-secret');
+      expect((await exchange(secondApp, clientId, 'a-secret')).statusCode).toBe(200);
+      const row = await findClientRow(app, clientId);
+      const changed = await postForm(
+        app,
+        `/admin/oauthclients/${row!.id}/${action}`,
+        csrfOf(admin),
+        { as: admin },
+      );
+      expect(changed.statusCode).toBe(303);
+      // A code issued after the change, so that the client's grant cutoff does not refuse it:
+      // only the row tells that the client is gone.
+      const refused = await exchange(secondApp, clientId, 'a-secret');
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ error: 'invalid_client' });
+    },
+  );
+
   it('issues tokens by the row as changed, once the change is announced', async ({
     app,
     secondApp,
