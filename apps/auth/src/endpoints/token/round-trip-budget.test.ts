@@ -27,10 +27,10 @@ const CLIENT_CHECK = ['incrementUnlessReached', 'get'];
 const REDIS_ROUND_TRIPS = {
   authorization_code: [
     [...CLIENT_CHECK, 'getMany'], // the code, its redemption marker and its client's cutoff
-    ['setIfAbsent'], // the redemption marker: the code is used up
-    // the family, its refresh generation, the grant indexes, the access token, the tombstone,
-    // then the code's void marks (for its client, and for every client after a password reset)
-    ['set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
+    // the redemption marker (the code is used up; the rest counts only if it was set), the
+    // family, its refresh generation, the grant indexes, the access token, the tombstone, then
+    // the code's void marks (for its client, and for every client after a password reset)
+    ['setIfAbsent', 'set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
   ],
   refresh_token: [
     [...CLIENT_CHECK, 'getMany'], // the family, its tombstone and its client's cutoff

@@ -97,26 +97,29 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', Authorizatio
 
       const familyId = newTokenId();
       const accessToken = planAccessToken(services);
-      const won = await codes.redeem(code, {
-        familyId,
-        accessTokenJti: accessToken.jti,
-        accessTokenExpiresAt: accessToken.expiresAt,
-      });
-      if (!won) {
-        await revokeWhatTheCodeIssued(services, grantRequest, code);
-        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
-      }
-      audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
-
       const tokens = await beginFamily(services, grantRequest, grant, {
         familyId,
         scopes,
         subject,
         nonce: grant.nonce,
         accessToken,
+        redeem: async () => {
+          const won = await codes.redeem(code, {
+            familyId,
+            accessTokenJti: accessToken.jti,
+            accessTokenExpiresAt: accessToken.expiresAt,
+          });
+          if (won)
+            audit(request, 'code_redeemed', { clientId: client.clientId, userId: grant.userId });
+          return won;
+        },
       });
+      if (tokens === 'redeemed-before') {
+        await revokeWhatTheCodeIssued(services, grantRequest, code);
+        throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      }
       // A code the user voided (revoked the app) after it was issued yields nothing.
-      if (!tokens) throw invalidGrant(INVALID_OR_EXPIRED_CODE);
+      if (tokens === 'voided') throw invalidGrant(INVALID_OR_EXPIRED_CODE);
       // A second use of the code that ran while this family was being stored has revoked it by id:
       // its tombstone stands and the access token is denied, so the tokens are dead in any order.
       // storeTokens() may have written the family's record and its entry in the user's grant

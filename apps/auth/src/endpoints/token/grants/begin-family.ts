@@ -40,11 +40,17 @@ export async function loadGrantSubject(
 }
 
 /**
+ * Why no family was begun: the user revoked the app, or ended every grant, after the access was
+ * granted (`voided`), or another request redeemed the code first (`redeemed-before`). The family
+ * is revoked again in both cases; its tokens never left the process.
+ */
+export type NotBegun = 'voided' | 'redeemed-before';
+
+/**
  * The first tokens of a new family, for a grant that begins one (a code exchange, a device's
  * redemption): the family, its access token (`accessToken`, named before when a redemption
  * recorded it), ID token and refresh token, the family bound to the DPoP key of a public
- * client's proof (RFC 9449 5). Null when the user revoked the app, or ended every grant, after
- * the access was granted: the family is revoked again then.
+ * client's proof (RFC 9449 5).
  */
 export async function beginFamily(
   services: TokenServices,
@@ -57,8 +63,14 @@ export async function beginFamily(
     subject: TokenSubject;
     nonce: string | null;
     accessToken?: PlannedAccessToken;
+    /**
+     * Redeems the code the family begins from, atomically (true for the one request that wins).
+     * Sent first in the round trip that stores the family, so the exchange needs no round trip
+     * of its own for it; the family counts only if it wins.
+     */
+    redeem?: () => Promise<boolean>;
   },
-): Promise<TokenResponse | null> {
+): Promise<TokenResponse | NotBegun> {
   const { families, codes, audit } = services;
   const family = families.begin({
     id: issue.familyId,
@@ -86,7 +98,8 @@ export async function beginFamily(
   // this exchange or while it ran, the grant is void. Read after the family joined the user's
   // grant index, in the same round trip (storeTokens sends its writes first): a revocation
   // that listed the index before that has set this mark before too.
-  const [tokens, voided] = await Promise.all([
+  const [redeemed, tokens, voided] = await Promise.all([
+    issue.redeem?.() ?? true,
     storeTokens(services, signed),
     codes.wasVoided({
       userId: access.userId,
@@ -94,9 +107,9 @@ export async function beginFamily(
       issuedAt: access.issuedAt,
     }),
   ]);
-  if (voided) {
+  if (!redeemed || voided) {
     await families.revoke(issue.familyId, family);
-    return null;
+    return redeemed ? 'voided' : 'redeemed-before';
   }
   audit(request, 'tokens_issued', {
     clientId: client.clientId,

@@ -56,7 +56,8 @@ export const deviceCodeGrant: Grant<'device_code'> = {
       { familyId: newTokenId(), scopes, subject, nonce: null },
     );
     // The user revoked the app after approving: the approval is void, as a code would be.
-    if (!tokens) throw invalidGrant(INVALID_DEVICE_CODE);
+    // (`redeemed-before` does not come: the device code was taken above.)
+    if (typeof tokens === 'string') throw invalidGrant(INVALID_DEVICE_CODE);
     return tokens;
   },
 };
