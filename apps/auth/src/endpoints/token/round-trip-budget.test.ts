@@ -8,9 +8,7 @@ import {
   DEMO_REDIRECT_URI,
   DemoClientId,
   issueCode,
-  refreshRequest,
   tokenRequest,
-  tokensFor,
 } from '../../test-support/token-helpers.ts';
 import type { TokenResponse } from './issue-tokens.ts';
 import { describe, expect, ids, it, test } from '../../test-support/fixtures.ts';
@@ -34,26 +32,15 @@ const REDIS_ROUND_TRIPS = {
     // the code's void marks (for its client, and for every client after a password reset)
     ['setIfAbsent', 'set', 'set', 'addToIndex', 'addToIndex', 'addToIndex', 'get', 'getMany'],
   ],
-  // A confidential client proved itself with its secret: the rotation lease is taken with the
-  // first reads.
   refresh_token: [
-    // the family, its tombstone and its client's cutoff; the rotation lease, then the generation
-    [...CLIENT_CHECK, 'getMany', 'setIfAbsent', 'get'],
+    [...CLIENT_CHECK, 'getMany'], // the family, its tombstone and its client's cutoff
+    ['setIfAbsent', 'get'], // the rotation lease, then the generation
     // the next generation, the family's lifetime, the grant indexes, the access token, the
     // tombstone
     ['set', 'expire', 'addToIndex', 'addToIndex', 'addToIndex', 'get'],
     ['setUnlessLeasedToOther'], // the presented token marked rotated, if the lease is still ours
   ],
 };
-
-// A public client's token proves nothing of its holder: the lease waits for the family's checks
-// (a DPoP-bound token's thief never holds it). Its budget is per address.
-const PUBLIC_REFRESH_ROUND_TRIPS = [
-  [...CLIENT_CHECK, 'getMany'],
-  ['setIfAbsent', 'get'],
-  ['set', 'expire', 'addToIndex', 'addToIndex', 'addToIndex', 'get'],
-  ['setUnlessLeasedToOther'],
-];
 
 // The client's row is remembered from the first exchange (docs/oauth.md §6.4).
 const SQL_BUDGET = {
@@ -110,16 +97,6 @@ describe('round trips to Redis and statements of the token endpoint', () => {
       ),
     );
     expect(refresh.roundTrips).toEqual(REDIS_ROUND_TRIPS.refresh_token);
-    expect(refresh.queries).toBe(SQL_BUDGET.refresh_token);
-  });
-
-  it("takes a public client's rotation lease only after the family's checks", async ({ app }) => {
-    const { refresh_token: token } = await tokensFor(app, {
-      clientId: DemoClientId.public,
-      userId: ids.users.alice,
-    });
-    const refresh = await counted(app, () => refreshRequest(app, DemoClientId.public, token ?? ''));
-    expect(refresh.roundTrips).toEqual(PUBLIC_REFRESH_ROUND_TRIPS);
     expect(refresh.queries).toBe(SQL_BUDGET.refresh_token);
   });
 });

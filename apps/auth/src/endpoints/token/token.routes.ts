@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import {
   invalidRequest,
   unauthorizedClient,
@@ -53,27 +52,6 @@ export function arrivedAtMs(nowMs: number, elapsedMs: number): number {
   return Math.ceil(nowMs - elapsedMs);
 }
 
-/** A grant's `readAhead` under way, until the grant's `handle` takes it over. */
-interface ReadAhead {
-  grant: Grant;
-  ahead: Promise<unknown>;
-}
-
-/**
- * Gives back what a grant read ahead for a request refused before its `handle` ran (its budget
- * spent, its DPoP proof used before, a grant it may not use), so that the client's next request
- * finds it free. Best effort: what the store keeps out of reach runs out on its own.
- */
-async function releaseReadAhead(
-  services: TokenServices,
-  request: FastifyRequest,
-  readAhead: ReadAhead | null,
-): Promise<void> {
-  await readAhead?.grant.releaseAhead?.(services, readAhead.ahead).catch((error: unknown) => {
-    request.log.warn({ err: error }, 'could not give back what a token request read ahead');
-  });
-}
-
 export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app, services) => {
   // Browser apps are public clients (docs/spec.md §2.14) and redeem their codes from their own
   // origin. No cookie or session is involved here, so any origin may read the answers.
@@ -98,7 +76,6 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
     async (request, reply) => {
       const requestStartedAt = arrivedAtMs(Date.now(), reply.elapsedTime);
       void reply.headers(NO_STORE);
-      let readAhead = null as ReadAhead | null;
       try {
         assertFormEncoded(request);
         if (request.validationError) throw invalidForm(request.validationError);
@@ -115,6 +92,7 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         });
         // One round trip ends the client's authentication: its failure guard, its token budget
         // and the grant's first reads.
+        let ahead: Promise<unknown> | null = null;
         const client = await authenticateClientWithinLimits(
           services,
           request,
@@ -128,15 +106,13 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
               tokenBudget(services, request, authenticated, grant.budget ?? 'token'),
             alongside: (authenticated) => {
               if (!grant.readAhead || missingParam(params, grant) !== undefined) return;
-              const ahead = grant.readAhead(
+              ahead = grant.readAhead(
                 services,
                 params as Required<TokenRequestParams>,
-                authenticated,
-                requestStartedAt,
+                authenticated.clientId,
               );
               // Awaited by the grant; a request refused before must not leave it unhandled.
               ahead.catch(() => undefined);
-              readAhead = { grant, ahead };
             },
           },
         );
@@ -149,8 +125,6 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
           throw invalidRequest('This client must send a DPoP proof (RFC 9449)');
         }
         assertRequiredParams(params, grant);
-        const ahead = readAhead?.ahead ?? null;
-        readAhead = null;
         const tokens = await grant.handle(services, {
           request,
           client,
@@ -164,7 +138,6 @@ export const tokenRoutes: FastifyPluginAsyncTypebox<TokenServices> = async (app,
         if (dpopJkt !== null) void reply.header('dpop-nonce', services.dpop.nonce());
         return tokens;
       } catch (error) {
-        await releaseReadAhead(services, request, readAhead);
         return answerOAuthError(reply, error, services.metrics);
       }
     },

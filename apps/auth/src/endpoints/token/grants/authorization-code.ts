@@ -69,7 +69,7 @@ export const authorizationCodeGrant: Grant<'code' | 'redirect_uri', Authorizatio
     grantType: 'authorization_code',
     requiredParams: ['code', 'redirect_uri'],
 
-    readAhead: ({ codes }, { code }, client) => codes.find(code, client.clientId),
+    readAhead: ({ codes }, { code }, clientId) => codes.find(code, clientId),
 
     async handle(services, grantRequest) {
       const { request, client, params } = grantRequest;

@@ -64,21 +64,14 @@ export interface Grant<
   budget?: 'device';
   /**
    * The grant's first reads, started in the round trip that ends the client's authentication
-   * (sent before anything awaits), when every required parameter is there; `client` has
-   * authenticated in the process, and `handle` uses the answer only if the failure guard lets
-   * the request on.
+   * (sent before anything awaits), when every required parameter is there; `clientId` has
+   * authenticated, and `handle` uses the answer only if the failure guard lets the request on.
    */
   readAhead?(
     services: TokenServices,
     params: TokenRequestParams & { [name in Required]: string },
-    client: AuthenticatedClient,
-    requestStartedAt: number,
+    clientId: string,
   ): Promise<Ahead>;
-  /**
-   * Gives back what `readAhead` took (the refresh grant's rotation lease) when the request is
-   * refused before `handle` runs; `handle` gives it back itself when it refuses.
-   */
-  releaseAhead?(services: TokenServices, ahead: Promise<Ahead>): Promise<void>;
   handle(
     services: TokenServices,
     grantRequest: GrantRequest<Required, Ahead>,

@@ -6,17 +6,12 @@ import type { AuthApp } from '../../../app.ts';
 import type { TokenResponse } from '../issue-tokens.ts';
 import {
   ALL_SCOPES,
-  confidentialBasic,
-  DEMO_REDIRECT_URI,
   DemoClientId,
-  issueCode,
   refreshRequest,
   registerTestClient,
-  tokenRequest,
   tokensFor,
   userinfoRequest,
 } from '../../../test-support/token-helpers.ts';
-import { clientBudgetKeys } from '../../../clients/client-endpoint.ts';
 import { describe, expect, ids, it } from '../../../test-support/fixtures.ts';
 
 describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
@@ -393,67 +388,5 @@ describe('refresh_token grant (RFC 6749 6, RFC 9700 4.14)', () => {
     // The race was not taken for theft: the winner's tokens work.
     expect((await userinfoRequest(app, winner.access_token)).statusCode).toBe(200);
     expect((await refresh(app, winner.refresh_token!)).statusCode).toBe(200);
-  });
-});
-
-describe('refresh_token grant of a confidential client, whose rotation starts with its first reads', () => {
-  async function confidentialTokens(app: AuthApp): Promise<TokenResponse> {
-    const code = await issueCode(app, {
-      clientId: DemoClientId.confidential,
-      userId: ids.users.alice,
-    });
-    const response = await tokenRequest(
-      app,
-      { grant_type: 'authorization_code', code, redirect_uri: DEMO_REDIRECT_URI },
-      { authorization: confidentialBasic() },
-    );
-    expect(response.statusCode).toBe(200);
-    return response.json<TokenResponse>();
-  }
-
-  const refresh = (app: AuthApp, token: string, extra: Record<string, string> = {}) =>
-    tokenRequest(
-      app,
-      { grant_type: 'refresh_token', refresh_token: token, ...extra },
-      { authorization: confidentialBasic() },
-    );
-
-  it('leaves exactly one winner of 20 parallel refreshes of one token', async ({ app }) => {
-    const first = await confidentialTokens(app);
-    const responses = await Promise.all(
-      Array.from({ length: 20 }, () => refresh(app, first.refresh_token!)),
-    );
-    const winners = responses.filter((response) => response.statusCode === 200);
-    expect(winners).toHaveLength(1);
-    for (const loser of responses.filter((response) => response.statusCode !== 200)) {
-      expect(loser.json()).toMatchObject({ error: 'invalid_grant' });
-    }
-    expect((await refresh(app, winners[0]!.json<TokenResponse>().refresh_token!)).statusCode).toBe(
-      200,
-    );
-  });
-
-  it('gives the lease back when its budget is spent: the token works at once afterwards', async ({
-    app,
-  }) => {
-    const first = await confidentialTokens(app);
-    const budget = clientBudgetKeys.client(DemoClientId.confidential);
-    const limit = servicesOf(app).config.TOKEN_REQUESTS_PER_CLIENT_PER_MINUTE;
-    await app.kv.increment(budget, 60_000, limit);
-    try {
-      expect((await refresh(app, first.refresh_token!)).statusCode).toBe(429);
-    } finally {
-      await app.kv.delete(budget);
-    }
-    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
-  });
-
-  it('gives the lease back when the family refuses the request: the token works at once afterwards', async ({
-    app,
-  }) => {
-    const first = await confidentialTokens(app);
-    const broader = await refresh(app, first.refresh_token!, { scope: 'openid offline_access' });
-    expect(broader.json()).toMatchObject({ error: 'invalid_scope' });
-    expect((await refresh(app, first.refresh_token!)).statusCode).toBe(200);
   });
 });

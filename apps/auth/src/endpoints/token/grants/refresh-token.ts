@@ -2,12 +2,7 @@ import { mayHoldScope, type RegisteredClient } from '../../../clients/registered
 import { checkGrantHolder } from '../../../tokens/grant-holder-check.ts';
 import type { TokenSubject } from '../../../claims/user-claims.ts';
 import { invalidGrant, invalidScope } from '../../../errors/oauth-errors.ts';
-import type {
-  RefreshFamily,
-  RefreshTokenClaims,
-  RotationStart,
-} from '@foodshare/server-kit/oauth-grants';
-import type { AuthenticatedClient } from '../../../clients/client-authentication.ts';
+import type { RefreshFamily, RefreshTokenClaims } from '@foodshare/server-kit/oauth-grants';
 import { issueTokens, planAccessToken, type TokenResponse } from '../issue-tokens.ts';
 import type { Grant, GrantRequest, TokenServices } from './grant.ts';
 
@@ -116,84 +111,17 @@ async function rotate(
 interface PresentedRefreshToken {
   claims: RefreshTokenClaims | null;
   family: RefreshFamily | null;
-  /**
-   * The token's rotation, started in the same round trip for a client that proved itself with
-   * its secret. Null for a public client, whose token's holder has proved nothing yet: it takes
-   * the lease only once the family's checks passed, so that a thief of a DPoP-bound token
-   * cannot hold it even for a moment.
-   */
-  rotation: Promise<RotationStart> | null;
-}
-
-/** Gives back the lease of a rotation started ahead, when the request is refused after all. */
-async function giveBackLease(
-  { families }: Pick<TokenServices, 'families'>,
-  { claims, rotation }: PresentedRefreshToken,
-): Promise<void> {
-  const start = await rotation?.catch(() => null);
-  if (claims && start?.use === 'won') {
-    await families.abandonRotation(claims.familyId, claims.jti, start.attempt);
-  }
 }
 
 /** Opens the token and reads its family in one go, sent before anything awaits. */
 async function presentedRefreshToken(
-  services: TokenServices,
+  { refreshTokens, families }: TokenServices,
   { refresh_token: token }: { refresh_token: string },
-  client: AuthenticatedClient,
-  requestStartedAt: number,
+  clientId: string,
 ): Promise<PresentedRefreshToken> {
-  const { refreshTokens, families } = services;
   const claims = refreshTokens.openNow(token);
-  if (!claims || claims.clientId !== client.clientId) {
-    return { claims, family: null, rotation: null };
-  }
-  const family = families.find(claims.familyId, client.clientId);
-  const rotation = client.confidential
-    ? families.startRotation(claims.familyId, claims.jti, requestStartedAt)
-    : null;
-  // Awaited by the grant, or given back below.
-  rotation?.catch(() => undefined);
-  try {
-    return { claims, family: await family, rotation };
-  } catch (error) {
-    await giveBackLease(services, { claims, family: null, rotation });
-    throw error;
-  }
-}
-
-/** A presented token that passed the family's checks, and its rotation's start. */
-interface StartedRotation {
-  claims: RefreshTokenClaims;
-  family: RefreshFamily;
-  scopes: string[];
-  start: RotationStart;
-}
-
-/**
- * The family's checks, then the token's rotation started: in the request's first round trip
- * when it began there, or now.
- */
-async function startRotation(
-  services: TokenServices,
-  grantRequest: GrantRequest<'refresh_token', PresentedRefreshToken>,
-  presented: PresentedRefreshToken,
-): Promise<StartedRotation> {
-  const { client, params } = grantRequest;
-  const { claims, family } = presented;
-  if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
-  if (claims.clientId !== client.clientId) {
-    throw invalidGrant('The refresh token was issued to another client');
-  }
-  if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
-  // RFC 9449 5: a bound refresh token works only with a proof of the same key.
-  if (family.jkt !== undefined && family.jkt !== grantRequest.dpopJkt) {
-    throw invalidGrant('The refresh token is bound to another DPoP key');
-  }
-  const scopes = narrowedScopes(params.scope, family.scopes, client);
-  const start = await (presented.rotation ??
-    services.families.startRotation(family.id, claims.jti, grantRequest.requestStartedAt));
-  return { claims, family, scopes, start };
+  if (!claims || claims.clientId !== clientId) return { claims, family: null };
+  return { claims, family: await families.find(claims.familyId, clientId) };
 }
 
 /**
@@ -204,24 +132,28 @@ export const refreshTokenGrant: Grant<'refresh_token', PresentedRefreshToken> = 
   grantType: 'refresh_token',
   requiredParams: ['refresh_token'],
   readAhead: presentedRefreshToken,
-  releaseAhead: async (services, ahead) => giveBackLease(services, await ahead),
 
   async handle(services, grantRequest) {
     const { request, client, params } = grantRequest;
     const { families, audit } = services;
-    const presented = await (grantRequest.ahead ??
-      presentedRefreshToken(services, params, client, grantRequest.requestStartedAt));
-    const { claims, family, scopes, start } = await startRotation(
-      services,
-      grantRequest,
-      presented,
-    ).catch(async (error: unknown) => {
-      // Best effort: should the store be out of reach, the lease runs out on its own.
-      await giveBackLease(services, presented).catch((giveBackError: unknown) => {
-        request.log.warn({ err: giveBackError }, 'could not give a rotation lease back');
-      });
-      throw error;
-    });
+    const { claims, family } = await (grantRequest.ahead ??
+      presentedRefreshToken(services, params, client.clientId));
+    if (!claims) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    if (claims.clientId !== client.clientId) {
+      throw invalidGrant('The refresh token was issued to another client');
+    }
+    if (!family || family.clientId !== client.clientId) throw invalidGrant(INVALID_REFRESH_TOKEN);
+    // RFC 9449 5: a bound refresh token works only with a proof of the same key.
+    if (family.jkt !== undefined && family.jkt !== grantRequest.dpopJkt) {
+      throw invalidGrant('The refresh token is bound to another DPoP key');
+    }
+    const scopes = narrowedScopes(params.scope, family.scopes, client);
+
+    const start = await families.startRotation(
+      family.id,
+      claims.jti,
+      grantRequest.requestStartedAt,
+    );
     if (start.use === 'replayed') {
       await families.revoke(family.id);
       audit(request, 'refresh_reuse_detected', {
