@@ -12,7 +12,7 @@ interface PackageTestOptions {
  */
 export function packageTestConfig({
   globalSetup = false,
-  testTimeout = 20_000,
+  testTimeout = 60_000,
 }: PackageTestOptions = {}): ViteUserConfig {
   return defineConfig({
     resolve: { conditions: ['development'] },
@@ -20,9 +20,9 @@ export function packageTestConfig({
     test: {
       include: ['src/**/*.test.ts'],
       ...(globalSetup ? { globalSetup: ['./src/test-support/global-setup.ts'] } : {}),
+      // A file's first test also sets up its file fixtures, and creating a test database from
+      // its template waits for a checkpoint: past 20 s on a loaded CI machine.
       testTimeout,
-      // Creating a test database from its template waits for a checkpoint: seconds on a
-      // loaded CI machine.
       hookTimeout: 60_000,
     },
   });
