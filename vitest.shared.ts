@@ -20,8 +20,9 @@ export function packageTestConfig({
     test: {
       include: ['src/**/*.test.ts'],
       ...(globalSetup ? { globalSetup: ['./src/test-support/global-setup.ts'] } : {}),
-      // A file's first test also sets up its file fixtures, and creating a test database from
-      // its template waits for a checkpoint: past 20 s on a loaded CI machine.
+      // A file's test database is made in its first test (file fixtures) or in a hook
+      // (`beforeAll`), and creating it from the template waits for a checkpoint: past 20 s on
+      // a loaded CI machine.
       testTimeout,
       hookTimeout: 60_000,
     },
