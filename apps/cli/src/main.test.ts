@@ -305,25 +305,18 @@ describe('the foodshare command', () => {
     ]);
     expect(refused.stderr).toContain('Invalid back-channel logout URI');
     // The server itself POSTs there: nothing inside its own network (issue 31, server-side
-    // request forgery), in whatever notation.
-    for (const inside of [
-      'http://127.0.0.1:6379/',
-      'https://[fd00::1]/bcl',
+    // request forgery). One address in an odd notation shows the CLI applies the domain's rule;
+    // backchannel-logout-uri.test.ts covers every notation (each CLI run here costs seconds).
+    const inside = await cli([
+      'clients',
+      'set-protocol-options',
+      '--client-id',
+      'cli-par',
+      '--backchannel-logout-uri',
       'https://0x7f000001/bcl',
-      'https://169.254.169.254/latest/meta-data/',
-      'https://kubernetes.default.svc/bcl',
-    ]) {
-      const run = await cli([
-        'clients',
-        'set-protocol-options',
-        '--client-id',
-        'cli-par',
-        '--backchannel-logout-uri',
-        inside,
-      ]);
-      expect(run.stderr, inside).toContain('Invalid back-channel logout URI');
-      expect(run.code, inside).toBe(1);
-    }
+    ]);
+    expect(inside.stderr).toContain('Invalid back-channel logout URI');
+    expect(inside.code).toBe(1);
     expect(
       (await db.em().findOneOrFail(OAuthClientEntity, { clientId: 'cli-par' }))
         .backchannelLogoutUri,
