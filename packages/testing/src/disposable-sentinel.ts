@@ -26,6 +26,16 @@ export interface DisposableSentinelRedis {
   /** SIGKILL on the current master: its sockets close and nothing answers at its port. */
   killMaster(): Promise<number>;
   /**
+   * SIGSTOP on the sentinel at `index` (of `sentinels`): it accepts connections but answers
+   * nothing, as a sentinel on a starved host; the function returned sends SIGCONT.
+   */
+  pauseSentinel(index: number): () => void;
+  /**
+   * `SENTINEL FAILOVER` asked of the sentinel at `index`: it promotes the replica without
+   * waiting for the master to fail, and the sentinels announce `+switch-master`.
+   */
+  failover(index: number): Promise<void>;
+  /**
    * What each sentinel reports (the master it names, whether it is in TILT: a sentinel whose
    * clock or scheduling jumped by more than 2 s acts on nothing for 30 s), for a failing test.
    */
@@ -160,6 +170,17 @@ export async function startDisposableSentinelRedis(
         master.kill('SIGKILL');
         await exited;
         return port;
+      },
+      pauseSentinel(index) {
+        const sentinel = servers.get(sentinelPorts[index] ?? 0);
+        if (!sentinel) throw new Error(`no sentinel ${index}`);
+        sentinel.kill('SIGSTOP');
+        return () => sentinel.kill('SIGCONT');
+      },
+      async failover(index) {
+        const port = sentinelPorts[index];
+        if (port === undefined) throw new Error(`no sentinel ${index}`);
+        await ask(port, 'SENTINEL', 'FAILOVER', MASTER_NAME);
       },
       async status() {
         const lines = await Promise.all(

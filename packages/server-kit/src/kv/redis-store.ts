@@ -43,6 +43,9 @@ if redis.call('PTTL', KEYS[1]) < tonumber(ARGV[3]) then redis.call('PEXPIRE', KE
 return 1`,
 } as const;
 
+/** A short pause before starting a client ioredis ended: the failover is done by then. */
+const RESTART_AFTER_END_MS = 100;
+
 export interface RedisStoreOptions extends RedisConnection {
   /** Namespaces every key, so that tests and several deployments can share one server. */
   keyPrefix?: string;
@@ -122,6 +125,30 @@ export class RedisKeyValueStore implements KeyValueStore {
     });
     // Without a listener an 'error' event would end the process; the failing commands say it.
     this.client.on('error', () => undefined);
+    this.client.on('end', () => this.restartAfterEnd());
+  }
+
+  /** Set once connect() succeeded; a client that never connected is not restarted. */
+  private connected = false;
+  /** Set by close(): the one end of the client that is ours. */
+  private closing = false;
+  private restartTimer: NodeJS.Timeout | undefined;
+
+  /**
+   * ioredis reconnects by itself after any lost connection, but gives up for good (status
+   * `end`) when it is told to disconnect while it asks a sentinel for the master: the
+   * +switch-master of the very failover it is reconnecting through does that, and the service
+   * then answered 503 until restarted (redis-sentinel-reconnect.test.ts). Started again here.
+   */
+  private restartAfterEnd(): void {
+    if (this.closing || !this.connected) return;
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = undefined;
+      // A failed start ends the client again and comes back here.
+      this.client.connect().catch(() => undefined);
+    }, RESTART_AFTER_END_MS);
+    // Nothing to keep a process alive for that has nothing else to do.
+    this.restartTimer.unref();
   }
 
   /** Commands that failed because Redis could not be reached, did not answer, or refused. */
@@ -160,9 +187,15 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async connect(): Promise<this> {
+    await this.connectClient();
+    this.connected = true;
+    return this;
+  }
+
+  private async connectClient(): Promise<void> {
     if (this.sentinelConnectMs === undefined) {
       await this.run(() => this.client.connect());
-      return this;
+      return;
     }
     // A single server that refuses fails connect() at once; through Sentinel ioredis keeps
     // asking the sentinels until one answers, and connect() would wait as long. Bounded here by
@@ -184,7 +217,6 @@ export class RedisKeyValueStore implements KeyValueStore {
     } finally {
       clearTimeout(timer);
     }
-    return this;
   }
 
   get(key: string): Promise<string | null> {
@@ -333,6 +365,8 @@ export class RedisKeyValueStore implements KeyValueStore {
   }
 
   async close(): Promise<void> {
+    this.closing = true;
+    clearTimeout(this.restartTimer);
     if (this.client.status === 'end' || this.client.status === 'wait') {
       this.client.disconnect();
       return;
