@@ -25,6 +25,8 @@ export interface DisposableSentinelRedis {
   replicate(timeoutMs?: number): Promise<number>;
   /** SIGKILL on the current master: its sockets close and nothing answers at its port. */
   killMaster(): Promise<number>;
+  /** CLIENT KILL of every client of the current master: their connections cut, as by the network. */
+  dropClients(): Promise<void>;
   /**
    * SIGSTOP on the sentinel at `index` (of `sentinels`): it accepts connections but answers
    * nothing, as a sentinel on a starved host; the function returned sends SIGCONT.
@@ -170,6 +172,9 @@ export async function startDisposableSentinelRedis(
         master.kill('SIGKILL');
         await exited;
         return port;
+      },
+      async dropClients() {
+        await ask(await masterPortNow(), 'CLIENT', 'KILL', 'TYPE', 'normal');
       },
       pauseSentinel(index) {
         const sentinel = servers.get(sentinelPorts[index] ?? 0);

@@ -4,18 +4,6 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { parseRedisEndpoints } from './redis-connection.ts';
 import { RedisKeyValueStore } from './redis-store.ts';
 
-/** One command on a connection of its own, to a data node or a sentinel at `port`. */
-async function ask(port: number, ...command: [string, ...string[]]): Promise<unknown> {
-  const client = new Redis({ host: '127.0.0.1', port, lazyConnect: true, retryStrategy: null });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    return await client.call(...command);
-  } finally {
-    client.disconnect();
-  }
-}
-
 describe('a store behind Sentinel', () => {
   // ioredis gave up for good (status `end`) when a failover's +switch-master arrived while it
   // was asking a sentinel for the master: both services then answered 503 until restarted
@@ -35,7 +23,6 @@ describe('a store behind Sentinel', () => {
     await store.set('before', 'kept', 60_000);
     expect(await redis.replicate()).toBe(1);
 
-    const master = await redis.masterPort();
     // ioredis asks the sentinel that answered last, the first of the list, first.
     const resume = redis.pauseSentinel(0);
     onTestFinished(resume);
@@ -45,7 +32,7 @@ describe('a store behind Sentinel', () => {
     const announced = new Promise((resolve) => announcements.once('message', resolve));
 
     // The store's connection cut: it reconnects, and its question waits on the paused sentinel.
-    await ask(master, 'CLIENT', 'KILL', 'TYPE', 'normal');
+    await redis.dropClients();
     await redis.failover(1);
     await announced;
     // The store heard it too (from the same sentinel); then the pending question is answered.
