@@ -153,6 +153,9 @@ describe('the sign-in pages as a volunteer sees them (headless Chromium)', () =>
   /** Checks the page as it stands and keeps its screenshot; returns the file's path. */
   async function inspect(page: Page, journey: Journey, name: string, consoleErrors: string[]) {
     const where = `${name} (${journey.name})`;
+    // A form posted back to its own page (the refused login) gives no URL to wait for: the alert
+    // is in the new page before its stylesheet is (the card measured 0px once in CI).
+    await page.waitForLoadState('load');
     expect(await wcagViolations(page), where).toEqual([]);
     const widths = await page.evaluate<{ scroll: number; inner: number }>(PAGE_WIDTHS);
     expect(widths.scroll, `${where}: no horizontal scrolling`).toBeLessThanOrEqual(widths.inner);
