@@ -8,7 +8,8 @@ describe('a store behind Sentinel', () => {
   // ioredis gave up for good (status `end`) when a failover's +switch-master arrived while it
   // was asking a sentinel for the master: both services then answered 503 until restarted
   // (seen in apps/auth/src/redis-sentinel-failover.test.ts under load). Here the question is
-  // held by a paused sentinel, so the announcement lands during it every time.
+  // held by a paused sentinel (for up to 5 s; a forced failover takes about 1), so the
+  // announcement lands during it; `ended` shows that it did.
   it('connects again when a failover is announced while it asks a sentinel for the master', async () => {
     const redis = await startDisposableSentinelRedis();
     onTestFinished(() => redis.dispose());

@@ -136,7 +136,7 @@ export class RedisKeyValueStore implements KeyValueStore {
 
   /**
    * ioredis reconnects by itself after any lost connection, but gives up for good (status
-   * `end`) when it is told to disconnect while it asks a sentinel for the master: the
+   * `end`) when it is told to disconnect while it reconnects through the sentinels: the
    * +switch-master of the very failover it is reconnecting through does that, and the service
    * then answered 503 until restarted (redis-sentinel-reconnect.test.ts). Started again here.
    */
